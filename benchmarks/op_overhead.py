@@ -1,9 +1,11 @@
 """The host cost of one op run op by op: microseconds per ``plan.run_step`` of a unary op (X -> Out) on a
-tiny input, where the kernel's arithmetic is nothing and what is left is pe's per-op Python (gathering,
+tiny input (or of softmax_with_cross_entropy, forward or gradient, on [--rows, --size] logits and int64
+labels), where the kernel's arithmetic is nothing and what is left is pe's per-op Python (gathering,
 the kernel context, a structured op's meta lookup and allocation, the kernel's own dispatch) and the
 loop's call. Issue 95 asks for at most 2 us an op.
 
     .venv/bin/python benchmarks/op_overhead.py [--op relu] [--size 16] [--dtype float32]
+    .venv/bin/python benchmarks/op_overhead.py --op softmax_with_cross_entropy[_grad] --rows 8 --size 10
 
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
@@ -20,24 +22,50 @@ from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
 
 
+def _softmax_ce(block, args):
+    """softmax_with_cross_entropy (or its grad op) over [rows, size] logits and int64 labels [rows, 1]."""
+    rng = np.random.default_rng(0)
+    logits = rng.uniform(-2, 2, (args.rows, args.size)).astype(args.dtype)
+    label = rng.integers(0, args.size, (args.rows, 1)).astype(np.int64)
+    e = np.exp(logits - logits.max(-1, keepdims=True))
+    feeds = {"logits": logits, "label": label, "softmax": e / e.sum(-1, keepdims=True)}
+    feeds["dloss"] = np.ones((args.rows, 1), args.dtype)
+    for name, value in feeds.items():
+        block.create_var(name=name, shape=value.shape, dtype=str(value.dtype), is_data=True)
+    for name in ("loss", "dlogits"):
+        block.create_var(name=name)
+    if args.op.endswith("_grad"):
+        inputs = {"Label": ["label"], "Softmax": ["softmax"], "Loss@GRAD": ["dloss"]}
+        block.append_op(args.op, inputs, {"Logits@GRAD": ["dlogits"]}, {})
+    else:
+        block.append_op(args.op, {"Logits": ["logits"], "Label": ["label"]}, {"Softmax": ["y"], "Loss": ["loss"]}, {})
+    return feeds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--op", default="relu")
     parser.add_argument("--size", type=int, default=16)
+    parser.add_argument("--rows", type=int, default=8)
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--calls", type=int, default=200_000)
     args = parser.parse_args()
     program = Program()
     block = program.global_block()
-    block.create_var(name="x", shape=(args.size,), dtype=args.dtype, is_data=True)
     block.create_var(name="y")
-    block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, {})
+    if args.op.startswith("softmax_with_cross_entropy"):
+        feeds = _softmax_ce(block, args)
+    else:
+        block.create_var(name="x", shape=(args.size,), dtype=args.dtype, is_data=True)
+        block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, {})
+        feeds = {"x": np.linspace(-1, 1, args.size).astype(args.dtype)}
     step = OpStep(block.ops[0], CPUPlace())
-    values = Values({"x": np.linspace(-1, 1, args.size).astype(args.dtype)})
+    values = Values(feeds)
     for _ in range(2000):
         run_step(step, values)
     best = min(timeit.repeat(lambda: run_step(step, values), number=args.calls, repeat=5))
-    print(f"{args.op} forward, {args.size} {args.dtype}, plan.run_step: {best / args.calls * 1e6:.2f} us per call")
+    what = f"[{args.rows}, {args.size}]" if args.op.startswith("softmax_with_cross_entropy") else args.size
+    print(f"{args.op}, {what} {args.dtype}, plan.run_step: {best / args.calls * 1e6:.2f} us per call")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@
 (set PYTHONPATH=ROOT too) through tests/op_test.py's harness, forward (run_forward) and gradient
 (analytic_grads: the grad ops the registered grad maker appends), and, for the activation table, each
 row's op and grad op called directly through its CPU kernel on further dtypes, shapes and contexts
-(float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place);
+(float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place),
+and for loss_classification softmax_with_cross_entropy and its grad op the same way (each form, label
+dtypes, ignore_index, soft labels, another axis, empty, a label out of range);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -34,7 +36,8 @@ def _record(results, key, fn):
         return
     for name, value in sorted(outs.items()):
         a = _as_array(value)
-        results[f"{key}|{name}|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
+        data = repr(a.tolist()).encode() if a.dtype == object else a.tobytes()  # (not an object's address)
+        results[f"{key}|{name}|{a.dtype.str}|{a.shape}"] = np.frombuffer(data, dtype=np.uint8)
 
 
 def _op_cases(root, families, results):
@@ -85,10 +88,55 @@ def _table(results):
                     _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
 
 
+def _softmax_ce(results):
+    """softmax_with_cross_entropy and its grad op through their CPU kernels: each form (one loop, the wide
+    float32 rows, float64's numpy exp between loops, numpy's), int64 and int32 labels, ignore_index, soft
+    labels, another axis, empty logits, float16, a label out of range."""
+    from pe_cli.ops import registry
+
+    rng = np.random.default_rng(7)
+    fwd, grad = registry.get("softmax_with_cross_entropy"), registry.get("softmax_with_cross_entropy_grad")
+    for dtype in ("float16", "float32", "float64"):
+        for shape, axis in [
+            ((8, 10), -1),
+            ((3, 4, 5), -1),
+            ((3, 4, 5), 1),
+            ((0, 10), -1),
+            ((4, 2000), -1),
+            ((10,), -1),
+        ]:
+            for label_kind in ("int64", "int32", "ignored", "soft", "bad"):
+                logits = rng.uniform(-4, 4, size=shape).astype(dtype)
+                lshape = list(shape)
+                lshape[axis] = 1
+                if label_kind == "soft":
+                    label = rng.uniform(0, 1, size=shape).astype(dtype)
+                else:
+                    label = rng.integers(0, shape[axis], size=lshape).astype(
+                        "int32" if label_kind == "int32" else "int64"
+                    )
+                    if label_kind == "ignored" and label.size:
+                        label.reshape(-1)[::3] = -100
+                    if label_kind == "bad" and label.size:
+                        label.reshape(-1)[-1] = shape[axis] + 2
+                attrs = dict(fwd.default_attrs(), axis=axis, soft_label=label_kind == "soft")
+                key = f"softmax_ce|{dtype}|{shape}|{axis}|{label_kind}"
+                _record(results, key, lambda: _direct(fwd, {"Logits": logits, "Label": label}, attrs, None))
+                try:
+                    soft = _as_array(_direct(fwd, {"Logits": logits, "Label": label}, attrs, None)["Softmax"])
+                except Exception:
+                    continue
+                dloss = rng.uniform(-1, 1, size=lshape).astype(dtype)
+                gins = {"Label": label, "Softmax": soft, "Loss@GRAD": dloss}
+                _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
-    kernel = opdef.kernel("cpu")
+    from pe_cli.kernels.context import KernelContext
+
+    kernel, ctx = opdef.kernel("cpu"), KernelContext() if ctx is None else ctx
     return kernel(ins, dict(attrs), ctx) if takes_context(kernel) else kernel(ins, dict(attrs))
 
 
@@ -98,6 +146,8 @@ def dump(root, families, out):
         _op_cases(root, families, results)
         if "activation" in families:
             _table(results)
+        if "loss_classification" in families:
+            _softmax_ce(results)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

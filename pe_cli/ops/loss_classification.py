@@ -8,7 +8,9 @@ The two-class losses (teacher_student_sigmoid_loss, log_loss, bce_loss, hinge_lo
 are registered in loss_classification_binary.py."""
 
 from ..base.activations import real_number
-from .define import Attr, fmt_shape, grad_of as _grad_of, grads_like, register
+from ..kernels.cpu import loss_softmax_ce as cpu_softmax_ce
+from ..shapes import loss_classification as meta_rules
+from .define import Attr, Structured, fmt_shape, grad_of as _grad_of, grads_like, register
 
 
 def _check_label(ctx, logits, label, soft, name="Logits"):
@@ -78,6 +80,7 @@ register(
     infer=_infer_swce,
     grad=_grad_swce,
     last_axis=("Logits", "Label", "Softmax", "Loss"),
+    structured=Structured(meta=meta_rules.softmax_ce_meta, cpu=cpu_softmax_ce.FORWARD),
     doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the gradient.",
 )
 register(
@@ -88,6 +91,7 @@ register(
     attrs=_SWCE_ATTRS,
     infer=grads_like({"Logits@GRAD": "Softmax"}),
     last_axis=("Label", "Softmax", "Loss@GRAD", "Logits@GRAD"),
+    structured=Structured(meta=meta_rules.softmax_ce_grad_meta, cpu=cpu_softmax_ce.GRAD),
 )
 
 

@@ -261,3 +261,58 @@ def test_numpy_forms_give_the_loops_bits():
         _blas_loops.outer(u, v, c)
         linalg._outer_numpy(u, v, d)
         assert c.tobytes() == d.tobytes()
+
+
+def _softmax_ce_run(monkeypatch, planned):
+    """Three softmax_with_cross_entropy ops and their gradients, each a variant its meta rule chooses: float32
+    [8, 10] logits (its one loop), [8, 5, 3] along axis 1 (a loop over the values moved last: not over them as
+    they lie) and float64 [4, 300] (numpy's exp between two loops): (fetched values, executor)."""
+    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        given = [("a", [10], "float32", [1], -1), ("b", [5, 3], "float32", [1, 3], 1), ("c", [300], "float64", [1], -1)]
+        losses = []
+        for name, shape, dtype, label_shape, axis in given:
+            x = fluid.layers.data(name, shape, dtype=dtype)
+            x.stop_gradient = False
+            label = fluid.layers.data(name + "_label", label_shape, dtype="int64")
+            loss = fluid.layers.softmax_with_cross_entropy(x, label, axis=axis)
+            losses.append(fluid.layers.cast(fluid.layers.mean(loss), "float32"))
+        total = fluid.layers.sums(losses)
+        grads = fluid.gradients(total, [main.global_block().var(n) for n, *_ in given])
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    rng, fetched = np.random.default_rng(4), []
+    for _ in range(3):
+        feeds = {}
+        for (name, shape, dtype, label_shape, axis), rows in zip(given, (8, 8, 4)):
+            feeds[name] = rng.standard_normal((rows, *shape)).astype(dtype)
+            feeds[name + "_label"] = rng.integers(0, shape[axis], (rows, *label_shape)).astype(np.int64)
+        fetched.append(exe.run(main, feed=feeds, fetch_list=[total, *grads], scope=scope))
+    return fetched, exe
+
+
+def test_softmax_with_cross_entropy_launches_the_variant_its_meta_chose(monkeypatch):
+    """softmax_with_cross_entropy and its gradient are planned from the Meta their steps decide: the loops over
+    last-axis float32 values launched in a segment, the axis-1 op and the float64 wide form Python launches of
+    their kernels; every value the bits of op by op. No launch form of theirs decides the loop a second time."""
+    from pe_cli.kernels.cpu.launch_forms import FORMS
+
+    assert not {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"} & set(FORMS)
+    planned, exe = _softmax_ce_run(monkeypatch, True)
+    unplanned, _ = _softmax_ce_run(monkeypatch, False)
+    for a, b in zip(planned, unplanned):
+        assert all(x.dtype == y.dtype and x.tobytes() == y.tobytes() for x, y in zip(a, b))
+    (run,) = planned_runs(exe, 1)
+    launched = [  # (op type, the feed it reads: a, b or c, launched?)
+        (step.op.type, step.op.input_arg_names[0][0], launches is not None)
+        for step, launches in zip(run.plan.steps, run.plan.launches)
+        if step.op.type.startswith("softmax_with_cross_entropy")
+    ]
+    assert sorted(launched) == [
+        ("softmax_with_cross_entropy", "a", True),
+        ("softmax_with_cross_entropy", "b", False),
+        ("softmax_with_cross_entropy", "c", False),
+        ("softmax_with_cross_entropy_grad", "a", True),
+        ("softmax_with_cross_entropy_grad", "b", False),
+        ("softmax_with_cross_entropy_grad", "c", True),
+    ]

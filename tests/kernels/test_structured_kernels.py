@@ -16,16 +16,20 @@ from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
-from tests.ops import cases_activation, cases_activation_math
+from tests.ops import cases_activation, cases_activation_math, cases_loss_classification
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
 # A family converted is listed here and never leaves: the list only grows (issue 95).
 CONVERTED = {
     "activation table": {row.name for row in TABLE} | {f"{row.name}_grad" for row in TABLE if row.derivative},
+    "softmax_with_cross_entropy": {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"},
 }
 CASES = {
     "activation table": [
         c for c in cases_activation.CASES + cases_activation_math.CASES if c.op in CONVERTED["activation table"]
+    ],
+    "softmax_with_cross_entropy": [
+        c for c in cases_loss_classification.CASES if c.op in CONVERTED["softmax_with_cross_entropy"]
     ],
 }
 rng = np.random.default_rng(3)
@@ -89,6 +93,82 @@ def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
         douts = _filled_completely(case.op + "_grad", gins, attrs, ctx)
         want = grad.kernel("cpu")(gins, dict(attrs), ctx)
         assert douts["X@GRAD"].tobytes() == want["X@GRAD"].tobytes()
+
+
+def _axis_last(ins, attrs, slots):
+    """The values of ``slots`` with ``attrs['axis']`` moved last, and the attributes saying -1: what the op's
+    last_axis layout (kernels/layout.py) hands its out-kernel."""
+    rank = ins["Softmax" if "Softmax" in ins else "Logits"].ndim
+    axis = attrs["axis"] % rank
+    moved = {k: np.ascontiguousarray(np.moveaxis(v, axis, -1)) if k in slots else v for k, v in ins.items()}
+    return moved, dict(attrs, axis=-1)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize(
+    "case", CASES["softmax_with_cross_entropy"], ids=[c.id for c in CASES["softmax_with_cross_entropy"]]
+)
+def test_softmax_with_cross_entropy_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
+    """Every op case of softmax_with_cross_entropy (hard, soft, ignore_index, 3-D, another axis), forward and
+    gradient, in float64 and float32: the out-kernels fill every element of the sentinel buffers they are
+    handed (along the last axis, where the op's layout puts it) with what the op's kernel computes."""
+    attrs, ctx = _attrs_with_defaults(case), KernelContext()
+    ins = {s: np.asarray(v).astype(dtype) if np.asarray(v).dtype.kind == "f" else v for s, v in case.inputs.items()}
+    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), ctx)
+    moved, moved_attrs = _axis_last(ins, attrs, ("Logits", "Label"))
+    outs = _filled_completely(case.op, moved, moved_attrs, ctx)
+    assert all(outs[s].tobytes() == _axis_last(want, attrs, want)[0][s].tobytes() for s in want)
+    dloss = rng.uniform(-1, 1, size=want["Loss"].shape).astype(dtype)
+    gins = {"Label": ins["Label"], "Softmax": want["Softmax"], "Loss@GRAD": dloss}
+    gwant = registry.get(case.op + "_grad").kernel("cpu")(gins, dict(attrs), ctx)["Logits@GRAD"]
+    gmoved, _ = _axis_last(gins, attrs, gins)
+    douts = _filled_completely(case.op + "_grad", gmoved, moved_attrs, ctx)
+    assert douts["Logits@GRAD"].tobytes() == _axis_last({"Softmax": gwant}, attrs, ("Softmax",))[0]["Softmax"].tobytes()
+
+
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_a_softmax_with_cross_entropy_step_decides_its_meta_once_per_shape_signature(axis):
+    """softmax_with_cross_entropy's step (its axis moved last around it by its layout) runs its meta rule once
+    per shape of its values, and gives what the op's kernel gives; its gradient's step too."""
+    program = Program()
+    block = program.global_block()
+    for name in ("logits", "label", "softmax", "loss", "dloss", "dlogits"):
+        block.create_var(name=name)
+    attrs = {"axis": axis}
+    block.append_op(
+        "softmax_with_cross_entropy",
+        {"Logits": ["logits"], "Label": ["label"]},
+        {"Softmax": ["softmax"], "Loss": ["loss"]},
+        attrs,
+    )
+    grad_inputs = {"Label": ["label"], "Softmax": ["softmax"], "Loss@GRAD": ["dloss"]}
+    block.append_op("softmax_with_cross_entropy_grad", grad_inputs, {"Logits@GRAD": ["dlogits"]}, attrs)
+    steps = [OpStep(op, CPUPlace()) for op in block.ops]
+    calls = []
+    for step in steps:
+        inner = inspect.unwrap(step.kernel)
+        rule = inner.meta
+
+        def counted(attrs, ins, facts, rule=rule, op=step.op.type):
+            calls.append((op, tuple(next(iter(ins.values())).shape)))
+            return rule(attrs, ins, facts)
+
+        inner.meta = counted
+    kernels = [registry.get(step.op.type).kernel("cpu") for step in steps]
+    for rows in (4, 4, 6, 6, 4):
+        logits = rng.normal(size=(rows, 5, 3) if axis == 1 else (rows, 5)).astype(np.float32)
+        label = rng.integers(0, 5, size=(rows, 1, 3) if axis == 1 else (rows, 1))
+        values = Values({"logits": logits, "label": label})
+        run_step(steps[0], values)
+        want = kernels[0]({"Logits": logits, "Label": label}, dict(steps[0].attrs))
+        assert values["softmax"].tobytes() == want["Softmax"].tobytes()
+        assert values["loss"].tobytes() == want["Loss"].tobytes()
+        values["dloss"] = np.ones_like(values["loss"])
+        run_step(steps[1], values)
+        gins = {"Label": label, "Softmax": want["Softmax"], "Loss@GRAD": values["dloss"]}
+        assert values["dlogits"].tobytes() == kernels[1](gins, dict(steps[1].attrs))["Logits@GRAD"].tobytes()
+    assert [op for op, _ in calls] == ["softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"] * 2
+    assert [shape[0] for _, shape in calls] == [4, 4, 6, 6]  # (4 rows again: its signature's Meta kept)
 
 
 def _step(op_type, inputs, outputs):

@@ -33,10 +33,8 @@ from .launches import Shape as _Shape
 from .launches import flat as _flat
 from .launches import floats as _floats
 from .launches import one as _one
-from .loss_classification import NUMPY_EXP, ROWS, softmax_ce_form
 
 _pointwise = lazy("_pointwise_loops")
-_rows = lazy("_softmax_rows_loops")
 _reduce = lazy("_reduce_loops")
 _pool = lazy("_pool_loops")
 
@@ -75,46 +73,6 @@ def structured(op, table, meta, out_kernel):
     tanh_grad, ... run their loop), or None: a Python launch of the out-kernel."""
     form = getattr(out_kernel, "launches", None)
     return None if form is None else form(op, table, meta)
-
-
-def _last_axis(op, shape):
-    """True where the op works along the last axis (its ``axis``, registered as last_axis: the
-    kernel is wrapped to move another axis last, layout.along_axis)."""
-    axis = op.attrs.get("axis", -1)
-    return axis in (-1, len(shape) - 1)
-
-
-def softmax_with_cross_entropy(op, table):
-    logits, label = _one(op, "Logits"), _one(op, "Label")
-    soft, loss = _one(op, "Softmax", "outputs"), _one(op, "Loss", "outputs")
-    if op.attrs["soft_label"] or not _floats(table, logits, soft, loss) or label not in table:
-        return None
-    shape, dtype = table[logits]
-    if table[label][1].kind not in "iu" or not shape or not math.prod(shape) or not _last_axis(op, shape):
-        return None
-    form = softmax_ce_form(math.prod(shape), dtype)
-    if form == NUMPY_EXP:  # numpy's exp between two loops: no one launch
-        return None
-    loop = _rows().softmax_ce if form == ROWS else _pointwise().softmax_ce
-    rows = (math.prod(shape[:-1]), shape[-1])
-    args = [("var", logits, rows), _flat(table, label), ("const", op.attrs["ignore_index"])]
-    args += [("var", soft, rows), _flat(table, loss)]
-    return [Launch(loop, args, writes=[soft, loss], checked=True)]
-
-
-def softmax_with_cross_entropy_grad(op, table):
-    soft, label, dloss = _one(op, "Softmax"), _one(op, "Label"), _one(op, "Loss@GRAD")
-    dlogits = _one(op, "Logits@GRAD", "outputs")
-    if op.attrs["soft_label"] or not _floats(table, soft, dloss, dlogits) or label not in table:
-        return None
-    shape = table[soft][0]
-    if not _last_axis(op, shape):
-        return None
-    rows = (math.prod(shape[:-1]), shape[-1]) if shape else (0, 0)
-    if table[label][1].kind not in "iu" or not rows[0] * rows[1] or math.prod(table[dloss][0]) != rows[0]:
-        return None
-    args = [("var", soft, rows), _flat(table, label), _flat(table, dloss), ("const", op.attrs["ignore_index"])]
-    return [Launch(_rows().softmax_ce_grad, [*args, ("var", dlogits, rows)], writes=[dlogits])]
 
 
 # -- pooling ----------------------------------------------------------------------------------------
@@ -231,8 +189,6 @@ FORMS = {
         elementwise_add_grad,
         pool2d,
         pool2d_grad,
-        softmax_with_cross_entropy,
-        softmax_with_cross_entropy_grad,
         mean,
         mean_grad,
         fill_constant,

@@ -1,116 +1,22 @@
-"""CPU kernels of the classification losses (ops/loss_classification.py). softmax_with_cross_entropy
-with hard labels over the last axis is a numba loop for float32/float64 (_pointwise_loops.py): one
-pass per row instead of numpy's seven passes and fancy indexing; from ``WIDE_SOFTMAX`` logits on,
-float32 rows take _softmax_rows_loops' vectorised exponentials (on the device's threads where it has
-several) and float64 ones two passes around numpy's vectorised exp; the other cases are vectorised
-numpy."""
+"""CPU kernels of the classification losses (ops/loss_classification.py): softmax_with_cross_entropy and
+its gradient are structured kernels (their loops and forms: loss_softmax_ce.py); the other losses are
+vectorised numpy."""
 
 import numpy as np
 
 from ...base.errors import PeError
-from .runtime.loops import is_float, lazy, run_in_parts
+from ...shapes import loss_classification as meta_rules
 from ...shapes.reduction import kl_scale
-
-_loops = lazy("_pointwise_loops")
-_rows = lazy("_softmax_rows_loops")
-
-
-def _softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+from ..structured import adapter
+from .loss_softmax_ce import FORWARD, GRAD
 
 
-def _hard_rows(logits, label, attrs):
-    """(logits as [rows, classes], label as [rows]) for the numba loops, or None when they do not apply."""
-    if attrs["soft_label"] or not is_float(logits) or label.dtype.kind not in "iu" or logits.ndim < 1:
-        return None
-    classes = logits.shape[-1]
-    return np.ascontiguousarray(logits).reshape(-1, classes), np.ascontiguousarray(label).reshape(-1)
-
-
-# from this many logits on, the exponentials are numpy's (vectorised: 2.2 us for 5,120 float32 values)
-# between two numba passes; the one loop calls the scalar exp twice a value (40 us for the MLP's
-# [512, 10], 14 us in the wide form; 1.2 against 2.1 us for [10, 10], where numpy's calls cost more)
-WIDE_SOFTMAX = 1024
-ROWS, NUMPY_EXP, ONE_LOOP = "rows", "numpy_exp", "one_loop"
-
-
-def softmax_ce_form(size, dtype):
-    """How a hard-label softmax_with_cross_entropy over ``size`` logits runs, decided here once for this
-    kernel and a planned step's launch (launch_forms): ROWS (float32 from WIDE_SOFTMAX logits on:
-    _softmax_rows_loops.softmax_ce, rows in parts over threads), NUMPY_EXP (float64 from WIDE_SOFTMAX on:
-    numpy's exp between two loops) or ONE_LOOP (_pointwise_loops.softmax_ce)."""
-    if size < WIDE_SOFTMAX:
-        return ONE_LOOP
-    return ROWS if dtype == np.float32 else NUMPY_EXP
-
-
-def softmax_with_cross_entropy(ins, attrs):
-    logits, label = ins["Logits"], ins["Label"]
-    rows = _hard_rows(logits, label, attrs)
-    if rows is not None and logits.size:
-        logits2, label1 = rows
-        softmax = np.empty(logits.shape, dtype=logits.dtype)
-        loss = np.empty(logits.shape[:-1] + (1,), dtype=logits.dtype)
-        soft2, loops, form = softmax.reshape(logits2.shape), _loops(), softmax_ce_form(logits.size, logits.dtype)
-        if form == ROWS:
-            args = (logits2, label1, attrs["ignore_index"], soft2, loss.reshape(-1))
-            bad = run_in_parts(_rows(), "softmax_ce", logits.size, *args)
-        elif form == NUMPY_EXP:
-            m = np.empty(logits2.shape[0], dtype=logits.dtype)
-            loops.row_max_shift(logits2, m, soft2)
-            np.exp(soft2, out=soft2)
-            bad = loops.log_softmax_ce(logits2, m, soft2, label1, attrs["ignore_index"], loss.reshape(-1))
-            np.exp(soft2, out=soft2)
-        else:
-            bad = loops.softmax_ce(logits2, label1, attrs["ignore_index"], soft2, loss.reshape(-1))
-        if bad >= 0:
-            raise PeError(
-                f"Label holds {int(label1[bad])} at row {bad}, outside the {logits2.shape[1]} classes "
-                f"of Logits {list(logits.shape)} (and not ignore_index={attrs['ignore_index']})"
-            )
-        return {"Softmax": softmax, "Loss": loss}
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-    log_p = shifted - log_sum
-    if attrs["soft_label"]:
-        loss = -(label * log_p).sum(axis=-1, keepdims=True)
-    else:
-        ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64)
-        ignore = ids == attrs["ignore_index"]
-        loss = -np.take_along_axis(log_p, np.where(ignore, 0, ids), axis=-1)
-        loss[ignore] = 0
-    return {"Softmax": np.exp(log_p).astype(logits.dtype, copy=False), "Loss": loss.astype(logits.dtype, copy=False)}
-
-
-def softmax_with_cross_entropy_grad(ins, attrs):
-    softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
-    rows = _hard_rows(softmax, label, attrs)
-    if rows is not None and softmax.size and is_float(softmax, dloss) and dloss.size == rows[1].size:
-        softmax2, label1 = rows
-        dlogits = np.empty(softmax.shape, dtype=softmax.dtype)
-        run_in_parts(
-            _rows(),
-            "softmax_ce_grad",
-            softmax.size,
-            softmax2,
-            label1,
-            np.ascontiguousarray(dloss).reshape(-1),
-            attrs["ignore_index"],
-            dlogits.reshape(softmax2.shape),
-        )
-        return {"Logits@GRAD": dlogits}
-    if attrs["soft_label"]:
-        grad = softmax - label
-    else:
-        ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64)
-        grad = softmax.copy()
-        ignore = ids == attrs["ignore_index"]
-        np.put_along_axis(
-            grad, np.where(ignore, 0, ids), np.take_along_axis(grad, np.where(ignore, 0, ids), -1) - 1, axis=-1
-        )
-        grad = np.where(ignore, 0, grad)
-    return {"Logits@GRAD": (grad * dloss).astype(softmax.dtype, copy=False)}
+# softmax_with_cross_entropy and its grad op are structured kernels: the meta rules of
+# pe_cli/shapes/loss_classification.py and the out-kernels of loss_softmax_ce.py, registered with both
+# (ops/loss_classification.py); these are the two as ``kernel(ins, attrs, ctx)`` for the callers that run a
+# kernel by name (op tests, CUDA's host fallbacks).
+softmax_with_cross_entropy = adapter(meta_rules.softmax_ce_meta, FORWARD, "softmax_with_cross_entropy")
+softmax_with_cross_entropy_grad = adapter(meta_rules.softmax_ce_grad_meta, GRAD, "softmax_with_cross_entropy_grad")
 
 
 # -- cross_entropy ---------------------------------------------------------------------------------

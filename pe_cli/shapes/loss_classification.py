@@ -1,0 +1,87 @@
+"""The meta rules of softmax_with_cross_entropy and its grad op, structured kernels (shapes/structured.py):
+from the op's attributes and its inputs' shapes and dtypes, the outputs' shapes and dtypes and the variant
+that computes them (the CPU out-kernels: kernels/cpu/loss_softmax_ce.py), decided once per shape signature.
+
+The out-kernels compute along the last axis: the ops are registered with ``last_axis`` (kernels/layout.py),
+which moves ``attrs['axis']`` last around them, so that a variant is the same for any axis. ``Meta.loop``
+names the compiled loop a planned step launches over the values as they lie: only where the axis is the last
+(elsewhere the step runs the op's kernel, which moves it).
+
+softmax_with_cross_entropy (Logits, Label -> Softmax of Logits' shape, Loss with a 1 at the axis, both of
+Logits' dtype), hard labels (int) over float32 or float64 logits, not empty:
+
+- "one_loop": _pointwise_loops.softmax_ce, one pass a row (below ``WIDE_SOFTMAX`` logits);
+- "rows": float32 from WIDE_SOFTMAX logits on: _softmax_rows_loops.softmax_ce's vectorised exponentials,
+  rows in parts over the device's threads;
+- "numpy_exp": float64 from WIDE_SOFTMAX logits on: numpy's vectorised exp between two loops;
+- "numpy": the rest (soft labels, other dtypes, empty logits): numpy's log-softmax.
+
+softmax_with_cross_entropy_grad (Label, Softmax, Loss@GRAD -> Logits@GRAD of Softmax's dtype): "rows"
+(_softmax_rows_loops.softmax_ce_grad) for hard labels over float32 or float64 values of one dtype, not empty,
+one Loss@GRAD per label; "numpy" for the rest. A rule refuses nothing: the shape rule did at build time."""
+
+import numpy as np
+
+from .structured import Meta
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+# from this many logits on, the exponentials are numpy's (vectorised: 2.2 us for 5,120 float32 values)
+# between two numba passes; the one loop calls the scalar exp twice a value (40 us for the MLP's
+# [512, 10], 14 us in the wide form; 1.2 against 2.1 us for [10, 10], where numpy's calls cost more)
+WIDE_SOFTMAX = 1024
+ONE_LOOP, ROWS, NUMPY_EXP, NUMPY = "one_loop", "rows", "numpy_exp", "numpy"
+
+
+def _size(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _last(attrs, rank):
+    """True where the op's ``axis`` is the last of ``rank`` dims (the values lie as the loops read them)."""
+    return rank > 0 and attrs["axis"] % rank == rank - 1
+
+
+def _hard(attrs, values, label):
+    """Hard labels (ints) over float32 or float64 values of at least one dim."""
+    return not attrs["soft_label"] and values.dtype in _FLOATS and label.dtype.kind in "iu" and len(values.shape) > 0
+
+
+def softmax_ce_meta(attrs, ins, facts):
+    """softmax_with_cross_entropy's outputs and variant (above)."""
+    logits, label = ins["Logits"], ins["Label"]
+    shape, dtype = tuple(logits.shape), logits.dtype
+    axis = attrs["axis"] % len(shape) if shape else 0
+    outputs = {"Softmax": (shape, dtype), "Loss": (shape[:axis] + (1,) + shape[axis + 1 :], dtype)}
+    size = _size(shape)
+    if not _hard(attrs, logits, label) or not size:
+        return Meta(outputs, NUMPY)
+    if size < WIDE_SOFTMAX:
+        variant = ONE_LOOP
+    else:
+        variant = ROWS if dtype == np.float32 else NUMPY_EXP
+    loop = "softmax_ce" if variant != NUMPY_EXP and _last(attrs, len(shape)) else ""
+    return Meta(outputs, variant, loop, ("Logits", "Label"))
+
+
+def _broadcast(*shapes):
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:  # (numpy raises its own error when the values are computed)
+        return shapes[0]
+
+
+def softmax_ce_grad_meta(attrs, ins, facts):
+    """softmax_with_cross_entropy_grad's output and variant (above)."""
+    softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
+    shape, dtype = tuple(softmax.shape), softmax.dtype
+    size, labels = _size(shape), _size(label.shape)
+    if _hard(attrs, softmax, label) and size and dloss.dtype == dtype and _size(dloss.shape) == labels:
+        rows = size // shape[-1] if shape[-1] else 0
+        loop = "softmax_ce_grad" if _last(attrs, len(shape)) and labels == rows else ""
+        return Meta({"Logits@GRAD": (shape, dtype)}, ROWS, loop, ("Softmax", "Label", "Loss@GRAD"))
+    given = tuple(label.shape) if attrs["soft_label"] else tuple(label.shape[:-1]) + (1,)
+    return Meta({"Logits@GRAD": (_broadcast(shape, given, tuple(dloss.shape)), dtype)}, NUMPY)
