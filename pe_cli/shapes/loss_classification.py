@@ -58,7 +58,7 @@ def softmax_ce_meta(attrs, ins, facts):
     outputs = {"Softmax": (shape, dtype), "Loss": (shape[:axis] + (1,) + shape[axis + 1 :], dtype)}
     size = _size(shape)
     if not _hard(attrs, logits, label) or not size:
-        return Meta(outputs, NUMPY)
+        return Meta(outputs, NUMPY, fresh=True)
     if size < WIDE_SOFTMAX:
         variant = ONE_LOOP
     else:
@@ -84,4 +84,4 @@ def softmax_ce_grad_meta(attrs, ins, facts):
         loop = "softmax_ce_grad" if _last(attrs, len(shape)) and labels == rows else ""
         return Meta({"Logits@GRAD": (shape, dtype)}, ROWS, loop, ("Softmax", "Label", "Loss@GRAD"))
     given = tuple(label.shape) if attrs["soft_label"] else tuple(label.shape[:-1]) + (1,)
-    return Meta({"Logits@GRAD": (_broadcast(shape, given, tuple(dloss.shape)), dtype)}, NUMPY)
+    return Meta({"Logits@GRAD": (_broadcast(shape, given, tuple(dloss.shape)), dtype)}, NUMPY, fresh=True)

@@ -7,7 +7,8 @@ handed:
 - "rows": _softmax_rows_loops' vectorised exponentials (softmax_ce; the gradient's softmax_ce_grad), rows
   in parts on the device's threads where it has several (the same bits);
 - "numpy_exp": float64's two passes around numpy's vectorised exp;
-- "numpy": numpy's log-softmax (soft labels, other dtypes, empty values), cast to the output's dtype.
+- "numpy": numpy's log-softmax (soft labels, other dtypes, empty values), cast to the output's dtype: a
+  ``fresh`` variant (the arrays numpy made are the outputs).
 
 A label outside the classes (and not ignore_index) is refused in one line, as the loops find it. Their
 ``launches(op, table, meta)``: a planned step's launch of the same loop (pe_cli/executor/step_plan.py)."""
@@ -17,6 +18,7 @@ import math
 import numpy as np
 
 from ...base.errors import PeError
+from ..structured import fresh_output
 from .activation_rows import _by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import lazy, run_in_parts
@@ -76,8 +78,8 @@ def _numpy(ins, outs, attrs, meta):
         ignore = ids == attrs["ignore_index"]
         loss = -np.take_along_axis(log_p, np.where(ignore, 0, ids), axis=-1)
         loss[ignore] = 0
-    np.copyto(outs["Softmax"], np.exp(log_p), casting="unsafe")
-    np.copyto(outs["Loss"], loss, casting="unsafe")
+    outs["Softmax"] = fresh_output(np.exp(log_p), meta.outputs["Softmax"], (logits, label))
+    outs["Loss"] = fresh_output(loss, meta.outputs["Loss"], (logits, label))
 
 
 def _grad_rows(ins, outs, attrs, meta):
@@ -98,7 +100,7 @@ def _grad_numpy(ins, outs, attrs, meta):
         picked = np.where(ignore, 0, ids)
         np.put_along_axis(grad, picked, np.take_along_axis(grad, picked, -1) - 1, axis=-1)
         grad = np.where(ignore, 0, grad)
-    np.copyto(outs["Logits@GRAD"], grad * dloss, casting="unsafe")
+    outs["Logits@GRAD"] = fresh_output(grad * dloss, meta.outputs["Logits@GRAD"], (softmax, label, dloss))
 
 
 def _rows_of(table, name):
