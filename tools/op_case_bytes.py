@@ -4,7 +4,9 @@
 (set PYTHONPATH=ROOT too) through tests/op_test.py's harness, forward (run_forward) and gradient
 (analytic_grads: the grad ops the registered grad maker appends), and, for the activation table, each
 row's op and grad op called directly through its CPU kernel on further dtypes, shapes and contexts
-(float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place);
+(float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place), and
+for pooling, pool2d and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loops,
+2x2 loops serial and parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -85,6 +87,55 @@ def _table(results):
                     _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
 
 
+_POOLS = [  # pool2d's attributes beyond its defaults, one per variant and loop its meta rule chooses
+    dict(ksize=[2, 2], strides=[2, 2]),
+    dict(ksize=[2, 2], strides=[2, 2], pooling_type="avg"),
+    dict(ksize=[3, 3], strides=[1, 1], paddings=[1, 1]),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[1, 1], pooling_type="avg"),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[1, 1], pooling_type="avg", exclusive=False),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[0, 1, 1, 0], pooling_type="avg", exclusive=False, ceil_mode=True),
+    dict(ksize=[3, 3], strides=[2, 2], ceil_mode=True),
+    dict(global_pooling=True, pooling_type="avg"),
+    dict(global_pooling=True),
+    dict(adaptive=True, ksize=[3, 2], pooling_type="avg"),
+    dict(adaptive=True, ksize=[3, 2]),
+    dict(ksize=[2, 2], strides=[2, 2], paddings=[2, 2]),
+    dict(ksize=[2, 2], strides=[1, 1], paddings=[2, 2], pooling_type="avg"),
+    dict(ksize=[0, 2], strides=[1, 1]),
+    dict(ksize=[2, 2], strides=[2, 2], data_format="NHWC"),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[1, 1], pooling_type="avg", data_format="NHWC"),
+    dict(ksize=[20, 20], strides=[1, 1]),
+]
+
+
+def _pooling(results):
+    """pool2d and pool2d_grad through their CPU kernels: every variant of _POOLS on float16/32/64 and int32
+    values of a few shapes (a large batch: the parallel 2x2 loops), Fluid's and Paddle 2.x's meanings."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    rng = np.random.default_rng(9)
+    fwd, grad = registry.get("pool2d"), registry.get("pool2d_grad")
+    for i, extra in enumerate(_POOLS):
+        attrs = dict(fwd.default_attrs(), **extra)
+        for dtype in ("float16", "float32", "float64", "int32"):
+            for shape in [(2, 3, 8, 8), (1, 2, 7, 9), (16, 8, 64, 64)]:
+                if dtype == "float16" and shape[0] == 16:
+                    continue
+                x = rng.uniform(-3, 3, size=shape)
+                x = (x * 10 if dtype == "int32" else x).astype(dtype)
+                x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)) if extra.get("data_format") == "NHWC" else x
+                for paddle2 in (False, True):
+                    ctx, key = KernelContext(paddle2=paddle2), f"pool|{i}|{dtype}|{shape}|{paddle2}"
+                    _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, ctx))
+                    try:
+                        out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])
+                    except Exception:
+                        continue
+                    gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(dtype)}
+                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -98,6 +149,8 @@ def dump(root, families, out):
         _op_cases(root, families, results)
         if "activation" in families:
             _table(results)
+        if "pooling" in families:
+            _pooling(results)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

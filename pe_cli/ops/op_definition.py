@@ -90,14 +90,18 @@ class OpDef:
         """The kernel an executor step of this op runs (executor/plan.py's OpStep, one per step): a structured
         op's meta rule kept per shape signature of its inputs and its out-kernel (kernels/structured.step_kernel,
         its run-time dtype checks made with each meta), where it has one for ``device`` and nothing wraps its
-        kernel but those checks; else ``kernel``."""
+        kernel but those checks and its NHWC transposes (``channels_last``: around the step's kernel, which sees
+        NCHW shapes); else ``kernel``."""
         out = None if blocked or self.structured is None else self.structured.out_kernel(device)
-        if out is None or self._wrappers(blocked) - {"run_dtypes"}:
+        if out is None or self._wrappers(blocked) - {"run_dtypes", "channels_last"}:
             return self.kernel(device, blocked)
         check = importlib.import_module("pe_cli.kernels.run_checks").dtypes_check(self) if self.run_dtypes else None
-        return importlib.import_module("pe_cli.kernels.structured").step_kernel(
+        fn = importlib.import_module("pe_cli.kernels.structured").step_kernel(
             self.structured.meta, out, self.kernel_name, check
         )
+        if self.channels_last:
+            fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
+        return fn
 
     def _module_kernel(self, device, blocked):
         module_name = "blocked" if blocked else self.kernel_module

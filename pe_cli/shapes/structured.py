@@ -38,7 +38,9 @@ class Meta(NamedTuple):
     runs, where it runs one, and ``loop_inputs``: the input slots it takes, in order, before its output
     (a planned step launches it with the same arguments); ``inplace``: output slot -> the input slot whose
     buffer it may be, where the executor lets the op write over that input (same shape and dtype);
-    ``scratch``: name -> (shape, dtype) of the buffers the variant needs beyond its outputs."""
+    ``scratch``: name -> (shape, dtype) of the buffers the variant needs beyond its outputs; ``args``: what
+    else the variant takes that the rule decided (a loop's constants, between its inputs and its output, as
+    a planned step launches them; a path's window geometry: pool2d's)."""
 
     outputs: dict
     variant: str
@@ -46,6 +48,7 @@ class Meta(NamedTuple):
     loop_inputs: tuple = ()
     inplace: Mapping = _NONE
     scratch: Mapping = _NONE
+    args: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -15,18 +15,24 @@ from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
-from tests.ops import cases_activation, cases_activation_math
+from tests.ops import cases_activation, cases_activation_math, cases_pooling
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
 # A family converted is listed here and never leaves: the list only grows (issue 95).
 CONVERTED = {
     "activation table": {row.name for row in TABLE} | {f"{row.name}_grad" for row in TABLE if row.derivative},
+    "pooling": {"pool2d", "pool2d_grad"},  # (pool3d, spp, max_pool2d_with_index: their kernels, for now)
 }
 CASES = {
     "activation table": [
         c for c in cases_activation.CASES + cases_activation_math.CASES if c.op in CONVERTED["activation table"]
     ],
+    # (an out-kernel sees NCHW: an NHWC op's values are transposed around its kernel, kernels/layout.py)
+    "pooling": [
+        c for c in cases_pooling.CASES if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") != "NHWC"
+    ],
 }
+ALL_CASES = [case for family in sorted(CASES) for case in CASES[family]]
 rng = np.random.default_rng(3)
 
 
@@ -67,9 +73,9 @@ def _grad_inputs(case, ins, attrs, out, dtype):
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (a case's values outside an op's domain)
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("case", CASES["activation table"], ids=[c.id for c in CASES["activation table"]])
+@pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
 def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
-    """Every op case of the family, forward and gradient, in float64 (the cases') and float32 (the loops'):
+    """Every op case of a converted family, forward and gradient, in float64 (the cases') and float32 (the loops'):
     the out-kernel returns nothing, its outputs are the buffers it was handed, of the Meta's shapes and
     dtypes, every element written, and they are what the op's kernel computes."""
     attrs, ctx = _attrs_with_defaults(case), KernelContext(paddle2=case.paddle2)
@@ -85,12 +91,12 @@ def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
         assert douts["X@GRAD"].tobytes() == want["X@GRAD"].tobytes()
 
 
-def _step(op_type, inputs, outputs):
+def _step(op_type, inputs, outputs, attrs=None):
     program = Program()
     block = program.global_block()
     for name in [n for names in {**inputs, **outputs}.values() for n in names]:
         block.create_var(name=name)
-    block.append_op(op_type, inputs, outputs, {})
+    block.append_op(op_type, inputs, outputs, attrs or {})
     return OpStep(block.ops[0], CPUPlace())
 
 
@@ -116,6 +122,38 @@ def test_a_step_decides_its_meta_once_per_shape_signature(op_type):
         assert all(values["y"] is not y for y in seen)
         seen.append(values["y"])
     assert calls == [(16,), (2, 3)]
+
+
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_a_pool2d_step_decides_its_meta_once_per_shape_signature(data_format):
+    """pool2d's step (NHWC: its NCHW kernel between transposes, kernels/layout.py) decides its loop once per
+    shape and dtype of X: float32 2x2 windows the unrolled loop, float64 too, int32 numpy's path; its
+    outputs are the op's kernel's, bit for bit."""
+    attrs = {"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2], "data_format": data_format}
+    step = _step("pool2d", {"X": ["x"]}, {"Out": ["y"]}, attrs)
+    inner = inspect.unwrap(step.kernel)
+    rule, calls = inner.meta, []
+
+    def counted(attrs, ins, facts):
+        decided = rule(attrs, ins, facts)
+        calls.append((ins["X"].shape, decided.variant, decided.loop))
+        return decided
+
+    inner.meta = counted
+    kernel = registry.get("pool2d").kernel("cpu")
+    feeds = [rng.standard_normal((2, 3, 8, 8)).astype(np.float32) for _ in range(3)]
+    feeds += [rng.standard_normal((2, 3, 6, 6))] * 2 + [np.arange(2 * 3 * 8 * 8, dtype=np.int32).reshape(2, 3, 8, 8)]
+    full = dict(registry.get("pool2d").default_attrs(), **attrs)
+    for x in feeds:
+        values = Values({"x": x})
+        run_step(step, values)
+        assert values["y"].tobytes() == kernel({"X": x}, dict(full))["Out"].tobytes()
+    nchw = (lambda s: s) if data_format == "NCHW" else (lambda s: (s[0], s[3], s[1], s[2]))
+    assert calls == [
+        (nchw((2, 3, 8, 8)), "loop", "max_pool_2x2"),
+        (nchw((2, 3, 6, 6)), "loop", "max_pool_2x2"),
+        (nchw((2, 3, 8, 8)), "numpy", ""),
+    ]
 
 
 def test_a_step_keeps_the_metas_of_a_few_signatures():
