@@ -6,7 +6,8 @@
 row's op and grad op called directly through its CPU kernel on further dtypes, shapes and contexts
 (float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place), and
 for pooling, pool2d and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loops,
-2x2 loops serial and parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's);
+2x2 loops serial and parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's)
+and pool3d and pool3d_grad on _POOLS3D's;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -127,6 +128,42 @@ def _pooling(results):
                 x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)) if extra.get("data_format") == "NHWC" else x
                 for paddle2 in (False, True):
                     ctx, key = KernelContext(paddle2=paddle2), f"pool|{i}|{dtype}|{shape}|{paddle2}"
+                    _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, ctx))
+                    try:
+                        out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])
+                    except Exception:
+                        continue
+                    gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(dtype)}
+                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+    _pooling3d(results, rng)
+
+
+_POOLS3D = [
+    dict(ksize=[2, 2, 2], strides=[2, 2, 2]),
+    dict(ksize=[3, 2, 3], strides=[2, 1, 2], paddings=[1, 0, 1], pooling_type="avg"),
+    dict(ksize=[3, 3, 3], strides=[2, 2, 2], paddings=[1, 1, 1], pooling_type="avg", exclusive=False, ceil_mode=True),
+    dict(adaptive=True, ksize=[2, 3, 2], pooling_type="avg"),
+    dict(adaptive=True, ksize=[2, 3, 2]),
+    dict(global_pooling=True),
+    dict(ksize=[2, 2, 2], strides=[2, 2, 2], data_format="NDHWC"),
+    dict(ksize=[9, 9, 9], strides=[1, 1, 1]),
+]
+
+
+def _pooling3d(results, rng):
+    """pool3d and pool3d_grad through their CPU kernels on _POOLS3D's attributes."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    fwd, grad = registry.get("pool3d"), registry.get("pool3d_grad")
+    for i, extra in enumerate(_POOLS3D):
+        attrs = dict(fwd.default_attrs(), **extra)
+        for dtype in ("float32", "float64", "int32"):
+            for shape in [(2, 3, 4, 6, 5), (1, 2, 7, 3, 8)]:
+                x = rng.uniform(-3, 3, size=shape)
+                x = (x * 10 if dtype == "int32" else x).astype(dtype)
+                for paddle2 in (False, True):
+                    ctx, key = KernelContext(paddle2=paddle2), f"pool3d|{i}|{dtype}|{shape}|{paddle2}"
                     _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, ctx))
                     try:
                         out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])

@@ -1,7 +1,7 @@
 """Pooling ops: pool2d (NCHW or NHWC, whose NCHW kernels run between transposes) and pool3d (Fluid 1.8):
 max or average pooling over windows, or average pooling over adaptive windows (adaptive=True:
 adaptive_pool2d, adaptive_pool3d; max with adaptive=True pools plain ksize windows, as Fluid's kernels
-do). Kernels in kernels/<device>/pooling.py; pool2d's and pool2d_grad's are structured (their meta rules in
+do). Kernels in kernels/<device>/pooling.py; pool2d's, pool3d's and their gradients' are structured (their meta rules in
 shapes/pooling.py, their CPU out-kernels in kernels/cpu/pooling.py)."""
 
 from ..shapes.conv_pool import adaptive_size, pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
@@ -167,6 +167,7 @@ register(
     traits=("paddle2_semantics",),
     grad_reads=("Out", "X"),
     channels_last=("X", "Out"),
+    structured=Structured(meta=meta_rules.pool3d_meta, cpu=cpu_pooling.pool3d_out),
     doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "
     "global_pooling); avg with exclusive divides by the window's elements inside X, else by the "
     "ksize volume. adaptive: Out is ksize big, window i spanning floor(i * n / k) to "
@@ -182,6 +183,7 @@ register(
     traits=("paddle2_semantics",),
     infer=grads_like({"X@GRAD": "X"}),
     channels_last=("X", "Out", "Out@GRAD", "X@GRAD"),
+    structured=Structured(meta=meta_rules.pool3d_grad_meta, cpu=cpu_pooling.pool3d_grad_out),
 )
 
 

@@ -14,6 +14,8 @@ decide, once per shape signature of X, the output's shape and dtype and the vari
 - "adaptive": kernels/cpu/_adaptive_pool.py's adaptive average (``Meta.args``: the attributes with ksize
   the output's size).
 
+pool3d's and pool3d_grad's rules decide their windows, pooled one dim at a time ("boxes").
+
 A geometry that leaves no output is refused here (PoolGeometry), as the kernels refused it."""
 
 import numpy as np
@@ -199,3 +201,19 @@ def pool2d_grad_meta(attrs, ins, facts):
         name, reads, consts = pool2d_grad_loop(geo, shape, is_max, attrs["exclusive"])
         return Meta(outputs, "loop", name, reads, args=consts)
     return Meta(outputs, "numpy", args=(geo, is_max, attrs["exclusive"]))
+
+
+def pool3d_meta(attrs, ins, facts):
+    """pool3d: X [N, C, D, H, W] (NDHWC transposed before) -> Out of one position per window and dim; its
+    one variant, "boxes", with the windows (``Meta.args``: the windows, max?)."""
+    shape = tuple(ins["X"].shape)
+    wins = windows(shape, attrs, facts.paddle2)
+    outputs = {"Out": (shape[:2] + tuple(len(starts) for starts, _, _ in wins), ins["X"].dtype)}
+    return Meta(outputs, "boxes", args=(wins, attrs["pooling_type"] == "max"))
+
+
+def pool3d_grad_meta(attrs, ins, facts):
+    """pool3d_grad: (X, Out, Out@GRAD) -> X@GRAD of X's shape and dtype, over pool3d's windows."""
+    shape = tuple(ins["X"].shape)
+    wins = windows(shape, attrs, facts.paddle2)
+    return Meta({"X@GRAD": (shape, ins["X"].dtype)}, "boxes", args=(wins, attrs["pooling_type"] == "max"))

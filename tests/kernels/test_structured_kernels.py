@@ -21,7 +21,7 @@ from tests.ops import cases_activation, cases_activation_math, cases_pooling
 # A family converted is listed here and never leaves: the list only grows (issue 95).
 CONVERTED = {
     "activation table": {row.name for row in TABLE} | {f"{row.name}_grad" for row in TABLE if row.derivative},
-    "pooling": {"pool2d", "pool2d_grad"},  # (pool3d, spp, max_pool2d_with_index: their kernels, for now)
+    "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp, max_pool2d_with_index: kernels, for now)
 }
 CASES = {
     "activation table": [
@@ -29,7 +29,9 @@ CASES = {
     ],
     # (an out-kernel sees NCHW: an NHWC op's values are transposed around its kernel, kernels/layout.py)
     "pooling": [
-        c for c in cases_pooling.CASES if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") != "NHWC"
+        c
+        for c in cases_pooling.CASES
+        if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
     ],
 }
 ALL_CASES = [case for family in sorted(CASES) for case in CASES[family]]

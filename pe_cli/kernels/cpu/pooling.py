@@ -1,8 +1,8 @@
 """CPU kernels of the pooling ops (ops/pooling.py).
 
-pool2d and pool2d_grad are structured kernels: their meta rules (shapes/pooling.py) choose the variant once
-per shape signature, their out-kernels here (``pool2d_out``, ``pool2d_grad_out``) compute it into the
-buffers they are handed, and a planned step launches the same loop (``loop_launches``). float32/float64
+pool2d, pool3d and their gradients are structured kernels: their meta rules (shapes/pooling.py) choose the
+variant (and pool3d's windows) once per shape signature, their out-kernels here (``pool2d_out``, ...)
+compute it into the buffers they are handed, and a planned step launches pool2d's loops (``loop_launches``). float32/float64
 run a numba loop over the windows (_pool_loops.py); other dtypes the vectorised numpy path of _pool.py, a
 loop over kernel or output positions (whichever is fewer) vectorised over the batch and channels. Adaptive
 windows (adaptive=True) are _adaptive_pool.py's. ``pool2d`` and ``pool2d_grad`` are the same two as
@@ -22,11 +22,10 @@ import math
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
-from ..context import NO_CONTEXT
 from ..structured import adapter
 from .launches import Launch, one
 from .runtime.loops import lazy, parallel_parts, twin
-from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, spp_levels, windows
+from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, pool3d_grad_meta, pool3d_meta, spp_levels
 
 _pool_loops = lazy("_pool_loops")
 
@@ -181,9 +180,8 @@ def _pool_boxes(x, wins, is_max):
         return (a / _divisor(wins)).astype(x.dtype)
 
 
-def pool3d(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
-    return {"Out": _pool_boxes(x, windows(x.shape, attrs, ctx.paddle2), attrs["pooling_type"] == "max")}
+def _pool3d_boxes(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], _pool_boxes(ins["X"], *meta.args), casting="unsafe")
 
 
 def _spread_along(g, axis, starts, ends, size):
@@ -215,10 +213,14 @@ def _pool_boxes_grad(x, dout, wins, is_max):
     return g.astype(x.dtype)
 
 
-def pool3d_grad(ins, attrs, ctx=NO_CONTEXT):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    wins = windows(x.shape, attrs, ctx.paddle2)
-    return {"X@GRAD": _pool_boxes_grad(x, dout, wins, attrs["pooling_type"] == "max")}
+def _pool3d_grad_boxes(ins, outs, attrs, meta):
+    np.copyto(outs["X@GRAD"], _pool_boxes_grad(ins["X"], ins["Out@GRAD"], *meta.args), casting="unsafe")
+
+
+pool3d_out = _by_variant("pool3d_out", boxes=_pool3d_boxes)
+pool3d_grad_out = _by_variant("pool3d_grad_out", boxes=_pool3d_grad_boxes)
+pool3d = adapter(pool3d_meta, pool3d_out, "pool3d")  # (CUDA's host fallback)
+pool3d_grad = adapter(pool3d_grad_meta, pool3d_grad_out, "pool3d_grad")
 
 
 # -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 ------------------------------
