@@ -7,7 +7,7 @@ row's op and grad op called directly through its CPU kernel on further dtypes, s
 (float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place), and
 for pooling, pool2d and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loops,
 2x2 loops serial and parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's)
-and pool3d and pool3d_grad on _POOLS3D's;
+and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS';
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -173,10 +173,44 @@ def _pooling3d(results, rng):
                     _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
 
 
+_MASK_POOLS = [  # max_pool2d/3d_with_index's attributes (per spatial dim): fixed windows, padded, adaptive, global, empty
+    dict(ksize=[2], strides=[2]),
+    dict(ksize=[3], strides=[2], paddings=[1]),
+    dict(ksize=[2], adaptive=True),
+    dict(global_pooling=True),
+    dict(ksize=[2], strides=[1], paddings=[2]),
+]
+
+
+def _mask_pooling(results, rng):
+    """max_pool2d_with_index and max_pool3d_with_index (and their gradients) through their CPU kernels."""
+    from pe_cli.ops import registry
+
+    for n, op in ((2, "max_pool2d_with_index"), (3, "max_pool3d_with_index")):
+        fwd, grad = registry.get(op), registry.get(op + "_grad")
+        for i, extra in enumerate(_MASK_POOLS):
+            attrs = dict(fwd.default_attrs(), **{k: v * n if isinstance(v, list) else v for k, v in extra.items()})
+            for dtype in ("float32", "float64"):
+                x = rng.uniform(-3, 3, size=(2, 3) + (5, 6, 4)[:n]).astype(dtype)
+                key = f"mask|{op}|{i}|{dtype}"
+                _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, None))
+                try:
+                    outs = _direct(fwd, {"X": x}, attrs, None)
+                except Exception:
+                    continue
+                dout = rng.uniform(-1, 1, size=outs["Out"].shape).astype(dtype)
+                gins = {"X": x, "Mask": outs["Mask"], "Out@GRAD": dout}
+                _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
     kernel = opdef.kernel("cpu")
+    if ctx is None:
+        from pe_cli.kernels.context import KernelContext
+
+        ctx = KernelContext()
     return kernel(ins, dict(attrs), ctx) if takes_context(kernel) else kernel(ins, dict(attrs))
 
 
@@ -188,6 +222,8 @@ def dump(root, families, out):
             _table(results)
         if "pooling" in families:
             _pooling(results)
+        if "pooling_mask" in families:
+            _mask_pooling(results, np.random.default_rng(11))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

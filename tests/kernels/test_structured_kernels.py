@@ -15,13 +15,14 @@ from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
-from tests.ops import cases_activation, cases_activation_math, cases_pooling
+from tests.ops import cases_activation, cases_activation_math, cases_pooling, cases_pooling_mask
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
 # A family converted is listed here and never leaves: the list only grows (issue 95).
 CONVERTED = {
     "activation table": {row.name for row in TABLE} | {f"{row.name}_grad" for row in TABLE if row.derivative},
-    "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp, max_pool2d_with_index: kernels, for now)
+    "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
+    "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -33,6 +34,7 @@ CASES = {
         for c in cases_pooling.CASES
         if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
     ],
+    "max pooling with index": [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["max pooling with index"]],
 }
 ALL_CASES = [case for family in sorted(CASES) for case in CASES[family]]
 rng = np.random.default_rng(3)
@@ -67,9 +69,11 @@ def _filled_completely(op, ins, attrs, ctx):
     return answers[0]
 
 
-def _grad_inputs(case, ins, attrs, out, dtype):
+def _grad_inputs(case, ins, attrs, outs, dtype):
+    """The grad op's inputs: X, the forward's outputs (Out, a max pool's Mask), a random Out@GRAD."""
     grad = registry.get(case.op + "_grad")
-    given = {"X": ins["X"], "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=np.shape(out)).astype(dtype)}
+    dout = rng.uniform(-1, 1, size=np.shape(outs["Out"])).astype(dtype)
+    given = {"X": ins["X"], **outs, "Out@GRAD": dout}
     return {s.name: given[s.name] for s in grad.inputs if s.name in given}
 
 
@@ -87,7 +91,7 @@ def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
     assert all(outs[slot].tobytes() == want[slot].tobytes() for slot in want)
     grad = registry.get(case.op + "_grad") if case.op + "_grad" in registry.all_op_types() else None
     if case.grad and "Out" in outs and grad is not None and grad.structured is not None:
-        gins = _grad_inputs(case, ins, attrs, outs["Out"], dtype)
+        gins = _grad_inputs(case, ins, attrs, outs, dtype)
         douts = _filled_completely(case.op + "_grad", gins, attrs, ctx)
         want = grad.kernel("cpu")(gins, dict(attrs), ctx)
         assert douts["X@GRAD"].tobytes() == want["X@GRAD"].tobytes()
