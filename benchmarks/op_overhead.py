@@ -6,6 +6,11 @@ loop's call. Issue 95 asks for at most 2 us an op.
 
     .venv/bin/python benchmarks/op_overhead.py [--op relu] [--size 16] [--dtype float32]
     .venv/bin/python benchmarks/op_overhead.py --op softmax_with_cross_entropy[_grad] --rows 8 --size 10
+    .venv/bin/python benchmarks/op_overhead.py --op pool2d --shape 2,3,8,8 \
+        --attrs '{"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2]}'
+
+``--shape`` (X's, comma-separated; default [size]) and ``--attrs`` (the op's attributes, JSON) for an op of
+images (pool2d).
 
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
@@ -13,6 +18,7 @@ is of the order of the differences.
 """
 
 import argparse
+import json
 import timeit
 
 import numpy as np
@@ -48,23 +54,27 @@ def main():
     parser.add_argument("--size", type=int, default=16)
     parser.add_argument("--rows", type=int, default=8)
     parser.add_argument("--dtype", default="float32")
+    parser.add_argument("--shape", default=None, help="X's shape, comma-separated (default: [size])")
+    parser.add_argument("--attrs", default="{}", help="the op's attributes, JSON")
     parser.add_argument("--calls", type=int, default=200_000)
     args = parser.parse_args()
+    shape = tuple(int(d) for d in args.shape.split(",")) if args.shape else (args.size,)
     program = Program()
     block = program.global_block()
     block.create_var(name="y")
     if args.op.startswith("softmax_with_cross_entropy"):
         feeds = _softmax_ce(block, args)
+        what = f"[{args.rows}, {args.size}]"
     else:
-        block.create_var(name="x", shape=(args.size,), dtype=args.dtype, is_data=True)
-        block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, {})
-        feeds = {"x": np.linspace(-1, 1, args.size).astype(args.dtype)}
+        block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True)
+        block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, json.loads(args.attrs))
+        feeds = {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}
+        what = list(shape)
     step = OpStep(block.ops[0], CPUPlace())
     values = Values(feeds)
     for _ in range(2000):
         run_step(step, values)
     best = min(timeit.repeat(lambda: run_step(step, values), number=args.calls, repeat=5))
-    what = f"[{args.rows}, {args.size}]" if args.op.startswith("softmax_with_cross_entropy") else args.size
     print(f"{args.op}, {what} {args.dtype}, plan.run_step: {best / args.calls * 1e6:.2f} us per call")
 
 

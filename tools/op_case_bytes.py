@@ -5,8 +5,10 @@
 (analytic_grads: the grad ops the registered grad maker appends), and, for the activation table, each
 row's op and grad op called directly through its CPU kernel on further dtypes, shapes and contexts
 (float16/32/64, ints where the row takes them, 0-D, empty, a large array; Paddle 2.x forms; in place),
-and for loss_classification softmax_with_cross_entropy and its grad op the same way (each form, label
-dtypes, ignore_index, soft labels, another axis, empty, a label out of range);
+for loss_classification softmax_with_cross_entropy and its grad op the same way (each form, label
+dtypes, ignore_index, soft labels, another axis, empty, a label out of range), and for pooling, pool2d
+and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loops, 2x2 loops serial and
+parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS';
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -131,6 +133,121 @@ def _softmax_ce(results):
                 _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, None))
 
 
+_POOLS = [  # pool2d's attributes beyond its defaults, one per variant and loop its meta rule chooses
+    dict(ksize=[2, 2], strides=[2, 2]),
+    dict(ksize=[2, 2], strides=[2, 2], pooling_type="avg"),
+    dict(ksize=[3, 3], strides=[1, 1], paddings=[1, 1]),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[1, 1], pooling_type="avg"),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[1, 1], pooling_type="avg", exclusive=False),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[0, 1, 1, 0], pooling_type="avg", exclusive=False, ceil_mode=True),
+    dict(ksize=[3, 3], strides=[2, 2], ceil_mode=True),
+    dict(global_pooling=True, pooling_type="avg"),
+    dict(global_pooling=True),
+    dict(adaptive=True, ksize=[3, 2], pooling_type="avg"),
+    dict(adaptive=True, ksize=[3, 2]),
+    dict(ksize=[2, 2], strides=[2, 2], paddings=[2, 2]),
+    dict(ksize=[2, 2], strides=[1, 1], paddings=[2, 2], pooling_type="avg"),
+    dict(ksize=[0, 2], strides=[1, 1]),
+    dict(ksize=[2, 2], strides=[2, 2], data_format="NHWC"),
+    dict(ksize=[3, 3], strides=[2, 2], paddings=[1, 1], pooling_type="avg", data_format="NHWC"),
+    dict(ksize=[20, 20], strides=[1, 1]),
+]
+
+
+def _pooling(results):
+    """pool2d and pool2d_grad through their CPU kernels: every variant of _POOLS on float16/32/64 and int32
+    values of a few shapes (a large batch: the parallel 2x2 loops), Fluid's and Paddle 2.x's meanings."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    rng = np.random.default_rng(9)
+    fwd, grad = registry.get("pool2d"), registry.get("pool2d_grad")
+    for i, extra in enumerate(_POOLS):
+        attrs = dict(fwd.default_attrs(), **extra)
+        for dtype in ("float16", "float32", "float64", "int32"):
+            for shape in [(2, 3, 8, 8), (1, 2, 7, 9), (16, 8, 64, 64)]:
+                if dtype == "float16" and shape[0] == 16:
+                    continue
+                x = rng.uniform(-3, 3, size=shape)
+                x = (x * 10 if dtype == "int32" else x).astype(dtype)
+                x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)) if extra.get("data_format") == "NHWC" else x
+                for paddle2 in (False, True):
+                    ctx, key = KernelContext(paddle2=paddle2), f"pool|{i}|{dtype}|{shape}|{paddle2}"
+                    _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, ctx))
+                    try:
+                        out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])
+                    except Exception:
+                        continue
+                    gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(dtype)}
+                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+    _pooling3d(results, rng)
+
+
+_POOLS3D = [
+    dict(ksize=[2, 2, 2], strides=[2, 2, 2]),
+    dict(ksize=[3, 2, 3], strides=[2, 1, 2], paddings=[1, 0, 1], pooling_type="avg"),
+    dict(ksize=[3, 3, 3], strides=[2, 2, 2], paddings=[1, 1, 1], pooling_type="avg", exclusive=False, ceil_mode=True),
+    dict(adaptive=True, ksize=[2, 3, 2], pooling_type="avg"),
+    dict(adaptive=True, ksize=[2, 3, 2]),
+    dict(global_pooling=True),
+    dict(ksize=[2, 2, 2], strides=[2, 2, 2], data_format="NDHWC"),
+    dict(ksize=[9, 9, 9], strides=[1, 1, 1]),
+]
+
+
+def _pooling3d(results, rng):
+    """pool3d and pool3d_grad through their CPU kernels on _POOLS3D's attributes."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    fwd, grad = registry.get("pool3d"), registry.get("pool3d_grad")
+    for i, extra in enumerate(_POOLS3D):
+        attrs = dict(fwd.default_attrs(), **extra)
+        for dtype in ("float32", "float64", "int32"):
+            for shape in [(2, 3, 4, 6, 5), (1, 2, 7, 3, 8)]:
+                x = rng.uniform(-3, 3, size=shape)
+                x = (x * 10 if dtype == "int32" else x).astype(dtype)
+                for paddle2 in (False, True):
+                    ctx, key = KernelContext(paddle2=paddle2), f"pool3d|{i}|{dtype}|{shape}|{paddle2}"
+                    _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, ctx))
+                    try:
+                        out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])
+                    except Exception:
+                        continue
+                    gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(dtype)}
+                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+
+
+_MASK_POOLS = [  # max_pool2d/3d_with_index's attributes (per spatial dim): fixed windows, padded, adaptive, global, empty
+    dict(ksize=[2], strides=[2]),
+    dict(ksize=[3], strides=[2], paddings=[1]),
+    dict(ksize=[2], adaptive=True),
+    dict(global_pooling=True),
+    dict(ksize=[2], strides=[1], paddings=[2]),
+]
+
+
+def _mask_pooling(results, rng):
+    """max_pool2d_with_index and max_pool3d_with_index (and their gradients) through their CPU kernels."""
+    from pe_cli.ops import registry
+
+    for n, op in ((2, "max_pool2d_with_index"), (3, "max_pool3d_with_index")):
+        fwd, grad = registry.get(op), registry.get(op + "_grad")
+        for i, extra in enumerate(_MASK_POOLS):
+            attrs = dict(fwd.default_attrs(), **{k: v * n if isinstance(v, list) else v for k, v in extra.items()})
+            for dtype in ("float32", "float64"):
+                x = rng.uniform(-3, 3, size=(2, 3) + (5, 6, 4)[:n]).astype(dtype)
+                key = f"mask|{op}|{i}|{dtype}"
+                _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, None))
+                try:
+                    outs = _direct(fwd, {"X": x}, attrs, None)
+                except Exception:
+                    continue
+                dout = rng.uniform(-1, 1, size=outs["Out"].shape).astype(dtype)
+                gins = {"X": x, "Mask": outs["Mask"], "Out@GRAD": dout}
+                _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -148,6 +265,10 @@ def dump(root, families, out):
             _table(results)
         if "loss_classification" in families:
             _softmax_ce(results)
+        if "pooling" in families:
+            _pooling(results)
+        if "pooling_mask" in families:
+            _mask_pooling(results, np.random.default_rng(11))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -35,7 +35,10 @@ def channels_last(kernel, device, slots):
         return transpose({"X": value}, {"axis": perm(rank)})["Out"] if rank >= 3 else value
 
     def run(ins, attrs, *ctx):
-        key = next((k for k in ("data_format", "data_layout") if attrs.get(k) in _LAYOUTS), None)
+        # (no generator: an op's NCHW step pays this check on every call)
+        key = "data_format" if attrs.get("data_format") in _LAYOUTS else None
+        if key is None and attrs.get("data_layout") in _LAYOUTS:
+            key = "data_layout"
         if key is None:
             return kernel(ins, attrs, *ctx)
         first = {k: move(v, _to_first) if k in slots and v is not None else v for k, v in ins.items()}

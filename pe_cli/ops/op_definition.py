@@ -90,15 +90,18 @@ class OpDef:
         """The kernel an executor step of this op runs (executor/plan.py's OpStep, one per step): a structured
         op's meta rule kept per shape signature of its inputs and its out-kernel (kernels/structured.step_kernel,
         its run-time dtype checks made with each meta), where it has one for ``device`` and nothing wraps its
-        kernel but those checks and the layout that moves its ``axis`` (last_axis, first_axis: around the step's
-        kernel as around ``kernel``, the signature that of the values moved); else ``kernel``."""
+        kernel but those checks and the layouts: its NHWC transposes (``channels_last``) and the layout that moves
+        its ``axis`` (last_axis, first_axis), around the step's kernel as around ``kernel`` (the signature that of
+        the values the kernel sees: NCHW, the axis moved); else ``kernel``."""
         out = None if blocked or self.structured is None else self.structured.out_kernel(device)
-        if out is None or self._wrappers(blocked) - {"run_dtypes", "last_axis", "first_axis"}:
+        if out is None or self._wrappers(blocked) - {"run_dtypes", "channels_last", "last_axis", "first_axis"}:
             return self.kernel(device, blocked)
         check = importlib.import_module("pe_cli.kernels.run_checks").dtypes_check(self) if self.run_dtypes else None
         fn = importlib.import_module("pe_cli.kernels.structured").step_kernel(
             self.structured.meta, out, self.kernel_name, check
         )
+        if self.channels_last:
+            fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
         for slots, first in ((self.last_axis, False), (self.first_axis, True)):
             if slots:
                 fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, slots, first=first)

@@ -1,11 +1,14 @@
 """Pooling ops: pool2d (NCHW or NHWC, whose NCHW kernels run between transposes) and pool3d (Fluid 1.8):
 max or average pooling over windows, or average pooling over adaptive windows (adaptive=True:
 adaptive_pool2d, adaptive_pool3d; max with adaptive=True pools plain ksize windows, as Fluid's kernels
-do). Kernels in kernels/<device>/pooling.py."""
+do). Kernels in kernels/<device>/pooling.py; pool2d's, pool3d's and their gradients' are structured (their meta rules in
+shapes/pooling.py, their CPU out-kernels in kernels/cpu/pooling.py)."""
 
 from ..shapes.conv_pool import adaptive_size, pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
 from .convolution import PADDING_ALGORITHM, as_nchw, _ints, _known, to_layout, layout_attr
-from .define import Attr, backend_attrs, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
+from ..kernels.cpu import pooling as cpu_pooling
+from ..shapes import pooling as meta_rules
+from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -83,6 +86,7 @@ register(
     infer=_infer_pool2d,
     grad=_grad_pool2d,
     channels_last=("X", "Out"),
+    structured=Structured(meta=meta_rules.pool2d_meta, cpu=cpu_pooling.pool2d_out),
     doc="Max or average pooling (NCHW or NHWC) over ksize windows (strides, paddings, ceil_mode, global_pooling); "
     "avg with exclusive=True divides by the number of non-padding elements. adaptive: Out is ksize "
     "big (X's size with global_pooling), window i spanning floor(i * H / ksize) to ceil((i + 1) * H / "
@@ -101,6 +105,7 @@ register(
     grad=grad_of_linear_grad("pool2d", "X", "Out"),
     infer=grads_like({"X@GRAD": "X"}),
     channels_last=("X", "Out", "Out@GRAD", "X@GRAD"),
+    structured=Structured(meta=meta_rules.pool2d_grad_meta, cpu=cpu_pooling.pool2d_grad_out),
     doc="The gradient of pool2d; linear in Out@GRAD, its own gradient is pool2d of what reaches X@GRAD "
     "(Paddle's pool2d_double_grad, exact for average pooling).",
 )
@@ -162,6 +167,7 @@ register(
     traits=("paddle2_semantics",),
     grad_reads=("Out", "X"),
     channels_last=("X", "Out"),
+    structured=Structured(meta=meta_rules.pool3d_meta, cpu=cpu_pooling.pool3d_out),
     doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "
     "global_pooling); avg with exclusive divides by the window's elements inside X, else by the "
     "ksize volume. adaptive: Out is ksize big, window i spanning floor(i * n / k) to "
@@ -177,6 +183,7 @@ register(
     traits=("paddle2_semantics",),
     infer=grads_like({"X@GRAD": "X"}),
     channels_last=("X", "Out", "Out@GRAD", "X@GRAD"),
+    structured=Structured(meta=meta_rules.pool3d_grad_meta, cpu=cpu_pooling.pool3d_grad_out),
 )
 
 

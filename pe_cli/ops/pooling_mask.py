@@ -13,7 +13,9 @@ kernels in kernels/<device>/pooling_mask.py).
 
 from ..shapes.conv_pool import mask_pool_out as pool_out, unpool_out
 from .convolution import PADDING_ALGORITHM
-from .define import Attr, fmt_shape, grads_like, int_list, register
+from ..kernels.cpu import pooling_mask as cpu_mask
+from ..shapes import pooling_mask as meta_rules
+from .define import Attr, Structured, fmt_shape, grads_like, int_list, register
 
 
 def _ints(n, lo):
@@ -84,6 +86,7 @@ for _n, _type in ((2, "max_pool2d_with_index"), (3, "max_pool3d_with_index")):
         infer=_infer_pool(_n),
         grad=_grad_pool(_type),
         grad_reads=("X", "Mask"),
+        structured=Structured(meta=meta_rules.mask_pool_meta, cpu=cpu_mask.mask_pool_out),
         doc=f"Max pooling of {_n + 2}-D NC... X over windows (o * stride - padding, clipped to X; adaptive: "
         f"floor(i * n / k) to ceil((i + 1) * n / k)); Mask (int32) = the flat position of each window's "
         f"first maximum (row-major) in its plane of X. An empty window (any ksize and paddings run, as "
@@ -96,6 +99,7 @@ for _n, _type in ((2, "max_pool2d_with_index"), (3, "max_pool3d_with_index")):
         outputs=["X@GRAD"],
         attrs=_pool_attrs(_n),
         infer=grads_like({"X@GRAD": "X"}),
+        structured=Structured(meta=meta_rules.mask_pool_grad_meta, cpu=cpu_mask.mask_pool_grad_out),
     )
 
 

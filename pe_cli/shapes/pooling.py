@@ -1,10 +1,30 @@
 """The pooling family's windows and attributes, shared by the kernels of both devices: each output's window
 (starts, ends, divisor) per dim as Fluid's and Paddle 2.x's loops clip them, adaptive pooling's attributes,
-spp's levels."""
+spp's levels; and pool2d's and pool2d_grad's meta rules (structured kernels, shapes/structured.py), which
+decide, once per shape signature of X, the output's shape and dtype and the variant that computes it:
+
+- "loop": a numba loop of kernels/cpu/_pool_loops.py (``Meta.loop``; ``Meta.args``: its constants between
+  its inputs, ``Meta.loop_inputs``, and its output), for a regular window geometry (PoolGeometry.regular)
+  over float32 or float64 values (a gradient: X, Out and Out@GRAD of one dtype); the unrolled 2x2 loops
+  where 2x2 windows at stride 2 stay inside X;
+- "numpy": kernels/cpu/_pool.py's vectorised path of a regular geometry in other dtypes (``Meta.args``:
+  the geometry, max?, exclusive);
+- "boxes": pool3d's path with a depth of 1, for a geometry the loops do not take and adaptive max pooling
+  (``Meta.args``: the windows, max?);
+- "adaptive": kernels/cpu/_adaptive_pool.py's adaptive average (``Meta.args``: the attributes with ksize
+  the output's size).
+
+pool3d's and pool3d_grad's rules decide their windows, pooled one dim at a time ("boxes").
+
+A geometry that leaves no output is refused here (PoolGeometry), as the kernels refused it."""
 
 import numpy as np
 
+from .conv_plans import PoolGeometry
 from .conv_pool import adaptive_size, pool3d_geometry, pool3d_out
+from .structured import Meta
+
+_LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def adaptive_attrs(x_shape, attrs):
@@ -101,3 +121,99 @@ def spp_levels(x_shape, attrs):
             }
         )
     return levels
+
+
+# -- pool2d's and pool2d_grad's meta rules --------------------------------------------------------------
+
+
+def pool2d_boxes(x_shape, attrs, geo, paddle2):
+    """pool2d's windows as a depth-1 pool3d's (``geo`` None: adaptive max pooling, adaptive_max_boxes)."""
+    depth = (np.zeros(1, np.int64), np.ones(1, np.int64), np.ones(1))
+    if geo is None:
+        return [depth] + adaptive_max_boxes(x_shape[2:], attrs)
+    inclusive = attrs["pooling_type"] == "avg" and not attrs["exclusive"]
+    return [depth] + box_windows(
+        x_shape[2:],
+        (geo.kh, geo.kw),
+        (geo.sh, geo.sw),
+        geo.pads,
+        (geo.ho, geo.wo),
+        inclusive,
+        paddle2_window(attrs, paddle2),
+    )
+
+
+def pool2d_loop(geo, x_shape, is_max, exclusive):
+    """The numba loop (_pool_loops.py) of a regular float pool2d over X of ``x_shape`` and the constants it
+    takes between X and Out (max_pool_2x2 has a parallel twin, the same bits, which the CPU runs over a
+    large batch)."""
+    if geo.is_2x2_inside(x_shape):
+        return ("max_pool_2x2" if is_max else "avg_pool_2x2"), (geo.ho, geo.wo)
+    window = (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.ho, geo.wo)
+    return ("max_pool", window) if is_max else ("avg_pool", (*window, bool(exclusive)))
+
+
+def pool2d_grad_loop(geo, x_shape, is_max, exclusive):
+    """pool2d_grad's loop, the slots it reads (of X, Out, Out@GRAD, in its order) and its constants before
+    X@GRAD (max_pool_2x2_grad has a parallel twin)."""
+    full = ("X", "Out", "Out@GRAD")
+    window = (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
+    if geo.is_2x2_inside(x_shape):
+        return ("max_pool_2x2_grad", full, ()) if is_max else ("avg_pool_2x2_grad", ("Out@GRAD",), ())
+    if is_max:
+        return "max_pool_grad", full, window
+    return "avg_pool_grad", ("Out@GRAD",), (*window, bool(exclusive))
+
+
+def pool2d_meta(attrs, ins, facts):
+    """pool2d: X [N, C, H, W] (an NHWC X is transposed before, kernels/layout.py) -> Out [N, C, Ho, Wo]."""
+    shape, dtype = tuple(ins["X"].shape), ins["X"].dtype
+    is_max = attrs["pooling_type"] == "max"
+    if attrs["adaptive"]:
+        outputs = {"Out": (shape[:2] + tuple(adaptive_size(attrs, shape[2:])), dtype)}
+        if is_max:
+            return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True))
+        return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),))
+    geo = PoolGeometry(shape, attrs, facts.paddle2)
+    outputs = {"Out": (shape[:2] + (geo.ho, geo.wo), dtype)}
+    if not geo.regular:
+        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max))
+    if dtype in _LOOP_DTYPES:
+        name, consts = pool2d_loop(geo, shape, is_max, attrs["exclusive"])
+        return Meta(outputs, "loop", name, ("X",), args=consts)
+    return Meta(outputs, "numpy", args=(geo, is_max, attrs["exclusive"]))
+
+
+def pool2d_grad_meta(attrs, ins, facts):
+    """pool2d_grad: (X, Out, Out@GRAD) -> X@GRAD of X's shape and dtype."""
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    shape, dtype = tuple(x.shape), x.dtype
+    outputs = {"X@GRAD": (shape, dtype)}
+    is_max = attrs["pooling_type"] == "max"
+    if attrs["adaptive"]:
+        if is_max:
+            return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True))
+        return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),))
+    geo = PoolGeometry(shape, attrs, facts.paddle2)
+    if not geo.regular:
+        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max))
+    if dtype in _LOOP_DTYPES and out.dtype == dtype and dout.dtype == dtype:
+        name, reads, consts = pool2d_grad_loop(geo, shape, is_max, attrs["exclusive"])
+        return Meta(outputs, "loop", name, reads, args=consts)
+    return Meta(outputs, "numpy", args=(geo, is_max, attrs["exclusive"]))
+
+
+def pool3d_meta(attrs, ins, facts):
+    """pool3d: X [N, C, D, H, W] (NDHWC transposed before) -> Out of one position per window and dim; its
+    one variant, "boxes", with the windows (``Meta.args``: the windows, max?)."""
+    shape = tuple(ins["X"].shape)
+    wins = windows(shape, attrs, facts.paddle2)
+    outputs = {"Out": (shape[:2] + tuple(len(starts) for starts, _, _ in wins), ins["X"].dtype)}
+    return Meta(outputs, "boxes", args=(wins, attrs["pooling_type"] == "max"))
+
+
+def pool3d_grad_meta(attrs, ins, facts):
+    """pool3d_grad: (X, Out, Out@GRAD) -> X@GRAD of X's shape and dtype, over pool3d's windows."""
+    shape = tuple(ins["X"].shape)
+    wins = windows(shape, attrs, facts.paddle2)
+    return Meta({"X@GRAD": (shape, ins["X"].dtype)}, "boxes", args=(wins, attrs["pooling_type"] == "max"))

@@ -1,4 +1,8 @@
-"""The max-pool-with-index and unpool family's windows and positions, shared by the kernels of both devices."""
+"""The max-pool-with-index and unpool family's windows and positions, shared by the kernels of both devices;
+max_pool2d/3d_with_index's and their gradients' meta rules (structured kernels, shapes/structured.py):
+Out and Mask (int32) of the output's size, by one step per kernel position ("by_kernel": fixed windows
+none of which is empty) or per output position ("by_output": adaptive, global, any other ksize and
+paddings; ``Meta.args``: the windows); the gradient one scatter of Out@GRAD ("scatter")."""
 
 import math
 
@@ -6,6 +10,9 @@ import numpy as np
 
 from ..base.errors import PeError
 from .conv_pool import mask_pool_out as pool_out
+from .structured import Meta
+
+_INT32 = np.dtype(np.int32)
 
 
 def windows(in_dims, attrs):
@@ -34,3 +41,24 @@ def plane_offsets(x_shape, indices, out_size, op):
         raise PeError(f"{op}: index {int(bad)} of Indices is outside the output plane of {out_size} values")
     planes = np.arange(x_shape[0] * x_shape[1]).reshape(tuple(x_shape[:2]) + (1,) * (len(x_shape) - 2))
     return (planes * out_size + idx).reshape(-1)
+
+
+def _regular(attrs):
+    """Fixed windows the padded steps take: ksize >= 1, 0 <= padding < ksize (none empty)."""
+    return all(k >= 1 and 0 <= p < k for k, p in zip(attrs["ksize"], attrs["paddings"]))
+
+
+def mask_pool_meta(attrs, ins, facts):
+    """max_pool2d/3d_with_index: X [N, C, ...] -> Out (X's dtype) and Mask (int32) [N, C, out...]."""
+    x = ins["X"]
+    shape = tuple(x.shape)
+    out = shape[:2] + tuple(pool_out(shape[2:], attrs))
+    outputs = {"Out": (out, x.dtype), "Mask": (out, _INT32)}
+    if attrs["adaptive"] or attrs["global_pooling"] or not _regular(attrs):
+        return Meta(outputs, "by_output", args=(windows(shape[2:], attrs),))
+    return Meta(outputs, "by_kernel")
+
+
+def mask_pool_grad_meta(attrs, ins, facts):
+    """Their gradient: X@GRAD of X's shape in Out@GRAD's dtype."""
+    return Meta({"X@GRAD": (tuple(ins["X"].shape), ins["Out@GRAD"].dtype)}, "scatter")

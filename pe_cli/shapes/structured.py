@@ -39,10 +39,12 @@ class Meta(NamedTuple):
     runs, where it runs one, and ``loop_inputs``: the input slots it takes, in order, before its output
     (a planned step launches it with the same arguments); ``inplace``: output slot -> the input slot whose
     buffer it may be, where the executor lets the op write over that input (same shape and dtype);
-    ``scratch``: name -> (shape, dtype) of the buffers the variant needs beyond its outputs; ``fresh``: the
-    variant is a numpy form that makes its result as a new array (no ``out=`` to write it through): nothing
-    is allocated for its outputs, and the out-kernel puts the array numpy made in ``outs`` (a copy where
-    it is not a new C-contiguous array of the output's shape and dtype): no extra pass over the values."""
+    ``scratch``: name -> (shape, dtype) of the buffers the variant needs beyond its outputs; ``args``: what
+    else the variant takes that the rule decided (a loop's constants, between its inputs and its output, as
+    a planned step launches them; a path's window geometry: pool2d's); ``fresh``: the variant is a numpy
+    form that makes its result as a new array (no ``out=`` to write it through): nothing is allocated for
+    its outputs, and the out-kernel puts the array numpy made in ``outs`` (a copy where it is not a new
+    C-contiguous array of the output's shape and dtype): no extra pass over the values."""
 
     outputs: dict
     variant: str
@@ -50,6 +52,7 @@ class Meta(NamedTuple):
     loop_inputs: tuple = ()
     inplace: Mapping = _NONE
     scratch: Mapping = _NONE
+    args: tuple = ()
     fresh: bool = False
 
 

@@ -16,13 +16,21 @@ from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
-from tests.ops import cases_activation, cases_activation_math, cases_loss_classification
+from tests.ops import (
+    cases_activation,
+    cases_activation_math,
+    cases_loss_classification,
+    cases_pooling,
+    cases_pooling_mask,
+)
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
 # A family converted is listed here and never leaves: the list only grows (issue 95).
 CONVERTED = {
     "activation table": {row.name for row in TABLE} | {f"{row.name}_grad" for row in TABLE if row.derivative},
     "softmax_with_cross_entropy": {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"},
+    "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
+    "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -31,7 +39,16 @@ CASES = {
     "softmax_with_cross_entropy": [
         c for c in cases_loss_classification.CASES if c.op in CONVERTED["softmax_with_cross_entropy"]
     ],
+    # (an out-kernel sees NCHW: an NHWC op's values are transposed around its kernel, kernels/layout.py)
+    "pooling": [
+        c
+        for c in cases_pooling.CASES
+        if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
+    ],
+    "max pooling with index": [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["max pooling with index"]],
 }
+# (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does)
+ALL_CASES = [case for family in sorted(CASES) if family != "softmax_with_cross_entropy" for case in CASES[family]]
 rng = np.random.default_rng(3)
 
 
@@ -69,17 +86,19 @@ def _filled_completely(op, ins, attrs, ctx):
     return answers[0]
 
 
-def _grad_inputs(case, ins, attrs, out, dtype):
+def _grad_inputs(case, ins, attrs, outs, dtype):
+    """The grad op's inputs: X, the forward's outputs (Out, a max pool's Mask), a random Out@GRAD."""
     grad = registry.get(case.op + "_grad")
-    given = {"X": ins["X"], "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=np.shape(out)).astype(dtype)}
+    dout = rng.uniform(-1, 1, size=np.shape(outs["Out"])).astype(dtype)
+    given = {"X": ins["X"], **outs, "Out@GRAD": dout}
     return {s.name: given[s.name] for s in grad.inputs if s.name in given}
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (a case's values outside an op's domain)
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("case", CASES["activation table"], ids=[c.id for c in CASES["activation table"]])
+@pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
 def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
-    """Every op case of the family, forward and gradient, in float64 (the cases') and float32 (the loops'):
+    """Every op case of a converted family, forward and gradient, in float64 (the cases') and float32 (the loops'):
     the out-kernel returns nothing, its outputs are the buffers it was handed, of the Meta's shapes and
     dtypes, every element written, and they are what the op's kernel computes."""
     attrs, ctx = _attrs_with_defaults(case), KernelContext(paddle2=case.paddle2)
@@ -89,7 +108,7 @@ def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
     assert all(outs[slot].tobytes() == want[slot].tobytes() for slot in want)
     grad = registry.get(case.op + "_grad") if case.op + "_grad" in registry.all_op_types() else None
     if case.grad and "Out" in outs and grad is not None and grad.structured is not None:
-        gins = _grad_inputs(case, ins, attrs, outs["Out"], dtype)
+        gins = _grad_inputs(case, ins, attrs, outs, dtype)
         douts = _filled_completely(case.op + "_grad", gins, attrs, ctx)
         want = grad.kernel("cpu")(gins, dict(attrs), ctx)
         assert douts["X@GRAD"].tobytes() == want["X@GRAD"].tobytes()
@@ -171,12 +190,12 @@ def test_a_softmax_with_cross_entropy_step_decides_its_meta_once_per_shape_signa
     assert [shape[0] for _, shape in calls] == [4, 4, 6, 6]  # (4 rows again: its signature's Meta kept)
 
 
-def _step(op_type, inputs, outputs):
+def _step(op_type, inputs, outputs, attrs=None):
     program = Program()
     block = program.global_block()
     for name in [n for names in {**inputs, **outputs}.values() for n in names]:
         block.create_var(name=name)
-    block.append_op(op_type, inputs, outputs, {})
+    block.append_op(op_type, inputs, outputs, attrs or {})
     return OpStep(block.ops[0], CPUPlace())
 
 
@@ -202,6 +221,38 @@ def test_a_step_decides_its_meta_once_per_shape_signature(op_type):
         assert all(values["y"] is not y for y in seen)
         seen.append(values["y"])
     assert calls == [(16,), (2, 3)]
+
+
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_a_pool2d_step_decides_its_meta_once_per_shape_signature(data_format):
+    """pool2d's step (NHWC: its NCHW kernel between transposes, kernels/layout.py) decides its loop once per
+    shape and dtype of X: float32 2x2 windows the unrolled loop, float64 too, int32 numpy's path; its
+    outputs are the op's kernel's, bit for bit."""
+    attrs = {"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2], "data_format": data_format}
+    step = _step("pool2d", {"X": ["x"]}, {"Out": ["y"]}, attrs)
+    inner = inspect.unwrap(step.kernel)
+    rule, calls = inner.meta, []
+
+    def counted(attrs, ins, facts):
+        decided = rule(attrs, ins, facts)
+        calls.append((ins["X"].shape, decided.variant, decided.loop))
+        return decided
+
+    inner.meta = counted
+    kernel = registry.get("pool2d").kernel("cpu")
+    feeds = [rng.standard_normal((2, 3, 8, 8)).astype(np.float32) for _ in range(3)]
+    feeds += [rng.standard_normal((2, 3, 6, 6))] * 2 + [np.arange(2 * 3 * 8 * 8, dtype=np.int32).reshape(2, 3, 8, 8)]
+    full = dict(registry.get("pool2d").default_attrs(), **attrs)
+    for x in feeds:
+        values = Values({"x": x})
+        run_step(step, values)
+        assert values["y"].tobytes() == kernel({"X": x}, dict(full))["Out"].tobytes()
+    nchw = (lambda s: s) if data_format == "NCHW" else (lambda s: (s[0], s[3], s[1], s[2]))
+    assert calls == [
+        (nchw((2, 3, 8, 8)), "loop", "max_pool_2x2"),
+        (nchw((2, 3, 6, 6)), "loop", "max_pool_2x2"),
+        (nchw((2, 3, 8, 8)), "numpy", ""),
+    ]
 
 
 def test_a_step_keeps_the_metas_of_a_few_signatures():

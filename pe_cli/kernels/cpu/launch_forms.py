@@ -22,9 +22,7 @@ dtype)``: the one value of the array ``name`` as a ``dtype`` scalar (a learning 
 import math
 
 
-from ...base.errors import PeError
-from ...shapes.conv_plans import PoolGeometry
-from . import creation, pooling
+from . import creation
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
 from .elementwise import mid_run
 from .gemm_launch_forms import fused_gemm_epilogue, fused_gemm_epilogue_grad, mul, mul_grad
@@ -36,7 +34,6 @@ from .launches import one as _one
 
 _pointwise = lazy("_pointwise_loops")
 _reduce = lazy("_reduce_loops")
-_pool = lazy("_pool_loops")
 
 
 # -- pointwise ---------------------------------------------------------------------------------------
@@ -75,43 +72,6 @@ def structured(op, table, meta, out_kernel):
     return None if form is None else form(op, table, meta)
 
 
-# -- pooling ----------------------------------------------------------------------------------------
-
-
-def _pool_geometry(op, table, *names):
-    """(PoolGeometry, max?) of a pool2d over float NCHW values in its regular case, or None."""
-    if op.attrs["adaptive"] or not _floats(table, *names) or len(table[names[0]][0]) != 4:
-        return None
-    try:
-        geo = PoolGeometry(table[names[0]][0], op.attrs, op.paddle2)
-    except PeError:
-        return None
-    return (geo, op.attrs["pooling_type"] == "max") if geo.regular else None
-
-
-def pool2d(op, table):
-    """pooling.pool2d's loop in its regular case (a window always inside X and its padding), as
-    pooling.pool2d_loop chooses it for the kernel."""
-    x, out = _one(op, "X"), _one(op, "Out", "outputs")
-    found = _pool_geometry(op, table, x, out)
-    if found is None:
-        return None
-    geo, is_max = found
-    name, consts = pooling.pool2d_loop(geo, table[x][0], is_max, op.attrs["exclusive"])
-    args = [("var", x, None), *(("const", c) for c in consts), ("var", out, None)]
-    return [Launch(getattr(_pool(), name), args, writes=[out])]
-
-
-def pool2d_grad(op, table):
-    x, out, dout, dx = _one(op, "X"), _one(op, "Out"), _one(op, "Out@GRAD"), _one(op, "X@GRAD", "outputs")
-    found = _pool_geometry(op, table, x, out, dout, dx)
-    if found is None:
-        return None
-    geo, is_max = found
-    name, reads, consts = pooling.pool2d_grad_loop(geo, table[x][0], is_max, op.attrs["exclusive"])
-    given = {"X": x, "Out": out, "Out@GRAD": dout}
-    args = [*(("var", given[r], None) for r in reads), *(("const", c) for c in consts), ("var", dx, None)]
-    return [Launch(getattr(_pool(), name), args, writes=[dx])]
 
 
 # -- reductions, fills, updates ---------------------------------------------------------------------
@@ -187,8 +147,6 @@ FORMS = {
         fused_gemm_epilogue_grad,
         elementwise_add,
         elementwise_add_grad,
-        pool2d,
-        pool2d_grad,
         mean,
         mean_grad,
         fill_constant,

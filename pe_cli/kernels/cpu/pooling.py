@@ -1,9 +1,12 @@
 """CPU kernels of the pooling ops (ops/pooling.py).
 
-pool2d (max, avg; paddings, ceil_mode): float32/float64 run a numba loop over the windows
-(_pool_loops.py); other dtypes the vectorised numpy path of _pool.py, a loop over kernel or output
-positions (whichever is fewer) vectorised over the batch and channels. Adaptive windows
-(adaptive=True) are _adaptive_pool.py's.
+pool2d, pool3d and their gradients are structured kernels: their meta rules (shapes/pooling.py) choose the
+variant (and pool3d's windows) once per shape signature, their out-kernels here (``pool2d_out``, ...)
+compute it into the buffers they are handed, and a planned step launches pool2d's loops (``loop_launches``). float32/float64
+run a numba loop over the windows (_pool_loops.py); other dtypes the vectorised numpy path of _pool.py, a
+loop over kernel or output positions (whichever is fewer) vectorised over the batch and channels. Adaptive
+windows (adaptive=True) are _adaptive_pool.py's. ``pool2d`` and ``pool2d_grad`` are the same two as
+kernels (kernels/structured.adapter: spp's levels, the blocked kernels).
 
 pool3d: a box window is a product of one interval per dim, so pooling runs one dim at a time: a
 loop over that dim's output positions, each reducing a slice (sums with a running sum). Max keeps
@@ -14,120 +17,117 @@ below ksize, an empty window), all of which Fluid 1.8's loops run, pools as pool
 with Fluid's values for an empty window: max -FLT_MAX (its loop's start), avg 0 over the window's size
 (the product of its clipped extents, which may be 0 or negative)."""
 
+import math
+
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
-from ..context import NO_CONTEXT
-from ...shapes.conv_plans import PoolGeometry
-from .runtime.loops import is_float, lazy, parallel_parts, twin
-from ...shapes.pooling import adaptive_attrs, adaptive_max_boxes, box_windows, paddle2_window, spp_levels, windows
+from ..structured import adapter
+from .launches import Launch, one
+from .runtime.loops import lazy, parallel_parts, twin
+from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, pool3d_grad_meta, pool3d_meta, spp_levels
 
 _pool_loops = lazy("_pool_loops")
 
 
-# -- pool2d -----------------------------------------------------------------------------------------
+# -- pool2d: structured kernels (meta rules in shapes/pooling.py) -------------------------------------
 
 _LOWEST = -3.4028234663852886e38  # -FLT_MAX: Fluid's max pooling of an empty window
 
 
-def _pool2d_boxes(x_shape, attrs, geo, paddle2):
-    """pool2d's windows as a depth-1 pool3d's."""
-    depth = (np.zeros(1, np.int64), np.ones(1, np.int64), np.ones(1))
-    if geo is None:  # adaptive max pooling, as Fluid's kernels run it (adaptive_max_boxes)
-        return [depth] + adaptive_max_boxes(x_shape[2:], attrs)
-    inclusive = attrs["pooling_type"] == "avg" and not attrs["exclusive"]
-    return [depth] + box_windows(
-        x_shape[2:],
-        (geo.kh, geo.kw),
-        (geo.sh, geo.sw),
-        geo.pads,
-        (geo.ho, geo.wo),
-        inclusive,
-        paddle2_window(attrs, paddle2),
-    )
+def _parallel(x_shape):
+    """Whether the unrolled 2x2 max loops run their parallel twin (the same bits): a batch large enough."""
+    return x_shape[0] > 1 and parallel_parts(math.prod(x_shape)) > 1
 
 
-def pool2d(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
-    if attrs["adaptive"] and attrs["pooling_type"] == "max":
-        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, None, False), True)[:, :, 0]}
-    if attrs["adaptive"]:
-        return _adaptive_pool.pool2d(ins, adaptive_attrs(x.shape, attrs))
-    geo = PoolGeometry(x.shape, attrs, ctx.paddle2)
-    is_max = attrs["pooling_type"] == "max"
-    if not geo.regular:
-        return {"Out": _pool_boxes(x[:, :, None], _pool2d_boxes(x.shape, attrs, geo, ctx.paddle2), is_max)[:, :, 0]}
-    if is_float(x):
-        x = np.ascontiguousarray(x)
-        out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
-        name, consts = pool2d_loop(geo, x.shape, is_max, attrs["exclusive"])
-        args, loops = (x, *consts, out), _pool_loops()
-        if name.startswith("max_pool_2x2"):  # (its numpy replica runs while the loop compiles)
-            par = name.endswith("_parallel")
-            twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, *args, replica=_replicas.max_pool_2x2)(*args)
-        else:
-            getattr(loops, name)(*args)
-        return {"Out": out}
-    return {"Out": _pool.forward(x, geo, is_max, attrs["exclusive"])}
+def _pool2d_loop(ins, outs, attrs, meta):
+    x, out = np.ascontiguousarray(ins["X"]), outs["Out"]
+    args, loops = (x, *meta.args, out), _pool_loops()
+    if meta.loop == "max_pool_2x2":  # (its numpy replica runs while the loop compiles)
+        par = _parallel(x.shape)
+        twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, *args, replica=_replicas.max_pool_2x2)(*args)
+    else:
+        getattr(loops, meta.loop)(*args)
 
 
-def pool2d_grad(ins, attrs, ctx=NO_CONTEXT):
+def _pool2d_numpy(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], _pool.forward(ins["X"], *meta.args), casting="unsafe")
+
+
+def _pool2d_boxes(ins, outs, attrs, meta):
+    wins, is_max = meta.args
+    np.copyto(outs["Out"], _pool_boxes(ins["X"][:, :, None], wins, is_max)[:, :, 0], casting="unsafe")
+
+
+def _pool2d_adaptive(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], _adaptive_pool.pool2d(ins, meta.args[0])["Out"], casting="unsafe")
+
+
+def _pool2d_grad_loop(ins, outs, attrs, meta):
+    dx = outs["X@GRAD"]
+    args, loops = (*(np.ascontiguousarray(ins[r]) for r in meta.loop_inputs), *meta.args, dx), _pool_loops()
+    if meta.loop == "max_pool_2x2_grad":
+        serial, parallel = loops.max_pool_2x2_grad, loops.max_pool_2x2_grad_parallel
+        twin(serial, parallel, _parallel(dx.shape), *args, replica=_replicas.max_pool_2x2_grad)(*args)
+    else:
+        getattr(loops, meta.loop)(*args)
+
+
+def _pool2d_grad_numpy(ins, outs, attrs, meta):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    adaptive_max = attrs["adaptive"] and attrs["pooling_type"] == "max"
-    if attrs["adaptive"] and not adaptive_max:
-        return _adaptive_pool.pool2d_grad(ins, adaptive_attrs(x.shape, attrs))
-    geo = None if adaptive_max else PoolGeometry(x.shape, attrs, ctx.paddle2)
-    if adaptive_max or not geo.regular:
-        wins = _pool2d_boxes(x.shape, attrs, geo, ctx.paddle2)
-        dx = _pool_boxes_grad(x[:, :, None], dout[:, :, None], wins, attrs["pooling_type"] == "max")
-        return {"X@GRAD": dx[:, :, 0]}
-    is_max = attrs["pooling_type"] == "max"
-    if is_float(x, out, dout):
-        dx = np.empty(x.shape, dtype=x.dtype)
-        name, reads, consts = pool2d_grad_loop(geo, x.shape, is_max, attrs["exclusive"])
-        given = {"X": x, "Out": out, "Out@GRAD": dout}
-        args, loops = (*(np.ascontiguousarray(given[r]) for r in reads), *consts, dx), _pool_loops()
-        if name.startswith("max_pool_2x2"):
-            par = name.endswith("_parallel")
-            twin(
-                loops.max_pool_2x2_grad,
-                loops.max_pool_2x2_grad_parallel,
-                par,
-                *args,
-                replica=_replicas.max_pool_2x2_grad,
-            )(*args)
-        else:
-            getattr(loops, name)(*args)
-        return {"X@GRAD": dx}
-    return {"X@GRAD": _pool.backward(x, out, dout, geo, is_max, attrs["exclusive"])}
+    np.copyto(outs["X@GRAD"], _pool.backward(x, out, dout, *meta.args), casting="unsafe")
 
 
-def pool2d_loop(geo, x_shape, is_max, exclusive):
-    """The numba loop (_pool_loops.py) of a regular float pool2d over X of ``x_shape`` and the constants
-    it takes between X and Out: decided here once, for this kernel and for a planned step's launch
-    (launch_forms.pool2d)."""
-    if geo.is_2x2_inside(x_shape):
-        if is_max:
-            par = x_shape[0] > 1 and parallel_parts(int(np.prod(x_shape))) > 1
-            return ("max_pool_2x2_parallel" if par else "max_pool_2x2"), (geo.ho, geo.wo)
-        return "avg_pool_2x2", (geo.ho, geo.wo)
-    window = (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.ho, geo.wo)
-    return ("max_pool", window) if is_max else ("avg_pool", (*window, bool(exclusive)))
+def _pool2d_grad_boxes(ins, outs, attrs, meta):
+    wins, is_max = meta.args
+    dx = _pool_boxes_grad(ins["X"][:, :, None], ins["Out@GRAD"][:, :, None], wins, is_max)
+    np.copyto(outs["X@GRAD"], dx[:, :, 0], casting="unsafe")
 
 
-def pool2d_grad_loop(geo, x_shape, is_max, exclusive):
-    """pool2d_grad's loop, the slots it reads (of X, Out, Out@GRAD, in its order) and its constants
-    before X@GRAD: decided once, for this kernel and launch_forms.pool2d_grad."""
-    full = ("X", "Out", "Out@GRAD")
-    window = (geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
-    if geo.is_2x2_inside(x_shape):
-        if is_max:
-            par = x_shape[0] > 1 and parallel_parts(int(np.prod(x_shape))) > 1
-            return ("max_pool_2x2_grad_parallel" if par else "max_pool_2x2_grad"), full, ()
-        return "avg_pool_2x2_grad", ("Out@GRAD",), ()
-    if is_max:
-        return "max_pool_grad", full, window
-    return "avg_pool_grad", ("Out@GRAD",), (*window, bool(exclusive))
+def _pool2d_grad_adaptive(ins, outs, attrs, meta):
+    np.copyto(outs["X@GRAD"], _adaptive_pool.pool2d_grad(ins, meta.args[0])["X@GRAD"], casting="unsafe")
+
+
+def loop_launches(op, table, meta):
+    """A planned step's launch of the "loop" variant: the loop ``meta.loop`` (the 2x2 max loops' parallel
+    twin where the out-kernel runs it) over ``meta.loop_inputs``, its constants ``meta.args``, its output;
+    None for another variant (a Python launch of the out-kernel)."""
+    (slot,) = meta.outputs
+    names, out = [one(op, s) for s in meta.loop_inputs], one(op, slot, "outputs")
+    if meta.variant != "loop" or out is None or None in names:
+        return None
+    name = meta.loop
+    if name.startswith("max_pool_2x2") and _parallel(table[one(op, "X")][0]):
+        name += "_parallel"
+    args = [*(("var", n, None) for n in names), *(("const", c) for c in meta.args), ("var", out, None)]
+    return [Launch(getattr(_pool_loops(), name), args, writes=[out])]
+
+
+def _by_variant(name, **variants):
+    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``,
+    which a step binds once per Meta); ``out.launches``: a planned step's launches of the same."""
+
+    def out(ins, outs, attrs, meta):
+        variants[meta.variant](ins, outs, attrs, meta)
+
+    out.__name__ = out.__qualname__ = name
+    out.launches, out.variants = loop_launches, variants
+    return out
+
+
+pool2d_out = _by_variant(
+    "pool2d_out", loop=_pool2d_loop, numpy=_pool2d_numpy, boxes=_pool2d_boxes, adaptive=_pool2d_adaptive
+)
+pool2d_grad_out = _by_variant(
+    "pool2d_grad_out",
+    loop=_pool2d_grad_loop,
+    numpy=_pool2d_grad_numpy,
+    boxes=_pool2d_grad_boxes,
+    adaptive=_pool2d_grad_adaptive,
+)
+# the same two as kernels (spp's levels, the blocked kernels, tests)
+pool2d = adapter(pool2d_meta, pool2d_out, "pool2d")
+pool2d_grad = adapter(pool2d_grad_meta, pool2d_grad_out, "pool2d_grad")
 
 
 def _max_along(a, where, axis, starts, ends):
@@ -180,9 +180,8 @@ def _pool_boxes(x, wins, is_max):
         return (a / _divisor(wins)).astype(x.dtype)
 
 
-def pool3d(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
-    return {"Out": _pool_boxes(x, windows(x.shape, attrs, ctx.paddle2), attrs["pooling_type"] == "max")}
+def _pool3d_boxes(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], _pool_boxes(ins["X"], *meta.args), casting="unsafe")
 
 
 def _spread_along(g, axis, starts, ends, size):
@@ -214,10 +213,14 @@ def _pool_boxes_grad(x, dout, wins, is_max):
     return g.astype(x.dtype)
 
 
-def pool3d_grad(ins, attrs, ctx=NO_CONTEXT):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    wins = windows(x.shape, attrs, ctx.paddle2)
-    return {"X@GRAD": _pool_boxes_grad(x, dout, wins, attrs["pooling_type"] == "max")}
+def _pool3d_grad_boxes(ins, outs, attrs, meta):
+    np.copyto(outs["X@GRAD"], _pool_boxes_grad(ins["X"], ins["Out@GRAD"], *meta.args), casting="unsafe")
+
+
+pool3d_out = _by_variant("pool3d_out", boxes=_pool3d_boxes)
+pool3d_grad_out = _by_variant("pool3d_grad_out", boxes=_pool3d_grad_boxes)
+pool3d = adapter(pool3d_meta, pool3d_out, "pool3d")  # (CUDA's host fallback)
+pool3d_grad = adapter(pool3d_grad_meta, pool3d_grad_out, "pool3d_grad")
 
 
 # -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 ------------------------------

@@ -1,4 +1,6 @@
-"""CPU kernels of ops/pooling_mask.py (numpy). Max pooling with its mask runs one step per kernel
+"""CPU kernels of ops/pooling_mask.py (numpy); max_pool2d/3d_with_index's and their gradients' are the
+out-kernels of structured kernels (meta rules in shapes/pooling_mask.py: the variant and windows once per
+shape signature), and the same two as kernels. Max pooling with its mask runs one step per kernel
 position (fixed windows; X padded with -inf, a strictly greater value replacing the best so far, so
 the first maximum in row-major order wins) or one per output position (adaptive windows), each
 vectorised over the batch, channels and the other positions. Gradients and unpooling are one
@@ -8,8 +10,9 @@ import itertools
 
 import numpy as np
 
+from ..structured import adapter
 from ...shapes.conv_pool import mask_pool_out as pool_out, unpool_out
-from ...shapes.pooling_mask import plane_offsets, windows
+from ...shapes.pooling_mask import mask_pool_grad_meta, mask_pool_meta, plane_offsets
 
 
 def _plane_positions(in_dims, coords):
@@ -43,12 +46,10 @@ def _by_kernel_position(x, attrs):
 _LOWEST = -3.4028234663852886e38  # -FLT_MAX: Fluid's value of an empty window
 
 
-def _by_output_position(x, attrs):
+def _by_output_position(x, wins, best, mask):
+    """``best`` and ``mask`` (of the windows' count per dim) filled, one output position at a time."""
     dims = x.shape[2:]
-    wins = windows(dims, attrs)
     out_shape = tuple(len(w[0]) for w in wins)
-    best = np.empty(x.shape[:2] + out_shape, x.dtype)
-    mask = np.empty(best.shape, np.int32)
     for o in np.ndindex(*out_shape):
         box = tuple(slice(w[0][i], w[1][i]) for w, i in zip(wins, o))
         if any(b.stop <= b.start for b in box):
@@ -60,21 +61,16 @@ def _by_output_position(x, attrs):
         local = np.unravel_index(arg, sizes)
         best[(slice(None), slice(None)) + o] = np.take_along_axis(win, arg[..., None], -1)[..., 0]
         mask[(slice(None), slice(None)) + o] = _plane_positions(dims, [b.start + c for b, c in zip(box, local)])
-    return best, mask
 
 
-def _regular(attrs):
-    """Fixed windows the padded steps take: ksize >= 1, 0 <= padding < ksize (none empty)."""
-    return all(k >= 1 and 0 <= p < k for k, p in zip(attrs["ksize"], attrs["paddings"]))
+def _pool_by_output(ins, outs, attrs, meta):
+    _by_output_position(np.asarray(ins["X"]), meta.args[0], outs["Out"], outs["Mask"])
 
 
-def _pool(ins, attrs):
-    x = np.asarray(ins["X"])
-    if attrs["adaptive"] or attrs["global_pooling"] or not _regular(attrs):
-        out, mask = _by_output_position(x, attrs)
-    else:
-        out, mask = _by_kernel_position(x, attrs)
-    return {"Out": out.astype(x.dtype, copy=False), "Mask": mask}
+def _pool_by_kernel(ins, outs, attrs, meta):
+    out, mask = _by_kernel_position(np.asarray(ins["X"]), attrs)
+    np.copyto(outs["Out"], out, casting="unsafe")
+    np.copyto(outs["Mask"], mask)
 
 
 def _scatter_add(shape, mask, values):
@@ -89,13 +85,29 @@ def _scatter_add(shape, mask, values):
     )
 
 
-def _pool_grad(ins, attrs):
+def _pool_grad(ins, outs, attrs, meta):
     x = ins["X"]
-    return {"X@GRAD": _scatter_add(x.shape, np.asarray(ins["Mask"], np.int64), np.asarray(ins["Out@GRAD"]))}
+    dx = _scatter_add(x.shape, np.asarray(ins["Mask"], np.int64), np.asarray(ins["Out@GRAD"]))
+    np.copyto(outs["X@GRAD"], dx, casting="unsafe")
 
 
-max_pool2d_with_index = max_pool3d_with_index = _pool
-max_pool2d_with_index_grad = max_pool3d_with_index_grad = _pool_grad
+def _by_variant(name, **variants):
+    """The out-kernel running the variant ``meta.variant`` names (``out.variants``: a step binds it once)."""
+
+    def out(ins, outs, attrs, meta):
+        variants[meta.variant](ins, outs, attrs, meta)
+
+    out.__name__ = out.__qualname__ = name
+    out.variants = variants
+    return out
+
+
+mask_pool_out = _by_variant("mask_pool_out", by_kernel=_pool_by_kernel, by_output=_pool_by_output)
+mask_pool_grad_out = _by_variant("mask_pool_grad_out", scatter=_pool_grad)
+max_pool2d_with_index = max_pool3d_with_index = adapter(mask_pool_meta, mask_pool_out, "max_pool_with_index")
+max_pool2d_with_index_grad = max_pool3d_with_index_grad = adapter(
+    mask_pool_grad_meta, mask_pool_grad_out, "max_pool_with_index_grad"
+)
 
 
 def _unpool(op):
