@@ -172,16 +172,16 @@ def pool2d_meta(attrs, ins, facts):
     if attrs["adaptive"]:
         outputs = {"Out": (shape[:2] + tuple(adaptive_size(attrs, shape[2:])), dtype)}
         if is_max:
-            return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True))
-        return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),))
+            return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True), fresh=True)
+        return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),), fresh=True)
     geo = PoolGeometry(shape, attrs, facts.paddle2)
     outputs = {"Out": (shape[:2] + (geo.ho, geo.wo), dtype)}
     if not geo.regular:
-        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max))
+        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max), fresh=True)
     if dtype in _LOOP_DTYPES:
         name, consts = pool2d_loop(geo, shape, is_max, attrs["exclusive"])
         return Meta(outputs, "loop", name, ("X",), args=consts)
-    return Meta(outputs, "numpy", args=(geo, is_max, attrs["exclusive"]))
+    return Meta(outputs, "numpy", args=(geo, is_max, attrs["exclusive"]), fresh=True)
 
 
 def pool2d_grad_meta(attrs, ins, facts):
@@ -192,15 +192,15 @@ def pool2d_grad_meta(attrs, ins, facts):
     is_max = attrs["pooling_type"] == "max"
     if attrs["adaptive"]:
         if is_max:
-            return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True))
-        return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),))
+            return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True), fresh=True)
+        return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),), fresh=True)
     geo = PoolGeometry(shape, attrs, facts.paddle2)
     if not geo.regular:
-        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max))
+        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max), fresh=True)
     if dtype in _LOOP_DTYPES and out.dtype == dtype and dout.dtype == dtype:
         name, reads, consts = pool2d_grad_loop(geo, shape, is_max, attrs["exclusive"])
         return Meta(outputs, "loop", name, reads, args=consts)
-    return Meta(outputs, "numpy", args=(geo, is_max, attrs["exclusive"]))
+    return Meta(outputs, "numpy", args=(geo, is_max, attrs["exclusive"]), fresh=True)
 
 
 def pool3d_meta(attrs, ins, facts):
@@ -209,11 +209,11 @@ def pool3d_meta(attrs, ins, facts):
     shape = tuple(ins["X"].shape)
     wins = windows(shape, attrs, facts.paddle2)
     outputs = {"Out": (shape[:2] + tuple(len(starts) for starts, _, _ in wins), ins["X"].dtype)}
-    return Meta(outputs, "boxes", args=(wins, attrs["pooling_type"] == "max"))
+    return Meta(outputs, "boxes", args=(wins, attrs["pooling_type"] == "max"), fresh=True)
 
 
 def pool3d_grad_meta(attrs, ins, facts):
     """pool3d_grad: (X, Out, Out@GRAD) -> X@GRAD of X's shape and dtype, over pool3d's windows."""
     shape = tuple(ins["X"].shape)
     wins = windows(shape, attrs, facts.paddle2)
-    return Meta({"X@GRAD": (shape, ins["X"].dtype)}, "boxes", args=(wins, attrs["pooling_type"] == "max"))
+    return Meta({"X@GRAD": (shape, ins["X"].dtype)}, "boxes", args=(wins, attrs["pooling_type"] == "max"), fresh=True)

@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
-from ..structured import adapter
+from ..structured import adapter, fresh_output
 from .launches import Launch, one
 from .runtime.loops import lazy, parallel_parts, twin
 from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, pool3d_grad_meta, pool3d_meta, spp_levels
@@ -51,16 +51,20 @@ def _pool2d_loop(ins, outs, attrs, meta):
 
 
 def _pool2d_numpy(ins, outs, attrs, meta):
-    np.copyto(outs["Out"], _pool.forward(ins["X"], *meta.args), casting="unsafe")
+    outs["Out"] = fresh_output(_pool.forward(ins["X"], *meta.args), meta.outputs["Out"], tuple(ins.values()))
 
 
 def _pool2d_boxes(ins, outs, attrs, meta):
     wins, is_max = meta.args
-    np.copyto(outs["Out"], _pool_boxes(ins["X"][:, :, None], wins, is_max)[:, :, 0], casting="unsafe")
+    outs["Out"] = fresh_output(
+        _pool_boxes(ins["X"][:, :, None], wins, is_max)[:, :, 0], meta.outputs["Out"], tuple(ins.values())
+    )
 
 
 def _pool2d_adaptive(ins, outs, attrs, meta):
-    np.copyto(outs["Out"], _adaptive_pool.pool2d(ins, meta.args[0])["Out"], casting="unsafe")
+    outs["Out"] = fresh_output(
+        _adaptive_pool.pool2d(ins, meta.args[0])["Out"], meta.outputs["Out"], tuple(ins.values())
+    )
 
 
 def _pool2d_grad_loop(ins, outs, attrs, meta):
@@ -75,17 +79,19 @@ def _pool2d_grad_loop(ins, outs, attrs, meta):
 
 def _pool2d_grad_numpy(ins, outs, attrs, meta):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    np.copyto(outs["X@GRAD"], _pool.backward(x, out, dout, *meta.args), casting="unsafe")
+    outs["X@GRAD"] = fresh_output(_pool.backward(x, out, dout, *meta.args), meta.outputs["X@GRAD"], tuple(ins.values()))
 
 
 def _pool2d_grad_boxes(ins, outs, attrs, meta):
     wins, is_max = meta.args
     dx = _pool_boxes_grad(ins["X"][:, :, None], ins["Out@GRAD"][:, :, None], wins, is_max)
-    np.copyto(outs["X@GRAD"], dx[:, :, 0], casting="unsafe")
+    outs["X@GRAD"] = fresh_output(dx[:, :, 0], meta.outputs["X@GRAD"], tuple(ins.values()))
 
 
 def _pool2d_grad_adaptive(ins, outs, attrs, meta):
-    np.copyto(outs["X@GRAD"], _adaptive_pool.pool2d_grad(ins, meta.args[0])["X@GRAD"], casting="unsafe")
+    outs["X@GRAD"] = fresh_output(
+        _adaptive_pool.pool2d_grad(ins, meta.args[0])["X@GRAD"], meta.outputs["X@GRAD"], tuple(ins.values())
+    )
 
 
 def loop_launches(op, table, meta):
@@ -181,7 +187,7 @@ def _pool_boxes(x, wins, is_max):
 
 
 def _pool3d_boxes(ins, outs, attrs, meta):
-    np.copyto(outs["Out"], _pool_boxes(ins["X"], *meta.args), casting="unsafe")
+    outs["Out"] = fresh_output(_pool_boxes(ins["X"], *meta.args), meta.outputs["Out"], tuple(ins.values()))
 
 
 def _spread_along(g, axis, starts, ends, size):
@@ -214,7 +220,9 @@ def _pool_boxes_grad(x, dout, wins, is_max):
 
 
 def _pool3d_grad_boxes(ins, outs, attrs, meta):
-    np.copyto(outs["X@GRAD"], _pool_boxes_grad(ins["X"], ins["Out@GRAD"], *meta.args), casting="unsafe")
+    outs["X@GRAD"] = fresh_output(
+        _pool_boxes_grad(ins["X"], ins["Out@GRAD"], *meta.args), meta.outputs["X@GRAD"], tuple(ins.values())
+    )
 
 
 pool3d_out = _by_variant("pool3d_out", boxes=_pool3d_boxes)
