@@ -72,8 +72,6 @@ def structured(op, table, meta, out_kernel):
     return None if form is None else form(op, table, meta)
 
 
-
-
 # -- reductions, fills, updates ---------------------------------------------------------------------
 
 
