@@ -157,7 +157,6 @@ _POOLS = [  # pool2d's attributes beyond its defaults, one per variant and loop 
 def _pooling(results):
     """pool2d and pool2d_grad through their CPU kernels: every variant of _POOLS on float16/32/64 and int32
     values of a few shapes (a large batch: the parallel 2x2 loops), Fluid's and Paddle 2.x's meanings."""
-    from pe_cli.kernels.context import KernelContext
     from pe_cli.ops import registry
 
     rng = np.random.default_rng(9)
@@ -171,16 +170,24 @@ def _pooling(results):
                 x = rng.uniform(-3, 3, size=shape)
                 x = (x * 10 if dtype == "int32" else x).astype(dtype)
                 x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)) if extra.get("data_format") == "NHWC" else x
-                for paddle2 in (False, True):
-                    ctx, key = KernelContext(paddle2=paddle2), f"pool|{i}|{dtype}|{shape}|{paddle2}"
-                    _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, ctx))
-                    try:
-                        out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])
-                    except Exception:
-                        continue
-                    gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(dtype)}
-                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+                _pool_and_grad(results, rng, (fwd, grad), f"pool|{i}|{dtype}|{shape}", x, attrs)
     _pooling3d(results, rng)
+
+
+def _pool_and_grad(results, rng, ops, key, x, attrs):
+    """A pool op and its grad op on ``x``, in Fluid's meaning and in Paddle 2.x's."""
+    from pe_cli.kernels.context import KernelContext
+
+    fwd, grad = ops
+    for paddle2 in (False, True):
+        ctx, k = KernelContext(paddle2=paddle2), f"{key}|{paddle2}"
+        _record(results, k, lambda: _direct(fwd, {"X": x}, attrs, ctx))
+        try:
+            out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])
+        except Exception:
+            continue
+        gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(x.dtype)}
+        _record(results, k + "|grad", lambda: _direct(grad, gins, attrs, ctx))
 
 
 _POOLS3D = [
@@ -197,7 +204,6 @@ _POOLS3D = [
 
 def _pooling3d(results, rng):
     """pool3d and pool3d_grad through their CPU kernels on _POOLS3D's attributes."""
-    from pe_cli.kernels.context import KernelContext
     from pe_cli.ops import registry
 
     fwd, grad = registry.get("pool3d"), registry.get("pool3d_grad")
@@ -207,15 +213,7 @@ def _pooling3d(results, rng):
             for shape in [(2, 3, 4, 6, 5), (1, 2, 7, 3, 8)]:
                 x = rng.uniform(-3, 3, size=shape)
                 x = (x * 10 if dtype == "int32" else x).astype(dtype)
-                for paddle2 in (False, True):
-                    ctx, key = KernelContext(paddle2=paddle2), f"pool3d|{i}|{dtype}|{shape}|{paddle2}"
-                    _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, ctx))
-                    try:
-                        out = _as_array(_direct(fwd, {"X": x}, attrs, ctx)["Out"])
-                    except Exception:
-                        continue
-                    gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(dtype)}
-                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+                _pool_and_grad(results, rng, (fwd, grad), f"pool3d|{i}|{dtype}|{shape}", x, attrs)
 
 
 _MASK_POOLS = [  # max_pool2d/3d_with_index's attributes (per spatial dim): fixed windows, padded, adaptive, global, empty

@@ -22,17 +22,12 @@ import numpy as np
 
 from ..base.activations import TABLE, bind
 from ..base.activations_paddle2_forms import PADDLE2_FORMS
+from ..base.broadcast_shapes import broadcast
+from ..base.dims import numel
 from .structured import Meta
 
 _LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _F32 = np.dtype(np.float32)
-
-
-def _size(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 @functools.lru_cache(maxsize=None)
@@ -56,7 +51,7 @@ def forward_meta(row):
             return Meta(outputs, "paddle2", fresh=True)
         if row.cpu_loop and x.dtype in _LOOP_DTYPES:
             return Meta(outputs, "loop", row.cpu_loop, ("X",), {"Out": "X"})
-        if row.float32_loop and x.dtype == _F32 and _size(x.shape):
+        if row.float32_loop and x.dtype == _F32 and numel(x.shape):
             return Meta(outputs, "float32_loop", row.name, ("X",))
         if ufunc is not None and _ufunc_keeps(ufunc, x.dtype):
             return Meta(outputs, "ufunc")
@@ -86,10 +81,9 @@ def _derivative_dtype(name, a_dtype, d_dtype, params):
 
 
 def _broadcast(a, b):
-    try:
-        return np.broadcast_shapes(a, b)
-    except ValueError:  # (the derivative raises numpy's own error when it runs)
-        return b
+    """numpy's broadcast of the two shapes, or ``b`` where they do not broadcast (the derivative raises
+    numpy's own error when it runs)."""
+    return tuple(broadcast([a, b]) or b)
 
 
 def params_in(row, attrs, dtype):
