@@ -165,19 +165,31 @@ def pool2d_grad_loop(geo, x_shape, is_max, exclusive):
     return "avg_pool_grad", ("Out@GRAD",), (*window, bool(exclusive))
 
 
-def pool2d_meta(attrs, ins, facts):
-    """pool2d: X [N, C, H, W] (an NHWC X is transposed before, kernels/layout.py) -> Out [N, C, Ho, Wo]."""
-    shape, dtype = tuple(ins["X"].shape), ins["X"].dtype
+def _pool2d_other(attrs, shape, outputs, geo, paddle2):
+    """The Meta of a pool2d (or its gradient) no loop computes: adaptive (``geo`` None: max over boxes, avg
+    by adaptive_pool) or windows the loops do not take; None for a regular window."""
     is_max = attrs["pooling_type"] == "max"
-    if attrs["adaptive"]:
-        outputs = {"Out": (shape[:2] + tuple(adaptive_size(attrs, shape[2:])), dtype)}
+    if geo is None:
         if is_max:
             return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True), fresh=True)
         return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),), fresh=True)
+    if not geo.regular:
+        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, paddle2), is_max), fresh=True)
+    return None
+
+
+def pool2d_meta(attrs, ins, facts):
+    """pool2d: X [N, C, H, W] (an NHWC X is transposed before, kernels/layout.py) -> Out [N, C, Ho, Wo]."""
+    shape, dtype = tuple(ins["X"].shape), ins["X"].dtype
+    if attrs["adaptive"]:
+        outputs = {"Out": (shape[:2] + tuple(adaptive_size(attrs, shape[2:])), dtype)}
+        return _pool2d_other(attrs, shape, outputs, None, facts.paddle2)
     geo = PoolGeometry(shape, attrs, facts.paddle2)
     outputs = {"Out": (shape[:2] + (geo.ho, geo.wo), dtype)}
-    if not geo.regular:
-        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max), fresh=True)
+    is_max = attrs["pooling_type"] == "max"
+    other = _pool2d_other(attrs, shape, outputs, geo, facts.paddle2)
+    if other is not None:
+        return other
     if dtype in _LOOP_DTYPES:
         name, consts = pool2d_loop(geo, shape, is_max, attrs["exclusive"])
         return Meta(outputs, "loop", name, ("X",), args=consts)
@@ -189,14 +201,11 @@ def pool2d_grad_meta(attrs, ins, facts):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     shape, dtype = tuple(x.shape), x.dtype
     outputs = {"X@GRAD": (shape, dtype)}
+    geo = None if attrs["adaptive"] else PoolGeometry(shape, attrs, facts.paddle2)
+    other = _pool2d_other(attrs, shape, outputs, geo, facts.paddle2)
+    if other is not None:
+        return other
     is_max = attrs["pooling_type"] == "max"
-    if attrs["adaptive"]:
-        if is_max:
-            return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, None, False), True), fresh=True)
-        return Meta(outputs, "adaptive", args=(adaptive_attrs(shape, attrs),), fresh=True)
-    geo = PoolGeometry(shape, attrs, facts.paddle2)
-    if not geo.regular:
-        return Meta(outputs, "boxes", args=(pool2d_boxes(shape, attrs, geo, facts.paddle2), is_max), fresh=True)
     if dtype in _LOOP_DTYPES and out.dtype == dtype and dout.dtype == dtype:
         name, reads, consts = pool2d_grad_loop(geo, shape, is_max, attrs["exclusive"])
         return Meta(outputs, "loop", name, reads, args=consts)
