@@ -8,7 +8,8 @@ row's op and grad op called directly through its CPU kernel on further dtypes, s
 for loss_classification softmax_with_cross_entropy and its grad op the same way (each form, label
 dtypes, ignore_index, soft labels, another axis, empty, a label out of range), and for pooling, pool2d
 and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loops, 2x2 loops serial and
-parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS';
+parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS'; for reduction, mean, reduce_* and
+their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's forms;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -246,6 +247,86 @@ def _mask_pooling(results, rng):
                 _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, None))
 
 
+_REDUCE_ATTRS = [  # the reductions' attributes beyond their defaults: one dim, dims kept, all, Paddle 2.x's dim=[],
+    # out_dtype, a repeated dim, a dim out of range (wrapped)
+    dict(dim=[1]),
+    dict(dim=[0, -1], keep_dim=True),
+    dict(reduce_all=True),
+    dict(reduce_all=True, keep_dim=True),
+    dict(dim=[]),
+    dict(dim=[-1], out_dtype=6),
+    dict(dim=[0], out_dtype=5, keep_dim=True),
+    dict(dim=[1, 1]),
+    dict(dim=[3]),
+]
+_REDUCE_OPS = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_amax", "reduce_amin")
+
+
+def _reductions(results, rng):
+    """mean, reduce_sum/mean/max/min/prod/all/any (reduce_amax/amin) and their gradients through their CPU
+    kernels: every _REDUCE_ATTRS row on float16/32/64, int32, int64 and bool values of a few shapes (0-D,
+    empty, a large one: mean's loop), with and without a 0-D result (zero_dim); fill_constant's forms."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    shapes = [(), (0, 3), (3, 4, 5), (2, 1)]
+    for dtype in ("float16", "float32", "float64", "int32", "int64", "bool"):
+        for shape in shapes + [((1 << 17) + 3,)]:
+            x = (rng.uniform(-3, 3, size=shape) * (10 if dtype[0] == "i" else 1)).astype(dtype)
+            for zero_dim in (False, True):
+                ctx, key = KernelContext(zero_dim=zero_dim), f"reduce|mean|{dtype}|{shape}|{zero_dim}"
+                _record(results, key, lambda: _direct(registry.get("mean"), {"X": x}, {}, ctx))
+                dout = np.full((), 0.37 if dtype[0] == "f" else 3).astype(dtype)
+                for d in (dout, dout.astype("float64")):
+                    gins = {"X": x, "Out@GRAD": d.reshape(() if zero_dim else (1,))}
+                    _record(results, f"{key}|grad|{d.dtype}", lambda: _direct(registry.get("mean_grad"), gins, {}, ctx))
+            if shape == ((1 << 17) + 3,):
+                continue
+            for op in _REDUCE_OPS + ("reduce_all", "reduce_any"):
+                for i, extra in enumerate(_REDUCE_ATTRS):
+                    attrs = dict(registry.get(op).default_attrs(), **extra)
+                    _reduce_and_grad(results, rng, op, f"reduce|{op}|{i}|{dtype}|{shape}", x, attrs)
+    _fills(results)
+
+
+def _reduce_and_grad(results, rng, op, key, x, attrs):
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    for zero_dim in (False, True):
+        ctx, k = KernelContext(zero_dim=zero_dim), f"{key}|{zero_dim}"
+        _record(results, k, lambda: _direct(registry.get(op), {"X": x}, attrs, ctx))
+        if op + "_grad" not in registry.all_op_types():
+            continue
+        try:
+            out = _as_array(_direct(registry.get(op), {"X": x}, attrs, ctx)["Out"])
+        except Exception:
+            continue
+        gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(out.dtype)}
+        _record(results, k + "|grad", lambda: _direct(registry.get(op + "_grad"), gins, attrs, ctx))
+
+
+def _fills(results):
+    """fill_constant: value, str_value, dtypes, shapes, ValueTensor, ShapeTensor, ShapeTensorList."""
+    from pe_cli.ops import registry
+
+    fill = registry.get("fill_constant")
+    for dtype in ("float16", "float32", "float64", "int32", "int64", "bool", "uint8"):
+        for shape in ([2, 3], [], [0], [4]):
+            for extra in (dict(value=1.5), dict(value=-2.0), dict(str_value="123456789012345678"), dict(str_value="x")):
+                attrs = dict(fill.default_attrs(), shape=shape, dtype=dtype, **extra)
+                _record(results, f"fill|{dtype}|{shape}|{extra}", lambda: _direct(fill, {}, attrs, None))
+        attrs = dict(fill.default_attrs(), shape=[5], dtype=dtype, value=3.0)
+        for given in (
+            {"ValueTensor": np.array([2.5], np.float32)},
+            {"ValueTensor": np.array([1 << 60], np.int64)},
+            {"ShapeTensor": np.array([2, 3], np.int32)},
+            {"ShapeTensorList": [np.array([2], np.int64), np.array([1], np.int32)]},
+            {"ShapeTensor": np.array([3], np.int64), "ValueTensor": np.array([7], np.int32)},
+        ):
+            _record(results, f"fill|{dtype}|{sorted(given)}|{given}", lambda: _direct(fill, given, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -267,6 +348,8 @@ def dump(root, families, out):
             _pooling(results)
         if "pooling_mask" in families:
             _mask_pooling(results, np.random.default_rng(11))
+        if "reduction" in families:
+            _reductions(results, np.random.default_rng(13))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

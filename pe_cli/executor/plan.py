@@ -49,7 +49,8 @@ class OpStep:
         # the device's runtime binds the kernel to it (a GPU's kernels allocate and launch there); a structured
         # op's is the step's own: its meta per shape signature, its outputs allocated, its out-kernel called
         runtime = kernels.runtime(device)
-        self.kernel = runtime.bind_kernel(opdef.step_kernel(device.kind, blocked=bool(blocked)), device)
+        tensor_attrs = any(op.inputs.get(slot) for slot in opdef.attr_tensors)  # (attributes a run's values give)
+        self.kernel = runtime.bind_kernel(opdef.step_kernel(device.kind, bool(blocked), tensor_attrs), device)
         # a row-sparse input (SelectedRows) reaches only the kernels that take one; others get it dense
         self.densify = (
             None if opdef.has("selected_rows") else runtime.bind_kernel(runtime.selected_rows.densify, device)

@@ -176,7 +176,7 @@ class DevicePlan:
         opdef = registry.get(op.type)
         return (
             (op.type in launch_forms.FORMS or _out_kernel(step) is not None)
-            and not opdef.attr_tensors  # (attributes given as tensors: read on the host each step)
+            and not any(op.inputs.get(s) for s in opdef.attr_tensors)  # (attributes given as tensors: read each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
             and not step.needs_lod
             and not opdef.needs_rng

@@ -9,7 +9,9 @@ import numpy as np
 
 from ..base.dtypes import is_float
 from ..base.dims import known_numel
-from .define import Attr, dtype_or_none, fmt_shape, grad_of, int_list, is_int, register, same_as
+from ..kernels.cpu import creation as cpu_creation
+from ..shapes.creation import fill_constant_meta
+from .define import Attr, Structured, dtype_or_none, fmt_shape, grad_of, int_list, is_int, register, same_as
 
 
 def infer_fill(ctx):
@@ -38,6 +40,8 @@ register(
         "str_value": "",
     },
     infer=infer_fill,
+    attr_tensors={"ShapeTensor": "shape", "ShapeTensorList": "shape"},
+    structured=Structured(meta=fill_constant_meta, cpu=cpu_creation.fill_constant_out),
     doc="Out = value (or the one value of ValueTensor), of the given shape (or "
     "the run-time shape of ShapeTensor or ShapeTensorList) and dtype. str_value, "
     "when set, gives the value instead, read as Fluid 1.8 reads it: an int64 Out "

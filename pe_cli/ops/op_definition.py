@@ -86,15 +86,17 @@ class OpDef:
             fn = self._kernels[(device, blocked)] = self._wrapped(fn, device, blocked)
         return fn
 
-    def step_kernel(self, device="cpu", blocked=False):
+    def step_kernel(self, device="cpu", blocked=False, tensor_attrs=True):
         """The kernel an executor step of this op runs (executor/plan.py's OpStep, one per step): a structured
         op's meta rule kept per shape signature of its inputs and its out-kernel (kernels/structured.step_kernel,
         its run-time dtype checks made with each meta), where it has one for ``device`` and nothing wraps its
         kernel but those checks and the layouts: its NHWC transposes (``channels_last``) and the layout that moves
         its ``axis`` (last_axis, first_axis), around the step's kernel as around ``kernel`` (the signature that of
-        the values the kernel sees: NCHW, the axis moved); else ``kernel``."""
+        the values the kernel sees: NCHW, the axis moved), and its ``attr_tensors`` where the step's op gives
+        none of them (``tensor_attrs`` False: its attributes are its own, not values of a run); else ``kernel``."""
         out = None if blocked or self.structured is None else self.structured.out_kernel(device)
-        if out is None or self._wrappers(blocked) - {"run_dtypes", "channels_last", "last_axis", "first_axis"}:
+        wrappers = self._wrappers(blocked) - ({"attr_tensors"} if not tensor_attrs else set())
+        if out is None or wrappers - {"run_dtypes", "channels_last", "last_axis", "first_axis"}:
             return self.kernel(device, blocked)
         check = importlib.import_module("pe_cli.kernels.run_checks").dtypes_check(self) if self.run_dtypes else None
         fn = importlib.import_module("pe_cli.kernels.structured").step_kernel(

@@ -8,8 +8,10 @@ from .manipulation import axis_in
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..base.dims import known_numel
+from ..kernels.cpu import reduction as cpu_reduction
+from ..shapes import reduction as meta_rules
 from ..shapes.reduction import reduces_all
-from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
+from .define import Attr, Structured, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
 
 BOOL = (False, True)
 
@@ -31,6 +33,7 @@ register(
     infer=_infer_mean,
     grad=_grad_mean,
     traits=("scalar_0d_in_paddle2",),
+    structured=Structured(meta=meta_rules.mean_meta, cpu=cpu_reduction.MEAN),
     doc="Out = the mean of all elements of X, shape [1] ([] in a Paddle 2.x program).",
 )
 register(
@@ -39,6 +42,7 @@ register(
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.mean_grad_meta, cpu=cpu_reduction.MEAN_GRAD),
 )
 
 
@@ -96,8 +100,10 @@ def _reduce(name, doc, grad_kernel=None):
         grad=grad,
         grad_reads=("Out", "X") if grad_kernel else ("X",),
         traits=("scalar_0d_in_paddle2",),
+        structured=Structured(meta=meta_rules.reduce_meta(), cpu=cpu_reduction.REDUCE[name]),
         doc=doc,
     )
+    grad_meta = meta_rules.reduce_grad_meta("numpy" if grad_kernel else "spread_" + name[len("reduce_") :])
     register(
         f"{name}_grad",
         kernel_module="reduction",
@@ -107,6 +113,7 @@ def _reduce(name, doc, grad_kernel=None):
         attrs=attrs,
         infer=grads_like({"X@GRAD": "X"}),
         grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"),
+        structured=Structured(meta=grad_meta, cpu=cpu_reduction.REDUCE_GRAD[grad_kernel or f"{name}_grad"]),
     )  # sum, mean: linear in Out@GRAD
 
 
@@ -187,6 +194,7 @@ register(
     grad_reads=("Out", "X"),
     lod="drop",
     traits=("scalar_0d_in_paddle2",),
+    structured=Structured(meta=meta_rules.reduce_meta(sorted_axes=True), cpu=cpu_reduction.REDUCE["reduce_prod"]),
     doc="Out = product of X over `dim` (all dims with reduce_all). The gradient of an element is "
     "Out@GRAD times the product of the other elements of its group (exact where X has zeros).",
 )
@@ -198,6 +206,9 @@ register(
     attrs=REDUCE_ATTRS,
     no_need_buffer=("Out",),
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(
+        meta=meta_rules.reduce_grad_meta("numpy", sorted_axes=True), cpu=cpu_reduction.REDUCE_GRAD["reduce_prod_grad"]
+    ),
 )
 
 
@@ -217,6 +228,7 @@ for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or"))
         infer=_infer_logical_reduce,
         lod="drop",
         traits=("scalar_0d_in_paddle2",),
+        structured=Structured(meta=meta_rules.reduce_meta(True, cast=False), cpu=cpu_reduction.REDUCE[_type]),
         doc=f"Out = {_doc} of bool X over `dim` (all dims with reduce_all). No gradient.",
     )
 
@@ -273,7 +285,7 @@ def _reduce_evenly(name, doc):
     register(
         name,
         kernel_module="reduction",
-        kernel=name.replace("_a", "_"),
+        kernel=name.replace("_a", "_"),  # (CUDA's: reduce_max's, reduce_min's)
         inputs=["X", "AxisTensor?", "AxisTensorList*?"],
         outputs=["Out"],
         attrs=attrs,
@@ -281,6 +293,7 @@ def _reduce_evenly(name, doc):
         grad=grad,
         grad_reads=("Out", "X"),
         traits=("scalar_0d_in_paddle2",),
+        structured=Structured(meta=meta_rules.reduce_meta(), cpu=cpu_reduction.REDUCE[name.replace("_a", "_")]),
         doc=doc,
     )
     register(

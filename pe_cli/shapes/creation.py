@@ -1,5 +1,6 @@
 """The creation family's attribute and input rules, shared by the kernels of both devices: the shape a
-creation op makes, fill_constant's value, range's and linspace's scalars and length."""
+creation op makes, fill_constant's value, range's and linspace's scalars and length; fill_constant's meta
+rule (a structured kernel, shapes/structured.py)."""
 
 import re
 
@@ -7,6 +8,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from .manipulation import range_length
+from .structured import Meta
 
 
 def run_shape(ins, attrs, host=np.asarray):
@@ -22,6 +24,13 @@ def run_shape(ins, attrs, host=np.asarray):
 def fill_value(ins, attrs, host=np.asarray):
     """fill_constant's value: ValueTensor's one value, else str_value's (when set), else the value attribute."""
     return host(ins["ValueTensor"]).reshape(-1)[0] if "ValueTensor" in ins else constant(attrs)
+
+
+def fill_constant_meta(attrs, ins, facts):
+    """fill_constant's Out: the shape attribute's (ShapeTensor's or ShapeTensorList's values where given: they
+    replace the attribute before the rule runs, the op's ``attr_tensors``) and the dtype attribute's, filled
+    ("fill") with its value (ValueTensor's, read by the out-kernel: kernels/cpu/creation.py)."""
+    return Meta({"Out": (tuple(attrs["shape"]), np.dtype(attrs["dtype"]))}, "fill")
 
 
 _INT_TEXT = re.compile(r"\s*[+-]?\d+")

@@ -1,5 +1,32 @@
 """The reduction family's rules shared by the kernels of both devices: the axes a reduction folds and the
-shape of a result with no dims left."""
+shape of a result with no dims left; and the meta rules (structured kernels, shapes/structured.py) of mean,
+reduce_sum/mean/max/min/prod/all/any (reduce_amax/amin: reduce_max's/min's) and their gradients, which
+decide once per shape signature of their inputs the output's shape and dtype and the variant computing it
+(the CPU out-kernels: kernels/cpu/reduction.py):
+
+- mean (Out of X's dtype, [1], or 0-D where the op says so: ``facts.zero_dim``): "loop" (_reduce_loops.mean,
+  numpy's pairwise sum over float32 or float64 X of 1 to ``MEAN_LOOP_MAX`` - 1 values), "sum" (numpy's
+  add.reduce then the division: other float dtypes of that size), "numpy" (ndarray.mean cast to X's dtype:
+  the rest);
+- mean_grad (X@GRAD of X's shape and dtype): "loop" (_reduce_loops.mean_grad: float32 or float64 X and
+  Out@GRAD of one dtype), else "numpy";
+- reduce_* (X cast to out_dtype first, but reduce_all/any): numpy's reduction over ``Meta.args``' axes,
+  a ``fresh`` variant ("numpy"); their gradients: "spread_sum", "spread_mean" (Out@GRAD, divided by the count
+  for mean, copied over the reduced axes into X@GRAD) or numpy's forms (max, min, prod: "numpy", fresh).
+
+reduce_sum/mean/max/min (and their gradients) take each of ``dim`` modulo X's rank in order, as their kernels
+always took them (a 0-D X with a dim divides by zero, a dim twice is numpy's refusal); reduce_prod/all/any
+the sorted distinct dims (``reduce_axes``). A rule refuses nothing the shape rule did not: where the
+kernels' numpy raised, numpy raises the same."""
+
+import numpy as np
+
+from ..base.dims import numel
+from ..base.dtypes import convert_dtype
+from .structured import Meta
+
+_LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+MEAN_LOOP_MAX = 1 << 24  # mean's loop and numpy's sum below it; ndarray.mean from there (and empty X)
 
 
 def scalar_shape(zero_dim):
@@ -23,3 +50,77 @@ def reduce_axes(x, attrs):
 def kl_scale(x, reduction):
     """kldiv_loss's divisor: X's size for reduction 'mean', its batch for 'batchmean', else 1."""
     return {"mean": x.size, "batchmean": x.shape[0] if x.ndim else 1}.get(reduction, 1)
+
+
+def mean_meta(attrs, ins, facts):
+    """mean's output and variant (above)."""
+    dtype = np.dtype(ins["X"].dtype)
+    outputs = {"Out": (scalar_shape(facts.zero_dim), dtype)}
+    if dtype.kind == "f" and 0 < numel(ins["X"].shape) < MEAN_LOOP_MAX:
+        return Meta(outputs, "loop", "mean", ("X",)) if dtype in _LOOP_DTYPES else Meta(outputs, "sum")
+    return Meta(outputs, "numpy")
+
+
+def mean_grad_meta(attrs, ins, facts):
+    """mean_grad's output and variant (above)."""
+    x, dout = ins["X"], ins["Out@GRAD"]
+    dtype = np.dtype(x.dtype)
+    outputs = {"X@GRAD": (tuple(x.shape), dtype)}
+    if dtype in _LOOP_DTYPES and dout.dtype == dtype:
+        return Meta(outputs, "loop", "mean_grad", ("Out@GRAD",))
+    return Meta(outputs, "numpy")
+
+
+def dims_axes(shape, attrs):
+    """reduce_sum/mean/max/min's axes: every dim (reduces_all), else each of ``dim`` modulo the rank, in order."""
+    return tuple(range(len(shape))) if reduces_all(attrs) else tuple(d % len(shape) for d in attrs["dim"])
+
+
+def _sorted_axes(shape, attrs):
+    """reduce_prod/all/any's axes (reduce_axes)."""
+    rank = len(shape)
+    return tuple(range(rank)) if reduces_all(attrs) else tuple(sorted({d % max(rank, 1) for d in attrs["dim"]}))
+
+
+def kept_shape(shape, axes):
+    """``shape`` with a 1 at each reduced axis: the reduced values' shape against X's."""
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+
+
+def _reduced_dtype(attrs, dtype, cast):
+    """The dtype a reduction computes in: out_dtype's (a VarType code, -1: X's) where it ``cast``s, else X's."""
+    code = attrs.get("out_dtype", -1) if cast else -1
+    return np.dtype(dtype) if code in (-1, None) else np.dtype(convert_dtype(code))
+
+
+def reduce_meta(sorted_axes=False, cast=True):
+    """The meta rule of a reduce_* op: Out's shape (the reduced axes gone, or 1 with keep_dim; none left: [1],
+    0-D where the op says so) and dtype, numpy's reduction over ``Meta.args[0]``'s axes ("numpy", fresh)."""
+    axes_of = _sorted_axes if sorted_axes else dims_axes
+
+    def meta(attrs, ins, facts):
+        shape = tuple(ins["X"].shape)
+        axes = axes_of(shape, attrs)
+        out = kept_shape(shape, axes) if attrs["keep_dim"] else tuple(n for i, n in enumerate(shape) if i not in axes)
+        dtype = _reduced_dtype(attrs, ins["X"].dtype, cast)
+        return Meta({"Out": (out or scalar_shape(facts.zero_dim), dtype)}, "numpy", args=(axes,), fresh=True)
+
+    return meta
+
+
+def reduce_grad_meta(variant, sorted_axes=False):
+    """The meta rule of a reduce_*_grad op: X@GRAD of X's shape and dtype, by ``variant`` ("spread_sum",
+    "spread_mean", or "numpy": fresh); ``Meta.args``: the reduced axes, Out's shape against X's and (spreads)
+    the count of each group."""
+    axes_of = _sorted_axes if sorted_axes else dims_axes
+
+    def meta(attrs, ins, facts):
+        shape = tuple(ins["X"].shape)
+        axes = axes_of(shape, attrs)
+        outputs = {"X@GRAD": (shape, np.dtype(ins["X"].dtype))}
+        if variant == "numpy":
+            return Meta(outputs, variant, args=(axes, kept_shape(shape, axes)), fresh=True)
+        count = int(np.prod([shape[a] for a in axes]))  # (a dim given twice counts twice, as the kernel's did)
+        return Meta(outputs, variant, args=(axes, kept_shape(shape, axes), count))
+
+    return meta

@@ -39,7 +39,8 @@ def test_a_step_hands_its_kernel_the_ops_attributes_alone():
         assert not any(k in step.attrs for k in ("_lod", "_rng", "_block", "_outputs", "_output_counts"))
     told = {s.op.type: s.told for s in steps}
     assert told["sequence_pool"] and told["uniform_random"] and told["while"]  # LoD, Generator, block
-    assert not told["fill_constant"] and not told["less_than"]  # they need nothing: kernel(ins, attrs)
+    assert not told["less_than"]  # it needs nothing: kernel(ins, attrs)
+    assert told["fill_constant"]  # a structured kernel's step: its meta rule reads the op's facts
     by_type = {s.op.type: s.context for s in steps}
     assert by_type["uniform_random"].rng is not None and by_type["while"].block is not None
     assert by_type["sequence_pool"].rng is None and by_type["sequence_pool"].block is None

@@ -19,9 +19,11 @@ from pe_cli.ops import registry
 from tests.ops import (
     cases_activation,
     cases_activation_math,
+    cases_creation,
     cases_loss_classification,
     cases_pooling,
     cases_pooling_mask,
+    cases_reduction,
 )
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
@@ -31,6 +33,9 @@ CONVERTED = {
     "softmax_with_cross_entropy": {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"},
     "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
     "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
+    "mean and reductions over dims": {"mean", "mean_grad", "reduce_all", "reduce_any", "reduce_amax", "reduce_amin"}
+    | {f"reduce_{r}{g}" for r in ("sum", "mean", "max", "min", "prod") for g in ("", "_grad")},
+    "fill_constant": {"fill_constant"},
 }
 CASES = {
     "activation table": [
@@ -46,6 +51,16 @@ CASES = {
         if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
     ],
     "max pooling with index": [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["max pooling with index"]],
+    "mean and reductions over dims": [
+        c for c in cases_reduction.CASES if c.op in CONVERTED["mean and reductions over dims"]
+    ],
+    # (the cases of no tensor inputs, ShapeTensor's values replacing the shape attribute before the rule runs, and
+    # of a dtype named, as the registry names a VarType code when the op is appended)
+    "fill_constant": [
+        c
+        for c in cases_creation.CASES
+        if c.op == "fill_constant" and not c.inputs and isinstance(c.attrs.get("dtype", ""), str)
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does)
 ALL_CASES = [case for family in sorted(CASES) if family != "softmax_with_cross_entropy" for case in CASES[family]]
@@ -317,3 +332,48 @@ def test_fused_batch_norm_and_sigmoid_computes_batch_norm_then_sigmoid():
     got = fused.kernel("cpu")(ins, dict(fused.default_attrs(), act_type="sigmoid"))["Y"]
     y = registry.get("batch_norm").kernel("cpu")(ins, registry.get("batch_norm").default_attrs())["Y"]
     assert got.tobytes() == registry.get("sigmoid").kernel("cpu")({"X": y}, {})["Out"].tobytes()
+
+
+@pytest.mark.parametrize(
+    "op_type, attrs",
+    [("mean", {}), ("reduce_sum", {"dim": [1]}), ("reduce_max", {"dim": [0], "keep_dim": True}), ("reduce_all", {})],
+)
+def test_a_reduction_step_decides_its_meta_once_per_shape_signature(op_type, attrs):
+    """mean's and the reductions' steps run their meta rule once per shape and dtype of X (mean: float32 the
+    loop, float16 numpy's sum, int64 ndarray.mean), and give what the op's kernel gives, bit for bit."""
+    step = _step(op_type, {"X": ["x"]}, {"Out": ["y"]}, attrs)
+    inner = inspect.unwrap(step.kernel)
+    rule, calls = inner.meta, []
+
+    def counted(attrs, ins, facts):
+        decided = rule(attrs, ins, facts)
+        calls.append((ins["X"].shape, str(ins["X"].dtype), decided.variant))
+        return decided
+
+    inner.meta = counted
+    kernel, full = registry.get(op_type).kernel("cpu"), dict(step.attrs)
+    feeds = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(3)] + [np.ones((3, 4), np.float16)] * 2
+    feeds += [np.arange(10, dtype=np.int64).reshape(5, 2)] * 2
+    for x in feeds:
+        values = Values({"x": x})
+        run_step(step, values)
+        want = kernel({"X": x}, dict(full))["Out"]
+        assert values["y"].dtype == want.dtype and values["y"].tobytes() == want.tobytes()
+    variants = {"mean": ("loop", "sum", "numpy")}.get(op_type, ("numpy",) * 3)
+    assert calls == [((3, 4), "float32", variants[0]), ((3, 4), "float16", variants[1]), ((5, 2), "int64", variants[2])]
+
+
+def test_a_fill_constant_step_decides_its_meta_once_unless_a_tensor_gives_its_shape():
+    """fill_constant's step: of its attributes alone, its meta rule runs once; where ShapeTensor gives the shape,
+    each run's values give it (a ShapeTensor of the same shape and dtype, other values: another Out)."""
+    step = _step("fill_constant", {}, {"Out": ["y"]}, {"shape": [2, 3], "value": 1.5, "dtype": "float32"})
+    for _ in range(3):
+        values = Values({})
+        run_step(step, values)
+        assert values["y"].tobytes() == np.full((2, 3), 1.5, np.float32).tobytes()
+    assert list(inspect.unwrap(step.kernel).metas) == [()]
+    step = _step("fill_constant", {"ShapeTensor": ["s"]}, {"Out": ["y"]}, {"value": 2.0, "dtype": "int64"})
+    for shape in ([2, 3], [4, 1], [0, 5]):
+        values = Values({"s": np.array(shape, np.int32)})
+        run_step(step, values)
+        assert values["y"].tobytes() == np.full(shape, 2, np.int64).tobytes() and values["y"].shape == tuple(shape)

@@ -1,20 +1,40 @@
-"""Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each."""
+"""Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each.
+fill_constant's is a structured kernel's out-kernel (pe_cli/shapes/structured.py): ``FILL_CONSTANT``."""
 
 import numpy as np
 
 from ...base.errors import PeError
 from . import control_flow
-from ...shapes.creation import constant, fill_value, linspace_scalars, range_scalars, range_size, run_shape
+from .launches import Launch, flat as flat_arg, one
+from .runtime.loops import lazy
+from ...shapes.creation import constant, fill_value, linspace_scalars, range_scalars, range_size
 
 
 def fake_init(ins, attrs):
     return {"Out": np.zeros(attrs["shape"], dtype=np.float32)}
 
 
-def fill_constant(ins, attrs):
-    out = np.empty(run_shape(ins, attrs), dtype=attrs["dtype"])
-    out.fill(fill_value(ins, attrs))  # (np.full's Python wrapper: twice the time of a one-value fill)
-    return {"Out": out}
+_loops = lazy("_reduce_loops")
+
+
+def fill_constant_out(ins, outs, attrs, meta):
+    """Out, of the shape and dtype its meta rule gave (pe_cli/shapes/creation.py), filled with the value."""
+    outs["Out"].fill(fill_value(ins, attrs))  # (np.full's Python wrapper: twice the time of a one-value fill)
+
+
+def fill_constant_launches(op, table, meta):
+    """A planned step's fill_constant of no tensor inputs: the out-kernel runs once, now, and the launch copies
+    its constant (ints and floats: a loop compiled for them) into Out's buffer each step; else None."""
+    out = one(op, "Out", "outputs")
+    shape, dtype = meta.outputs["Out"]
+    if any(op.inputs.get(s) for s in op.inputs) or out is None or dtype.kind not in "fiu":
+        return None
+    value = np.empty(shape, dtype)
+    fill_constant_out({}, {"Out": value}, op.attrs, meta)
+    return [Launch(_loops().copy, [("array", value.reshape(-1)), flat_arg(table, out)], writes=[out])]
+
+
+fill_constant_out.launches = fill_constant_launches
 
 
 def fill_zeros_like(ins, attrs):

@@ -22,7 +22,6 @@ dtype)``: the one value of the array ``name`` as a ``dtype`` scalar (a learning 
 import math
 
 
-from . import creation
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
 from .elementwise import mid_run
 from .gemm_launch_forms import fused_gemm_epilogue, fused_gemm_epilogue_grad, mul, mul_grad
@@ -33,7 +32,6 @@ from .launches import floats as _floats
 from .launches import one as _one
 
 _pointwise = lazy("_pointwise_loops")
-_reduce = lazy("_reduce_loops")
 
 
 # -- pointwise ---------------------------------------------------------------------------------------
@@ -72,32 +70,7 @@ def structured(op, table, meta, out_kernel):
     return None if form is None else form(op, table, meta)
 
 
-# -- reductions, fills, updates ---------------------------------------------------------------------
-
-
-def mean(op, table):
-    x, out = _one(op, "X"), _one(op, "Out", "outputs")
-    if not _floats(table, x, out) or not 0 < math.prod(table[x][0]) < 1 << 24:
-        return None
-    return [Launch(_reduce().mean, [_flat(table, x), ("var", out, (1,))], writes=[out])]
-
-
-def mean_grad(op, table):
-    x, dout, dx = _one(op, "X"), _one(op, "Out@GRAD"), _one(op, "X@GRAD", "outputs")
-    if not _floats(table, x, dout, dx):
-        return None
-    return [Launch(_reduce().mean_grad, [_flat(table, dout), _flat(table, dx)], writes=[dx])]
-
-
-def fill_constant(op, table):
-    """The kernel runs once, when the step is planned; the launch copies its constant."""
-    out = _one(op, "Out", "outputs")
-    if any(op.inputs.get(s) for s in op.inputs) or out not in table:
-        return None
-    value = creation.fill_constant({}, op.attrs)["Out"]
-    if value.shape != table[out][0] or value.dtype != table[out][1] or value.dtype.kind not in "fiu":
-        return None
-    return [Launch(_reduce().copy, [("array", value.reshape(-1)), _flat(table, out)], writes=[out])]
+# -- updates ---------------------------------------------------------------------
 
 
 def momentum(op, table):
@@ -145,9 +118,6 @@ FORMS = {
         fused_gemm_epilogue_grad,
         elementwise_add,
         elementwise_add_grad,
-        mean,
-        mean_grad,
-        fill_constant,
         momentum,
         sgd,
     )

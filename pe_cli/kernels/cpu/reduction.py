@@ -1,30 +1,37 @@
-"""Kernels of ops/reduction.py: numpy reductions over dims (mean, reduce_*), their gradients, cumsum,
-the sum of squares and the norms (frobenius_norm, p_norm, l1_norm)."""
+"""Kernels of ops/reduction.py: the structured kernels' CPU out-kernels (pe_cli/shapes/structured.py) of mean,
+reduce_sum/mean/max/min/prod/all/any and their gradients, ``out(ins, outs, attrs, meta)``, computing the variant
+their meta rule chose (pe_cli/shapes/reduction.py) into the buffers they are handed (``MEAN``, ``MEAN_GRAD``,
+``REDUCE[op]``, ``REDUCE_GRAD[op]``; mean's and mean_grad's ``launches``: a planned step's launch of the same
+loop, pe_cli/executor/step_plan.py); and numpy kernels of cumsum, the sum of squares, the norms (frobenius_norm,
+p_norm, l1_norm), reduce_amax/amin's gradient and logsumexp."""
 
 import numpy as np
 
 from ...base.dtypes import convert_dtype
 from ..context import NO_CONTEXT
-from .runtime.loops import flat, is_float, lazy, loop_or
+from ..structured import fresh_output
+from .activation_rows import _by_variant
+from .launches import Launch, flat as flat_arg, one
+from .runtime.loops import flat, lazy, loop_or
 from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape
 
 _loops = lazy("_reduce_loops")
 
 
-def mean(ins, attrs, ctx=NO_CONTEXT):
+def _mean_loop(ins, outs, attrs, meta):
+    args = (flat(ins["X"]), outs["Out"].reshape(-1))
+    loop_or(_mean_numpy, _loops().mean, *args)(*args)
+
+
+def _mean_sum(ins, outs, attrs, meta):
+    # numpy's own mean (the same sum, then / count), without ndarray.mean's Python wrapper,
+    # which was measured at 50 us on its first call of each LeNet-5 step
+    _mean_numpy(ins["X"], outs["Out"].reshape(-1))
+
+
+def _mean_array(ins, outs, attrs, meta):
     x = ins["X"]
-    if x.dtype.kind == "f" and 0 < x.size < 1 << 24:
-        out = np.empty(scalar_shape(ctx.zero_dim), dtype=x.dtype)
-        if is_float(x):  # the loop a planned step launches (_reduce_loops.mean: numpy's pairwise sum)
-            args = (flat(x), out.reshape(-1))
-            loop_or(_mean_numpy, _loops().mean, *args)(*args)
-            return {"Out": out}
-        # numpy's own mean (the same sum, then / count), without ndarray.mean's Python wrapper,
-        # which was measured at 50 us on its first call of each LeNet-5 step
-        _mean_numpy(x, out.reshape(-1))
-        return {"Out": out}
-    out = np.array(x.mean(), dtype=x.dtype)
-    return {"Out": out.reshape(scalar_shape(ctx.zero_dim))}
+    np.copyto(outs["Out"], np.array(x.mean(), dtype=x.dtype))
 
 
 def _mean_numpy(x, out):
@@ -32,45 +39,68 @@ def _mean_numpy(x, out):
     out[0] = np.add.reduce(x, axis=None) / x.dtype.type(x.size)
 
 
-def mean_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    dx = np.empty(x.shape, dtype=x.dtype)
-    if is_float(dx, dout):  # the loop a planned step launches
-        args = (flat(dout), dx.reshape(-1))
-        loop_or(_mean_grad_numpy, _loops().mean_grad, *args)(*args)
-        return {"X@GRAD": dx}
-    _mean_grad_numpy(dout, dx)
-    return {"X@GRAD": dx}
+def _mean_grad_loop(ins, outs, attrs, meta):
+    args = (flat(ins["Out@GRAD"]), outs["X@GRAD"].reshape(-1))
+    loop_or(_mean_grad_numpy, _loops().mean_grad, *args)(*args)
+
+
+def _mean_grad_array(ins, outs, attrs, meta):
+    _mean_grad_numpy(ins["Out@GRAD"], outs["X@GRAD"])
 
 
 def _mean_grad_numpy(dout, dx):
     dx.fill(dout.reshape(-1)[0] / max(dx.size, 1))  # (np.full's Python wrapper: a third more)
 
 
+def mean_launches(op, table, meta):
+    """A planned step's launch of mean's "loop" variant, or None (the op then runs as a Python launch)."""
+    x, out = one(op, "X"), one(op, "Out", "outputs")
+    if meta.variant != "loop" or None in (x, out):
+        return None
+    return [Launch(_loops().mean, [flat_arg(table, x), ("var", out, (1,))], writes=[out])]
+
+
+def mean_grad_launches(op, table, meta):
+    """A planned step's launch of mean_grad's "loop" variant, or None."""
+    dout, dx = one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs")
+    if meta.variant != "loop" or None in (dout, dx):
+        return None
+    return [Launch(_loops().mean_grad, [flat_arg(table, dout), flat_arg(table, dx)], writes=[dx])]
+
+
+MEAN = _by_variant("mean_out", mean_launches, loop=_mean_loop, sum=_mean_sum, numpy=_mean_array)
+MEAN_GRAD = _by_variant("mean_grad_out", mean_grad_launches, loop=_mean_grad_loop, numpy=_mean_grad_array)
+
+
 def _axes(x, attrs):
     return tuple(range(x.ndim)) if reduces_all(attrs) else tuple(d % x.ndim for d in attrs["dim"])
 
 
-def as_out_dtype(x, attrs):
-    """X cast to the reduction's out_dtype (a VarType code, -1 or absent: X's own), as Fluid 1.8's
-    reductions cast it before reducing."""
-    code = attrs.get("out_dtype", -1)
-    return x if code in (-1, None) else x.astype(convert_dtype(code), copy=False)
+def _reduction(fn, name):
+    """A reduce_* op's out-kernel: numpy's ``fn`` over the Meta's axes of X cast to Out's dtype (a fresh variant)."""
+
+    def out(ins, outs, attrs, meta):
+        spec = meta.outputs["Out"]
+        x = ins["X"].astype(spec[1], copy=False)
+        result = np.asarray(fn(x, axis=meta.args[0], keepdims=attrs["keep_dim"]), dtype=x.dtype)
+        outs["Out"] = fresh_output(result, spec, (ins["X"], x))
+
+    out.__name__ = out.__qualname__ = name
+    return out
 
 
-def _reduce(fn):
-    def kernel(ins, attrs, ctx=NO_CONTEXT):
-        x = as_out_dtype(ins["X"], attrs)
-        out = fn(x, axis=_axes(x, attrs), keepdims=attrs["keep_dim"])
-        return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(ctx.zero_dim))}
-
-    return kernel
-
-
-reduce_sum = _reduce(np.sum)
-reduce_mean = _reduce(np.mean)
-reduce_max = _reduce(np.max)
-reduce_min = _reduce(np.min)
+REDUCE = {
+    op: _reduction(fn, f"{op}_out")
+    for op, fn in (
+        ("reduce_sum", np.sum),
+        ("reduce_mean", np.mean),
+        ("reduce_max", np.max),
+        ("reduce_min", np.min),
+        ("reduce_prod", np.prod),
+        ("reduce_all", np.all),
+        ("reduce_any", np.any),
+    )
+}
 
 
 def _expand_back(x, attrs, value):
@@ -78,38 +108,55 @@ def _expand_back(x, attrs, value):
     return value.reshape([1 if i in _axes(x, attrs) else n for i, n in enumerate(x.shape)])
 
 
-def _spread(x, attrs, value):
-    """``value`` (the reduced shape) copied over every reduced axis of ``x``, as x's dtype: one pass
-    writing the result (arithmetic on a broadcast view runs at a quarter of that speed)."""
-    out = np.empty(x.shape, x.dtype)
-    np.copyto(out, _expand_back(x, attrs, value), casting="unsafe")
-    return out
+def _spread(ins, outs, attrs, meta):
+    """reduce_sum's and reduce_mean's gradient: Out@GRAD (mean's divided by the count: on the reduced values,
+    each element the same quotient it would be after the spread: the same bits, a fraction of the work) copied
+    over every reduced axis of X@GRAD, cast to its dtype: one pass writing the result (arithmetic on a
+    broadcast view runs at a quarter of that speed)."""
+    _, kept, count = meta.args
+    dout = ins["Out@GRAD"]
+    value = dout / count if meta.variant == "spread_mean" and count else dout  # (no values: nothing to divide)
+    np.copyto(outs["X@GRAD"], value.reshape(kept), casting="unsafe")
 
 
-def reduce_sum_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": _spread(x, attrs, dout)}
-
-
-def reduce_mean_grad(ins, attrs):
-    """dout / count spread over the reduced axes: the division on the reduced values (each element of
-    the result is the same quotient it would be after the spread: the same bits, a fraction of the work)."""
-    x, dout = ins["X"], ins["Out@GRAD"]
-    count = int(np.prod([x.shape[a] for a in _axes(x, attrs)]))
-    return {"X@GRAD": _spread(x, attrs, dout / count if count else dout)}  # (no values: nothing to divide)
-
-
-def reduce_extreme_grad(ins, attrs):
+def _extreme_grad(ins, outs, attrs, meta):
+    """reduce_max's and reduce_min's gradient: Out@GRAD to the first extreme of each reduced group."""
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    hit = x == _expand_back(x, attrs, out)
-    # Only the first extreme in each reduced group takes the gradient.
-    axes = _axes(x, attrs)
+    axes, kept = meta.args
+    hit = x == out.reshape(kept)
     moved = np.moveaxis(hit, axes, tuple(range(x.ndim - len(axes), x.ndim)))
-    flat = moved.reshape(moved.shape[: x.ndim - len(axes)] + (-1,))
-    first = np.zeros_like(flat)
-    np.put_along_axis(first, flat.argmax(axis=-1)[..., None], True, axis=-1)
+    flat_hit = moved.reshape(moved.shape[: x.ndim - len(axes)] + (-1,))
+    first = np.zeros_like(flat_hit)
+    np.put_along_axis(first, flat_hit.argmax(axis=-1)[..., None], True, axis=-1)
     first = np.moveaxis(first.reshape(moved.shape), tuple(range(x.ndim - len(axes), x.ndim)), axes)
-    return {"X@GRAD": (first * _expand_back(x, attrs, dout)).astype(x.dtype)}
+    outs["X@GRAD"] = fresh_output((first * dout.reshape(kept)).astype(x.dtype), meta.outputs["X@GRAD"], ())
+
+
+def _prod_grad(ins, outs, attrs, meta):
+    """dX = dOut * the product of the other elements of the group: exclusive products from the
+    left times those from the right, so zeros in X are exact (no division)."""
+    x, dout = ins["X"], ins["Out@GRAD"]
+    axes, kept_shape = meta.args
+    kept = [d for d in range(x.ndim) if d not in axes]
+    moved = np.transpose(x, kept + list(axes))
+    rows = moved.reshape(-1, int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    left = np.ones_like(rows)
+    right = np.ones_like(rows)
+    if rows.shape[1] > 1:
+        left[:, 1:] = np.cumprod(rows[:, :-1], axis=1)
+        right[:, :-1] = np.cumprod(rows[:, :0:-1], axis=1)[:, ::-1]
+    others = (left * right).reshape(moved.shape)
+    others = np.transpose(others, np.argsort(kept + list(axes)))
+    result = (others * dout.reshape(kept_shape)).astype(x.dtype, copy=False)
+    outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], tuple(ins.values()))
+
+
+REDUCE_GRAD = {
+    "reduce_sum_grad": _by_variant("reduce_sum_grad_out", None, spread_sum=_spread),
+    "reduce_mean_grad": _by_variant("reduce_mean_grad_out", None, spread_mean=_spread),
+    "reduce_extreme_grad": _by_variant("reduce_extreme_grad_out", None, numpy=_extreme_grad),
+    "reduce_prod_grad": _by_variant("reduce_prod_grad_out", None, numpy=_prod_grad),
+}
 
 
 def cumsum(ins, attrs):
@@ -129,39 +176,6 @@ def cumsum(ins, attrs):
     if attrs["reverse"]:
         out = np.flip(out, axis)
     return {"Out": np.ascontiguousarray(out).reshape(ins["X"].shape)}
-
-
-def _reduce_over_axes(fn):
-    def kernel(ins, attrs, ctx=NO_CONTEXT):
-        x = as_out_dtype(ins["X"], attrs) if fn is np.prod else ins["X"]
-        out = np.asarray(fn(x, axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"]), dtype=x.dtype)
-        return {"Out": out.reshape(out.shape or scalar_shape(ctx.zero_dim))}
-
-    return kernel
-
-
-reduce_prod = _reduce_over_axes(np.prod)
-reduce_all = _reduce_over_axes(np.all)
-reduce_any = _reduce_over_axes(np.any)
-
-
-def reduce_prod_grad(ins, attrs):
-    """dX = dOut * the product of the other elements of the group: exclusive products from the
-    left times those from the right, so zeros in X are exact (no division)."""
-    x, dout = ins["X"], ins["Out@GRAD"]
-    axes = reduce_axes(x, attrs)
-    kept = [d for d in range(x.ndim) if d not in axes]
-    moved = np.transpose(x, kept + list(axes))
-    rows = moved.reshape(-1, int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
-    left = np.ones_like(rows)
-    right = np.ones_like(rows)
-    if rows.shape[1] > 1:
-        left[:, 1:] = np.cumprod(rows[:, :-1], axis=1)
-        right[:, :-1] = np.cumprod(rows[:, :0:-1], axis=1)[:, ::-1]
-    others = (left * right).reshape(moved.shape)
-    others = np.transpose(others, np.argsort(kept + list(axes)))
-    dkept = dout.reshape([1 if d in axes else n for d, n in enumerate(x.shape)])
-    return {"X@GRAD": (others * dkept).astype(x.dtype, copy=False)}
 
 
 def squared_l2_norm(ins, attrs):

@@ -32,7 +32,7 @@ def _axes(x, attrs):
 
 
 def _as_out_dtype(x, attrs):
-    """X cast to the reduction's out_dtype (kernels/cpu/reduction.py as_out_dtype)."""
+    """X cast to the reduction's out_dtype (as the CPU out-kernels cast it to the dtype shapes/reduction.py decides)."""
     code = attrs.get("out_dtype", -1)
     return x if code in (-1, None) else copy(x, np.dtype(convert_dtype(code)))
 
