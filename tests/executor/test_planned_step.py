@@ -316,3 +316,19 @@ def test_softmax_with_cross_entropy_launches_the_variant_its_meta_chose(monkeypa
         ("softmax_with_cross_entropy_grad", "b", False),
         ("softmax_with_cross_entropy_grad", "c", True),
     ]
+
+
+def test_mean_and_fill_constant_launch_from_their_out_kernels(monkeypatch):
+    """mean, mean_grad and fill_constant (the loss's gradient seed) have no launch form of their own: a planned
+    step launches the loops their out-kernels name for the Meta their steps decided (fill_constant's value
+    computed once, when planned), every value the bits of op by op."""
+    from pe_cli.kernels.cpu.launch_forms import FORMS
+
+    assert not {"mean", "mean_grad", "fill_constant"} & set(FORMS)
+    planned = train(monkeypatch, "tiny", True, 1)
+    assert_same(planned, train(monkeypatch, "tiny", False, 1))
+    (run,) = planned_runs(planned[2], 1)
+    launched = {step.op.type: launches for step, launches in zip(run.plan.steps, run.plan.launches)}
+    assert {t: launched[t] is not None for t in ("mean", "mean_grad", "fill_constant")} == dict.fromkeys(
+        ("mean", "mean_grad", "fill_constant"), True
+    )
