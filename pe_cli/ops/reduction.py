@@ -194,7 +194,7 @@ register(
     grad_reads=("Out", "X"),
     lod="drop",
     traits=("scalar_0d_in_paddle2",),
-    structured=Structured(meta=meta_rules.reduce_meta(sorted_axes=True), cpu=cpu_reduction.REDUCE["reduce_prod"]),
+    structured=Structured(meta=meta_rules.reduce_meta(distinct=True), cpu=cpu_reduction.REDUCE["reduce_prod"]),
     doc="Out = product of X over `dim` (all dims with reduce_all). The gradient of an element is "
     "Out@GRAD times the product of the other elements of its group (exact where X has zeros).",
 )
@@ -207,7 +207,7 @@ register(
     no_need_buffer=("Out",),
     infer=grads_like({"X@GRAD": "X"}),
     structured=Structured(
-        meta=meta_rules.reduce_grad_meta("numpy", sorted_axes=True), cpu=cpu_reduction.REDUCE_GRAD["reduce_prod_grad"]
+        meta=meta_rules.reduce_grad_meta("numpy", distinct=True), cpu=cpu_reduction.REDUCE_GRAD["reduce_prod_grad"]
     ),
 )
 
@@ -228,7 +228,7 @@ for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or"))
         infer=_infer_logical_reduce,
         lod="drop",
         traits=("scalar_0d_in_paddle2",),
-        structured=Structured(meta=meta_rules.reduce_meta(True, cast=False), cpu=cpu_reduction.REDUCE[_type]),
+        structured=Structured(meta=meta_rules.reduce_meta(distinct=True, cast=False), cpu=cpu_reduction.REDUCE[_type]),
         doc=f"Out = {_doc} of bool X over `dim` (all dims with reduce_all). No gradient.",
     )
 

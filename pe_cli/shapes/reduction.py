@@ -16,7 +16,7 @@ decide once per shape signature of their inputs the output's shape and dtype and
 
 reduce_sum/mean/max/min (and their gradients) take each of ``dim`` modulo X's rank in order, as their kernels
 always took them (a 0-D X with a dim divides by zero, a dim twice is numpy's refusal); reduce_prod/all/any
-the sorted distinct dims (``reduce_axes``). A rule refuses nothing the shape rule did not: where the
+the sorted distinct dims (``sorted_axes``). A rule refuses nothing the shape rule did not: where the
 kernels' numpy raised, numpy raises the same."""
 
 import numpy as np
@@ -44,7 +44,7 @@ def reduces_all(attrs):
 
 
 def reduce_axes(x, attrs):
-    return tuple(range(x.ndim)) if reduces_all(attrs) else tuple(sorted({d % max(x.ndim, 1) for d in attrs["dim"]}))
+    return sorted_axes(x.shape, attrs)
 
 
 def kl_scale(x, reduction):
@@ -76,10 +76,14 @@ def dims_axes(shape, attrs):
     return tuple(range(len(shape))) if reduces_all(attrs) else tuple(d % len(shape) for d in attrs["dim"])
 
 
-def _sorted_axes(shape, attrs):
-    """reduce_prod/all/any's axes (reduce_axes)."""
+def sorted_axes(shape, attrs):
+    """reduce_prod/all/any's axes (and the norms'): every dim (reduces_all), else the distinct dims of ``dim``
+    modulo the rank (1 for a 0-D X), sorted."""
     rank = len(shape)
     return tuple(range(rank)) if reduces_all(attrs) else tuple(sorted({d % max(rank, 1) for d in attrs["dim"]}))
+
+
+_AXES = {False: dims_axes, True: sorted_axes}
 
 
 def kept_shape(shape, axes):
@@ -93,10 +97,10 @@ def _reduced_dtype(attrs, dtype, cast):
     return np.dtype(dtype) if code in (-1, None) else np.dtype(convert_dtype(code))
 
 
-def reduce_meta(sorted_axes=False, cast=True):
+def reduce_meta(distinct=False, cast=True):
     """The meta rule of a reduce_* op: Out's shape (the reduced axes gone, or 1 with keep_dim; none left: [1],
     0-D where the op says so) and dtype, numpy's reduction over ``Meta.args[0]``'s axes ("numpy", fresh)."""
-    axes_of = _sorted_axes if sorted_axes else dims_axes
+    axes_of = _AXES[distinct]
 
     def meta(attrs, ins, facts):
         shape = tuple(ins["X"].shape)
@@ -108,11 +112,11 @@ def reduce_meta(sorted_axes=False, cast=True):
     return meta
 
 
-def reduce_grad_meta(variant, sorted_axes=False):
+def reduce_grad_meta(variant, distinct=False):
     """The meta rule of a reduce_*_grad op: X@GRAD of X's shape and dtype, by ``variant`` ("spread_sum",
     "spread_mean", or "numpy": fresh); ``Meta.args``: the reduced axes, Out's shape against X's and (spreads)
     the count of each group."""
-    axes_of = _sorted_axes if sorted_axes else dims_axes
+    axes_of = _AXES[distinct]
 
     def meta(attrs, ins, facts):
         shape = tuple(ins["X"].shape)

@@ -13,7 +13,7 @@ from ..structured import fresh_output
 from .activation_rows import _by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import flat, lazy, loop_or
-from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape
+from ...shapes.reduction import dims_axes, reduce_axes, scalar_shape
 
 _loops = lazy("_reduce_loops")
 
@@ -72,10 +72,6 @@ MEAN = _by_variant("mean_out", mean_launches, loop=_mean_loop, sum=_mean_sum, nu
 MEAN_GRAD = _by_variant("mean_grad_out", mean_grad_launches, loop=_mean_grad_loop, numpy=_mean_grad_array)
 
 
-def _axes(x, attrs):
-    return tuple(range(x.ndim)) if reduces_all(attrs) else tuple(d % x.ndim for d in attrs["dim"])
-
-
 def _reduction(fn, name):
     """A reduce_* op's out-kernel: numpy's ``fn`` over the Meta's axes of X cast to Out's dtype (a fresh variant)."""
 
@@ -105,7 +101,7 @@ REDUCE = {
 
 def _expand_back(x, attrs, value):
     """``value`` (the reduced shape) reshaped to broadcast against ``x``."""
-    return value.reshape([1 if i in _axes(x, attrs) else n for i, n in enumerate(x.shape)])
+    return value.reshape([1 if i in dims_axes(x.shape, attrs) else n for i, n in enumerate(x.shape)])
 
 
 def _spread(ins, outs, attrs, meta):
@@ -257,7 +253,7 @@ def reduce_even_extreme_grad(ins, attrs):
     """reduce_amax's and reduce_amin's gradient: Out@GRAD shared evenly by the elements equal to Out."""
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     hit = x == _expand_back(x, attrs, out)
-    count = hit.sum(axis=_axes(x, attrs), keepdims=True)
+    count = hit.sum(axis=dims_axes(x.shape, attrs), keepdims=True)
     return {"X@GRAD": (hit * (_expand_back(x, attrs, dout) / count)).astype(x.dtype, copy=False)}
 
 
