@@ -287,6 +287,7 @@ def _reductions(results, rng):
                     attrs = dict(registry.get(op).default_attrs(), **extra)
                     _reduce_and_grad(results, rng, op, f"reduce|{op}|{i}|{dtype}|{shape}", x, attrs)
     _fills(results)
+    _running_sums_and_norms(results, rng, shapes)
 
 
 def _reduce_and_grad(results, rng, op, key, x, attrs):
@@ -304,6 +305,32 @@ def _reduce_and_grad(results, rng, op, key, x, attrs):
             continue
         gins = {"X": x, "Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(out.dtype)}
         _record(results, k + "|grad", lambda: _direct(registry.get(op + "_grad"), gins, attrs, ctx))
+
+
+def _running_sums_and_norms(results, rng, shapes):
+    """cumsum (each form), squared_l2_norm, logsumexp and their gradients through their CPU kernels."""
+    from pe_cli.ops import registry
+
+    ops = {t: registry.get(t) for t in ("cumsum", "squared_l2_norm", "squared_l2_norm_grad", "logsumexp")}
+    sums = [{}, dict(axis=0), dict(axis=-2, exclusive=True), dict(reverse=True), dict(exclusive=True, reverse=True)]
+    sums += [dict(flatten=True), dict(axis=5)]
+    lses = [dict(axis=[1]), dict(axis=[0, -1], keepdim=True), dict(reduce_all=True), dict(axis=[]), dict(axis=[1, 1])]
+    for dtype in ("float16", "float32", "float64", "int32", "int64", "bool"):
+        for shape in shapes:
+            x = (rng.uniform(-3, 3, size=shape) * (10 if dtype[0] == "i" else 1)).astype(dtype)
+            if x.ndim and x.size and dtype[0] == "f":
+                x.reshape(-1)[0] = np.inf
+            key = f"sums|{dtype}|{shape}"
+            for i, extra in enumerate(sums):
+                attrs = dict(ops["cumsum"].default_attrs(), **extra)
+                _record(results, f"{key}|cumsum|{i}", lambda: _direct(ops["cumsum"], {"X": x}, attrs, None))
+            _record(results, f"{key}|l2", lambda: _direct(ops["squared_l2_norm"], {"X": x}, {}, None))
+            for d in (np.array([0.5], dtype), np.array([0.5])):
+                gins = {"X": x, "Out@GRAD": d}
+                _record(results, f"{key}|l2|{d.dtype}", lambda: _direct(ops["squared_l2_norm_grad"], gins, {}, None))
+            for i, extra in enumerate(lses):
+                attrs = dict(ops["logsumexp"].default_attrs(), **extra)
+                _reduce_and_grad(results, rng, "logsumexp", f"{key}|lse|{i}", x, attrs)
 
 
 def _fills(results):

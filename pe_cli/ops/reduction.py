@@ -152,6 +152,7 @@ register(
     outputs=["Out"],
     infer=_infer_cumsum,
     grad=_grad_cumsum,
+    structured=Structured(meta=meta_rules.cumsum_meta, cpu=cpu_reduction.CUMSUM),
     attrs={
         "axis": Attr(-1, is_int, "an int"),
         "exclusive": Attr(False, choices=BOOL),
@@ -249,6 +250,7 @@ register(
     outputs=["Out"],
     infer=_infer_squared_l2_norm,
     grad=_grad_squared_l2_norm,
+    structured=Structured(meta=meta_rules.squared_l2_norm_meta, cpu=cpu_reduction.SQUARED_L2_NORM),
     doc="Out = sum(X^2), shape [1].",
 )
 register(
@@ -257,6 +259,7 @@ register(
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.squared_l2_norm_grad_meta, cpu=cpu_reduction.SQUARED_L2_NORM_GRAD),
 )
 
 
@@ -304,6 +307,9 @@ def _reduce_evenly(name, doc):
         outputs=["X@GRAD"],
         attrs=attrs,
         infer=grads_like({"X@GRAD": "X"}),
+        structured=Structured(
+            meta=meta_rules.reduce_grad_meta("numpy"), cpu=cpu_reduction.REDUCE_GRAD["reduce_even_extreme_grad"]
+        ),
     )
 
 
@@ -349,6 +355,7 @@ register(
     attrs=_LOGSUMEXP_ATTRS,
     infer=_infer_logsumexp,
     grad=_grad_logsumexp,
+    structured=Structured(meta=meta_rules.logsumexp_meta, cpu=cpu_reduction.LOGSUMEXP),
     grad_reads=("X", "Out"),
     doc="Out = log(sum(exp(X))) over `axis` (every dim with reduce_all, an empty axis or all of them), "
     "computed as max + log(sum(exp(X - max))); 0-D when no dim is left.",
@@ -360,4 +367,5 @@ register(
     outputs=["X@GRAD"],
     attrs=_LOGSUMEXP_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.logsumexp_grad_meta, cpu=cpu_reduction.LOGSUMEXP_GRAD),
 )

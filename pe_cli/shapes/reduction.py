@@ -1,8 +1,8 @@
 """The reduction family's rules shared by the kernels of both devices: the axes a reduction folds and the
 shape of a result with no dims left; and the meta rules (structured kernels, shapes/structured.py) of mean,
-reduce_sum/mean/max/min/prod/all/any (reduce_amax/amin: reduce_max's/min's) and their gradients, which
-decide once per shape signature of their inputs the output's shape and dtype and the variant computing it
-(the CPU out-kernels: kernels/cpu/reduction.py):
+reduce_sum/mean/max/min/prod/all/any (reduce_amax/amin: reduce_max's/min's), cumsum, squared_l2_norm,
+logsumexp and their gradients, which decide once per shape signature of their inputs the output's shape and
+dtype and the variant computing it (the CPU out-kernels: kernels/cpu/reduction.py):
 
 - mean (Out of X's dtype, [1], or 0-D where the op says so: ``facts.zero_dim``): "loop" (_reduce_loops.mean,
   numpy's pairwise sum over float32 or float64 X of 1 to ``MEAN_LOOP_MAX`` - 1 values), "sum" (numpy's
@@ -12,7 +12,9 @@ decide once per shape signature of their inputs the output's shape and dtype and
   Out@GRAD of one dtype), else "numpy";
 - reduce_* (X cast to out_dtype first, but reduce_all/any): numpy's reduction over ``Meta.args``' axes,
   a ``fresh`` variant ("numpy"); their gradients: "spread_sum", "spread_mean" (Out@GRAD, divided by the count
-  for mean, copied over the reduced axes into X@GRAD) or numpy's forms (max, min, prod: "numpy", fresh).
+  for mean, copied over the reduced axes into X@GRAD) or numpy's forms (max, min, prod, amax/amin's shared
+  gradient: "numpy", fresh);
+- cumsum, squared_l2_norm, logsumexp and their gradients: below, at their rules.
 
 reduce_sum/mean/max/min (and their gradients) take each of ``dim`` modulo X's rank in order, as their kernels
 always took them (a 0-D X with a dim divides by zero, a dim twice is numpy's refusal); reduce_prod/all/any
@@ -128,3 +130,52 @@ def reduce_grad_meta(variant, distinct=False):
         return Meta(outputs, variant, args=(axes, kept_shape(shape, axes), count))
 
     return meta
+
+
+def cumsum_meta(attrs, ins, facts):
+    """cumsum's Out (X's shape and dtype; ``flatten``, Paddle 2.x's axis=None: 1-D of X's size) and variant:
+    "accumulate" (numpy's cumsum into Out) or, exclusive or reverse, "numpy" (fresh); ``Meta.args``: the axis
+    (modulo the rank) and the shape it runs over (X flattened, a 0-D X as [1])."""
+    shape, dtype = tuple(ins["X"].shape), np.dtype(ins["X"].dtype)
+    if attrs.get("flatten"):
+        work, axis = (numel(shape),), 0
+    else:
+        work, axis = shape or (1,), attrs["axis"] % max(len(shape), 1)
+    outputs = {"Out": (work if attrs.get("flatten") else shape, dtype)}
+    if attrs["exclusive"] or attrs["reverse"]:
+        return Meta(outputs, "numpy", args=(axis, work), fresh=True)
+    return Meta(outputs, "accumulate", args=(axis, work))
+
+
+def squared_l2_norm_meta(attrs, ins, facts):
+    """squared_l2_norm's Out: [1] of X's dtype."""
+    return Meta({"Out": ((1,), np.dtype(ins["X"].dtype))}, "numpy")
+
+
+def squared_l2_norm_grad_meta(attrs, ins, facts):
+    """squared_l2_norm_grad's X@GRAD: X's shape and dtype."""
+    return Meta({"X@GRAD": (tuple(ins["X"].shape), np.dtype(ins["X"].dtype))}, "numpy")
+
+
+def logsumexp_axes(shape, attrs):
+    """logsumexp's axes: every dim (reduce_all, an empty axis or as many as X's rank), else each of ``axis``
+    modulo the rank."""
+    rank = len(shape)
+    every = attrs["reduce_all"] or not attrs["axis"] or len(attrs["axis"]) == rank
+    return tuple(range(rank)) if every else tuple(d % rank for d in attrs["axis"])
+
+
+def logsumexp_meta(attrs, ins, facts):
+    """logsumexp's Out (the axes gone, or 1 with keepdim; 0-D where none is left; X's dtype): numpy's form
+    ("numpy", fresh) over ``Meta.args[0]``'s axes."""
+    shape = tuple(ins["X"].shape)
+    axes = logsumexp_axes(shape, attrs)
+    out = kept_shape(shape, axes) if attrs["keepdim"] else tuple(n for i, n in enumerate(shape) if i not in axes)
+    return Meta({"Out": (out, np.dtype(ins["X"].dtype))}, "numpy", args=(axes,), fresh=True)
+
+
+def logsumexp_grad_meta(attrs, ins, facts):
+    """logsumexp_grad's X@GRAD (X's shape and dtype; fresh); ``Meta.args``: Out's shape against X's."""
+    shape = tuple(ins["X"].shape)
+    kept = kept_shape(shape, logsumexp_axes(shape, attrs))
+    return Meta({"X@GRAD": (shape, np.dtype(ins["X"].dtype))}, "numpy", args=(kept,), fresh=True)

@@ -33,7 +33,8 @@ CONVERTED = {
     "softmax_with_cross_entropy": {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"},
     "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
     "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
-    "mean and reductions over dims": {"mean", "mean_grad", "reduce_all", "reduce_any", "reduce_amax", "reduce_amin"}
+    "reductions": {"mean", "mean_grad", "reduce_all", "reduce_any", "cumsum"}
+    | {f"{r}{g}" for r in ("squared_l2_norm", "logsumexp", "reduce_amax", "reduce_amin") for g in ("", "_grad")}
     | {f"reduce_{r}{g}" for r in ("sum", "mean", "max", "min", "prod") for g in ("", "_grad")},
     "fill_constant": {"fill_constant"},
 }
@@ -51,9 +52,7 @@ CASES = {
         if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
     ],
     "max pooling with index": [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["max pooling with index"]],
-    "mean and reductions over dims": [
-        c for c in cases_reduction.CASES if c.op in CONVERTED["mean and reductions over dims"]
-    ],
+    "reductions": [c for c in cases_reduction.CASES if c.op in CONVERTED["reductions"]],
     # (the cases of no tensor inputs, ShapeTensor's values replacing the shape attribute before the rule runs, and
     # of a dtype named, as the registry names a VarType code when the op is appended)
     "fill_constant": [

@@ -1,18 +1,19 @@
 """Kernels of ops/reduction.py: the structured kernels' CPU out-kernels (pe_cli/shapes/structured.py) of mean,
-reduce_sum/mean/max/min/prod/all/any and their gradients, ``out(ins, outs, attrs, meta)``, computing the variant
-their meta rule chose (pe_cli/shapes/reduction.py) into the buffers they are handed (``MEAN``, ``MEAN_GRAD``,
-``REDUCE[op]``, ``REDUCE_GRAD[op]``; mean's and mean_grad's ``launches``: a planned step's launch of the same
-loop, pe_cli/executor/step_plan.py); and numpy kernels of cumsum, the sum of squares, the norms (frobenius_norm,
-p_norm, l1_norm), reduce_amax/amin's gradient and logsumexp."""
+reduce_sum/mean/max/min/prod/all/any (reduce_amax/amin), cumsum, squared_l2_norm, logsumexp and their
+gradients, ``out(ins, outs, attrs, meta)``, computing the variant their meta rule chose
+(pe_cli/shapes/reduction.py) into the buffers they are handed (``MEAN``, ``MEAN_GRAD``, ``REDUCE[op]``,
+``REDUCE_GRAD[op]``, ``CUMSUM``, ...; mean's and mean_grad's ``launches``: a planned step's launch of the same
+loop, pe_cli/executor/step_plan.py); and numpy kernels of the norms (frobenius_norm, p_norm, l1_norm)."""
 
 import numpy as np
 
 from ...base.dtypes import convert_dtype
 from ..context import NO_CONTEXT
-from ..structured import fresh_output
+from ..structured import adapter, fresh_output
 from .activation_rows import _by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import flat, lazy, loop_or
+from ...shapes import reduction as meta_rules
 from ...shapes.reduction import dims_axes, reduce_axes, scalar_shape
 
 _loops = lazy("_reduce_loops")
@@ -155,12 +156,16 @@ REDUCE_GRAD = {
 }
 
 
-def cumsum(ins, attrs):
-    x = ins["X"]
-    if attrs.get("flatten"):  # Paddle 2.x's axis=None: over X flattened, Out 1-D
-        return cumsum({"X": x.reshape(-1)}, dict(attrs, flatten=False, axis=0))
-    axis = attrs["axis"] % max(x.ndim, 1)
-    x = x.reshape(x.shape or (1,))
+def _cumsum_into(ins, outs, attrs, meta):
+    axis, work = meta.args
+    x = ins["X"].reshape(work)
+    np.cumsum(x, axis=axis, dtype=x.dtype, out=outs["Out"].reshape(work))
+
+
+def _cumsum_numpy(ins, outs, attrs, meta):
+    """cumsum exclusive (each element left out of its own sum: the first is 0) or reverse (from the end)."""
+    axis, work = meta.args
+    x = ins["X"].reshape(work)
     if attrs["reverse"]:
         x = np.flip(x, axis)
     out = np.cumsum(x, axis=axis, dtype=x.dtype)
@@ -171,17 +176,23 @@ def cumsum(ins, attrs):
         out = shifted
     if attrs["reverse"]:
         out = np.flip(out, axis)
-    return {"Out": np.ascontiguousarray(out).reshape(ins["X"].shape)}
+    spec = meta.outputs["Out"]
+    outs["Out"] = fresh_output(np.ascontiguousarray(out).reshape(spec[0]), spec, (ins["X"],))
 
 
-def squared_l2_norm(ins, attrs):
+def _squared_l2_norm(ins, outs, attrs, meta):
     x = ins["X"]
-    return {"Out": np.array([np.sum(np.square(x), dtype=x.dtype)], dtype=x.dtype)}
+    outs["Out"][0] = np.sum(np.square(x), dtype=x.dtype)
 
 
-def squared_l2_norm_grad(ins, attrs):
+def _squared_l2_norm_grad(ins, outs, attrs, meta):
     x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": (x * (x.dtype.type(2) * dout.reshape(-1)[0].astype(x.dtype))).astype(x.dtype, copy=False)}
+    np.multiply(x, x.dtype.type(2) * dout.reshape(-1)[0].astype(x.dtype), out=outs["X@GRAD"], casting="unsafe")
+
+
+CUMSUM = _by_variant("cumsum_out", None, accumulate=_cumsum_into, numpy=_cumsum_numpy)
+SQUARED_L2_NORM = _by_variant("squared_l2_norm_out", None, numpy=_squared_l2_norm)
+SQUARED_L2_NORM_GRAD = _by_variant("squared_l2_norm_grad_out", None, numpy=_squared_l2_norm_grad)
 
 
 def frobenius_norm(ins, attrs, ctx=NO_CONTEXT):
@@ -249,30 +260,42 @@ def l1_norm_grad(ins, attrs):
     return {"X@GRAD": (np.sign(x) * dout.reshape(-1)[0]).astype(x.dtype, copy=False)}
 
 
-def reduce_even_extreme_grad(ins, attrs):
+def _even_extreme_grad(ins, outs, attrs, meta):
     """reduce_amax's and reduce_amin's gradient: Out@GRAD shared evenly by the elements equal to Out."""
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    hit = x == _expand_back(x, attrs, out)
-    count = hit.sum(axis=dims_axes(x.shape, attrs), keepdims=True)
-    return {"X@GRAD": (hit * (_expand_back(x, attrs, dout) / count)).astype(x.dtype, copy=False)}
+    axes, kept = meta.args
+    hit = x == out.reshape(kept)
+    count = hit.sum(axis=axes, keepdims=True)
+    result = (hit * (dout.reshape(kept) / count)).astype(x.dtype, copy=False)
+    outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], tuple(ins.values()))
 
 
-def _logsumexp_axes(x, attrs):
-    every = attrs["reduce_all"] or not attrs["axis"] or len(attrs["axis"]) == x.ndim
-    return tuple(range(x.ndim)) if every else tuple(d % x.ndim for d in attrs["axis"])
-
-
-def logsumexp(ins, attrs):
-    x = ins["X"]
-    axes = _logsumexp_axes(x, attrs)
+def _logsumexp(ins, outs, attrs, meta):
+    """max + log(sum(exp(X - max))) over the Meta's axes (a max that is not finite shifts by 0)."""
+    x, (axes,) = ins["X"], meta.args
     top = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros([1] * x.ndim, x.dtype)
     top = np.where(np.isfinite(top), top, x.dtype.type(0))
     with np.errstate(divide="ignore"):
         out = np.log(np.sum(np.exp(x - top), axis=axes, keepdims=True)) + top
-    return {"Out": (out if attrs["keepdim"] else np.squeeze(out, axis=axes)).astype(x.dtype, copy=False)}
+    result = (out if attrs["keepdim"] else np.squeeze(out, axis=axes)).astype(x.dtype, copy=False)
+    outs["Out"] = fresh_output(result, meta.outputs["Out"], (x,))
 
 
-def logsumexp_grad(ins, attrs):
+def _logsumexp_grad(ins, outs, attrs, meta):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    kept = [1 if i in _logsumexp_axes(x, attrs) else n for i, n in enumerate(x.shape)]
-    return {"X@GRAD": (dout.reshape(kept) * np.exp(x - out.reshape(kept))).astype(x.dtype, copy=False)}
+    (kept,) = meta.args
+    result = (dout.reshape(kept) * np.exp(x - out.reshape(kept))).astype(x.dtype, copy=False)
+    outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], tuple(ins.values()))
+
+
+REDUCE_GRAD["reduce_even_extreme_grad"] = _by_variant("reduce_even_extreme_grad_out", None, numpy=_even_extreme_grad)
+LOGSUMEXP = _by_variant("logsumexp_out", None, numpy=_logsumexp)
+LOGSUMEXP_GRAD = _by_variant("logsumexp_grad_out", None, numpy=_logsumexp_grad)
+
+# CUDA's host fallbacks (kernels/cuda/reduction.py HOST_OPS) find these by op name: the same meta rules and
+# out-kernels as ``kernel(ins, attrs, ctx)``
+reduce_even_extreme_grad = adapter(
+    meta_rules.reduce_grad_meta("numpy"), REDUCE_GRAD["reduce_even_extreme_grad"], "reduce_even_extreme_grad"
+)
+logsumexp = adapter(meta_rules.logsumexp_meta, LOGSUMEXP, "logsumexp")
+logsumexp_grad = adapter(meta_rules.logsumexp_grad_meta, LOGSUMEXP_GRAD, "logsumexp_grad")
