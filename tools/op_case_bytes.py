@@ -288,6 +288,7 @@ def _reductions(results, rng):
                     _reduce_and_grad(results, rng, op, f"reduce|{op}|{i}|{dtype}|{shape}", x, attrs)
     _fills(results)
     _running_sums_and_norms(results, rng, shapes)
+    _norms(results, rng, shapes)
 
 
 def _reduce_and_grad(results, rng, op, key, x, attrs):
@@ -331,6 +332,39 @@ def _running_sums_and_norms(results, rng, shapes):
             for i, extra in enumerate(lses):
                 attrs = dict(ops["logsumexp"].default_attrs(), **extra)
                 _reduce_and_grad(results, rng, "logsumexp", f"{key}|lse|{i}", x, attrs)
+
+
+_P_NORMS = [
+    dict(porder=p, **extra)
+    for p in (2.0, 1.0, 3.5, 0.0, np.inf, -np.inf)
+    for extra in (dict(), dict(axis=0, keepdim=True), dict(asvector=True), dict(asvector=True, keepdim=True))
+]
+
+
+def _norms(results, rng, shapes):
+    """frobenius_norm, p_norm (each porder form, asvector), l1_norm and their gradients through their CPU kernels."""
+    from pe_cli.ops import registry
+
+    frob = [
+        dict(dim=[1]),
+        dict(dim=[0, -1], keep_dim=True),
+        dict(reduce_all=True),
+        dict(dim=[]),
+        dict(dim=[1], out_dtype=6),
+    ]
+    for dtype in ("float16", "float32", "float64", "int32"):
+        for shape in shapes:
+            x = (rng.uniform(-3, 3, size=shape) * (10 if dtype[0] == "i" else 1)).astype(dtype)
+            if x.ndim and x.size > 2:
+                x.reshape(-1)[1] = 0
+            key = f"norms|{dtype}|{shape}"
+            for i, extra in enumerate(frob):
+                attrs = dict(registry.get("frobenius_norm").default_attrs(), **extra)
+                _reduce_and_grad(results, rng, "frobenius_norm", f"{key}|frob|{i}", x, attrs)
+            for i, extra in enumerate(_P_NORMS):
+                attrs = dict(registry.get("p_norm").default_attrs(), **extra)
+                _reduce_and_grad(results, rng, "p_norm", f"{key}|p|{i}", x, attrs)
+            _reduce_and_grad(results, rng, "l1_norm", f"{key}|l1", x, {})
 
 
 def _fills(results):

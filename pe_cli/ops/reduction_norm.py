@@ -1,8 +1,11 @@
 """The norms of the reduction family: frobenius_norm (a reduction over dims), p_norm (along one axis)
-and l1_norm (of all elements). Their kernels are the family's (pe_cli/kernels/<device>/reduction.py)."""
+and l1_norm (of all elements). Their kernels are the family's (pe_cli/kernels/<device>/reduction.py; the CPU's
+structured, their meta rules in pe_cli/shapes/reduction.py)."""
 
 from ..base.dtypes import convert_dtype
-from .define import Attr, grad_of, grads_like, is_int, register
+from ..kernels.cpu import reduction as cpu_reduction
+from ..shapes import reduction as meta_rules
+from .define import Attr, Structured, grad_of, grads_like, is_int, register
 from .manipulation import axis_in
 from .reduction import BOOL, REDUCE_ATTRS, reduced_shape
 
@@ -27,6 +30,7 @@ register(
     grad_reads=("X", "Out"),
     lod="drop",
     traits=("scalar_0d_in_paddle2",),
+    structured=Structured(meta=meta_rules.frobenius_norm_meta, cpu=cpu_reduction.FROBENIUS_NORM),
     doc="Out = sqrt(sum of X^2) over `dim` (all dims with reduce_all); X cast to out_dtype first when it is "
     "given (>= 0). The gradient is X / (Out + 1e-12) * Out@GRAD, as Fluid's.",
 )
@@ -37,6 +41,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_FROBENIUS_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.frobenius_norm_grad_meta, cpu=cpu_reduction.FROBENIUS_NORM_GRAD),
 )
 
 
@@ -65,6 +70,7 @@ register(
     attrs=_P_NORM_ATTRS,
     infer=_infer_p_norm,
     grad=grad_of("p_norm_grad", ("X",), ("Out",)),
+    structured=Structured(meta=meta_rules.p_norm_meta, cpu=cpu_reduction.P_NORM),
     grad_reads=("X", "Out"),
     lod="drop",
     doc="Out = (sum of |X|^porder)^(1 / porder) along `axis` (its dim kept as 1 with keepdim); Paddle 2.x's "
@@ -79,6 +85,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_P_NORM_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.p_norm_grad_meta, cpu=cpu_reduction.P_NORM_GRAD),
 )
 
 register(
@@ -88,6 +95,7 @@ register(
     outputs=["Out"],
     infer=lambda ctx: ctx.set_output("Out", [1], ctx.dtype("X")),
     grad=grad_of("l1_norm_grad", ("X",)),
+    structured=Structured(meta=meta_rules.l1_norm_meta, cpu=cpu_reduction.L1_NORM),
     grad_reads=("X",),
     lod="drop",
     doc="Out = the sum of |X| over all of X, shape [1]. The gradient is sign(X) * Out@GRAD.",
@@ -98,4 +106,5 @@ register(
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.l1_norm_grad_meta, cpu=cpu_reduction.L1_NORM_GRAD),
 )

@@ -23,6 +23,7 @@ kernels' numpy raised, numpy raises the same."""
 
 import numpy as np
 
+from ..base.broadcast_shapes import broadcast
 from ..base.dims import numel
 from ..base.dtypes import convert_dtype
 from .structured import Meta
@@ -179,3 +180,75 @@ def logsumexp_grad_meta(attrs, ins, facts):
     shape = tuple(ins["X"].shape)
     kept = kept_shape(shape, logsumexp_axes(shape, attrs))
     return Meta({"X@GRAD": (shape, np.dtype(ins["X"].dtype))}, "numpy", args=(kept,), fresh=True)
+
+
+# -- the norms (ops/reduction_norm.py) --
+
+
+def frobenius_norm_meta(attrs, ins, facts):
+    """frobenius_norm's Out: sqrt(sum of X^2) over ``sorted_axes`` (``Meta.args[0]``; fresh), X cast to out_dtype
+    first where it is given (>= 0); its shape as reduce_prod's."""
+    shape, code = tuple(ins["X"].shape), attrs["out_dtype"]
+    axes = sorted_axes(shape, attrs)
+    out = kept_shape(shape, axes) if attrs["keep_dim"] else tuple(n for i, n in enumerate(shape) if i not in axes)
+    dtype = np.dtype(ins["X"].dtype) if code < 0 else np.dtype(convert_dtype(code))
+    return Meta({"Out": (out or scalar_shape(facts.zero_dim), dtype)}, "numpy", args=(axes,), fresh=True)
+
+
+def frobenius_norm_grad_meta(attrs, ins, facts):
+    """frobenius_norm_grad's X@GRAD (fresh); ``Meta.args``: Out's shape against X's (``dims_axes``, as it took them)."""
+    shape = tuple(ins["X"].shape)
+    return Meta(
+        {"X@GRAD": (shape, np.dtype(ins["X"].dtype))},
+        "numpy",
+        args=(kept_shape(shape, dims_axes(shape, attrs)),),
+        fresh=True,
+    )
+
+
+def _p_norm_form(porder):
+    """p_norm's form of ``porder``: "count" (0: Paddle 2.x's count of nonzero X), "extreme" (+-inf: the largest
+    or smallest |X|) or "power"."""
+    return "count" if porder == 0 else "extreme" if np.isinf(porder) else "power"
+
+
+def _p_norm_along(shape, attrs):
+    """(axis, the shape X is viewed as, Out's shape against it): X flattened (axis 0) for ``asvector``."""
+    if attrs.get("asvector"):
+        return 0, (numel(shape),), (1,)
+    axis = attrs["axis"] % max(len(shape), 1)
+    return axis, shape, shape[:axis] + (1,) + shape[axis + 1 :]
+
+
+def p_norm_meta(attrs, ins, facts):
+    """p_norm's Out (X's dtype: the axis gone, or 1 with keepdim; ``asvector``, Paddle 2.x's norm of all of X:
+    0-D, or every dim 1 with keepdim), by its porder's form (fresh); ``Meta.args``: the axis and X's view."""
+    shape = tuple(ins["X"].shape)
+    axis, work, _ = _p_norm_along(shape, attrs)
+    if attrs.get("asvector"):
+        out = (1,) * len(shape) if attrs["keepdim"] else ()
+    else:
+        out = kept_shape(shape, (axis,)) if attrs["keepdim"] else shape[:axis] + shape[axis + 1 :]
+    outputs = {"Out": (out, np.dtype(ins["X"].dtype))}
+    return Meta(outputs, _p_norm_form(attrs["porder"]), args=(axis, work), fresh=True)
+
+
+def p_norm_grad_meta(attrs, ins, facts):
+    """p_norm_grad's X@GRAD (X's shape and dtype) by the form of porder in X's dtype ("count": zeros, written
+    into X@GRAD; the others fresh); ``Meta.args``: X's view and Out's shape against it."""
+    shape, dtype = tuple(ins["X"].shape), np.dtype(ins["X"].dtype)
+    _, work, kept = _p_norm_along(shape, attrs)
+    form = _p_norm_form(dtype.type(attrs["porder"]))
+    # (of a 0-D X along its axis, Out's [1] broadcast: X@GRAD [1], as the kernel always gave it)
+    out = shape if attrs.get("asvector") or form == "count" else tuple(broadcast((shape, kept)))
+    return Meta({"X@GRAD": (out, dtype)}, form, args=(work, kept), fresh=form != "count")
+
+
+def l1_norm_meta(attrs, ins, facts):
+    """l1_norm's Out: [1] of X's dtype."""
+    return Meta({"Out": ((1,), np.dtype(ins["X"].dtype))}, "numpy")
+
+
+def l1_norm_grad_meta(attrs, ins, facts):
+    """l1_norm_grad's X@GRAD: sign(X) * Out@GRAD, X's shape and dtype (fresh)."""
+    return Meta({"X@GRAD": (tuple(ins["X"].shape), np.dtype(ins["X"].dtype))}, "numpy", fresh=True)

@@ -24,6 +24,7 @@ from tests.ops import (
     cases_pooling,
     cases_pooling_mask,
     cases_reduction,
+    cases_reduction_norm,
 )
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
@@ -35,6 +36,7 @@ CONVERTED = {
     "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
     "reductions": {"mean", "mean_grad", "reduce_all", "reduce_any", "cumsum"}
     | {f"{r}{g}" for r in ("squared_l2_norm", "logsumexp", "reduce_amax", "reduce_amin") for g in ("", "_grad")}
+    | {f"{r}_norm{g}" for r in ("frobenius", "p", "l1") for g in ("", "_grad")}
     | {f"reduce_{r}{g}" for r in ("sum", "mean", "max", "min", "prod") for g in ("", "_grad")},
     "fill_constant": {"fill_constant"},
 }
@@ -52,7 +54,7 @@ CASES = {
         if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
     ],
     "max pooling with index": [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["max pooling with index"]],
-    "reductions": [c for c in cases_reduction.CASES if c.op in CONVERTED["reductions"]],
+    "reductions": [c for c in cases_reduction.CASES + cases_reduction_norm.CASES if c.op in CONVERTED["reductions"]],
     # (the cases of no tensor inputs, ShapeTensor's values replacing the shape attribute before the rule runs, and
     # of a dtype named, as the registry names a VarType code when the op is appended)
     "fill_constant": [

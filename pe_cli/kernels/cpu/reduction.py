@@ -7,14 +7,11 @@ loop, pe_cli/executor/step_plan.py); and numpy kernels of the norms (frobenius_n
 
 import numpy as np
 
-from ...base.dtypes import convert_dtype
-from ..context import NO_CONTEXT
 from ..structured import adapter, fresh_output
 from .activation_rows import _by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import flat, lazy, loop_or
 from ...shapes import reduction as meta_rules
-from ...shapes.reduction import dims_axes, reduce_axes, scalar_shape
 
 _loops = lazy("_reduce_loops")
 
@@ -98,11 +95,6 @@ REDUCE = {
         ("reduce_any", np.any),
     )
 }
-
-
-def _expand_back(x, attrs, value):
-    """``value`` (the reduced shape) reshaped to broadcast against ``x``."""
-    return value.reshape([1 if i in dims_axes(x.shape, attrs) else n for i, n in enumerate(x.shape)])
 
 
 def _spread(ins, outs, attrs, meta):
@@ -195,69 +187,79 @@ SQUARED_L2_NORM = _by_variant("squared_l2_norm_out", None, numpy=_squared_l2_nor
 SQUARED_L2_NORM_GRAD = _by_variant("squared_l2_norm_grad_out", None, numpy=_squared_l2_norm_grad)
 
 
-def frobenius_norm(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
-    if attrs["out_dtype"] >= 0:
-        x = x.astype(convert_dtype(attrs["out_dtype"]))
-    out = np.sqrt(np.sum(np.square(x), axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"], dtype=x.dtype))
-    return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(ctx.zero_dim))}
+def _frobenius_norm(ins, outs, attrs, meta):
+    spec, (axes,) = meta.outputs["Out"], meta.args
+    x = ins["X"].astype(spec[1], copy=False)
+    out = np.sqrt(np.sum(np.square(x), axis=axes, keepdims=attrs["keep_dim"], dtype=x.dtype))
+    outs["Out"] = fresh_output(np.asarray(out, dtype=x.dtype), spec, (ins["X"], x))
 
 
-def frobenius_norm_grad(ins, attrs):
+def _frobenius_norm_grad(ins, outs, attrs, meta):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    norm = _expand_back(x, attrs, out.astype(x.dtype, copy=False))
-    return {"X@GRAD": (x / (norm + x.dtype.type(1e-12)) * _expand_back(x, attrs, dout)).astype(x.dtype, copy=False)}
+    (kept,) = meta.args
+    norm = out.astype(x.dtype, copy=False).reshape(kept)
+    result = (x / (norm + x.dtype.type(1e-12)) * dout.reshape(kept)).astype(x.dtype, copy=False)
+    outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], tuple(ins.values()))
 
 
-def _norm_axis(x, attrs):
-    return attrs["axis"] % max(x.ndim, 1)
+def _p_norm(form):
+    """p_norm's out-kernel of a porder's form, along the Meta's axis of X's view (X flattened for asvector)."""
+
+    def out(ins, outs, attrs, meta):
+        (axis, work), spec = meta.args, meta.outputs["Out"]
+        x, p = ins["X"].reshape(work), attrs["porder"]
+        if form == "count":  # Paddle 2.x's: how many are not 0
+            result = np.sum(x != 0, axis=axis, keepdims=True).astype(x.dtype)
+        elif form == "extreme":  # Paddle 2.x's: the largest |x| (inf), the smallest (-inf)
+            result = (np.max if p > 0 else np.min)(np.abs(x), axis=axis, keepdims=True)
+        else:
+            root = x.dtype.type(np.float32(1) / np.float32(p))  # Paddle's 1.0f / porder, a float's
+            result = np.power(np.sum(np.power(np.abs(x), x.dtype.type(p)), axis=axis, keepdims=True), root)
+        outs["Out"] = fresh_output(result.astype(x.dtype, copy=False).reshape(spec[0]), spec, (ins["X"],))
+
+    return out
 
 
-def p_norm(ins, attrs):
-    x, p = ins["X"], attrs["porder"]
-    if attrs.get("asvector"):  # Paddle 2.x's: the norm of all of X, 0-D (keepdim: all dims 1)
-        out = p_norm({"X": x.reshape(-1)}, dict(attrs, asvector=False, axis=0, keepdim=True))["Out"]
-        return {"Out": out.reshape((1,) * x.ndim if attrs["keepdim"] else ())}
-    axis = _norm_axis(x, attrs)
-    if p == 0:  # Paddle 2.x's: how many are not 0
-        out = np.sum(x != 0, axis=axis, keepdims=True).astype(x.dtype)
-    elif np.isinf(p):  # Paddle 2.x's: the largest |x| (inf), the smallest (-inf)
-        out = (np.max if p > 0 else np.min)(np.abs(x), axis=axis, keepdims=True)
-    else:
-        root = x.dtype.type(np.float32(1) / np.float32(p))  # Paddle's 1.0f / porder, a float's
-        out = np.power(np.sum(np.power(np.abs(x), x.dtype.type(p)), axis=axis, keepdims=True), root)
-    shape = out.shape if attrs["keepdim"] else x.shape[:axis] + x.shape[axis + 1 :]
-    return {"Out": out.astype(x.dtype, copy=False).reshape(shape)}
+def _p_norm_grad_zeros(ins, outs, attrs, meta):
+    outs["X@GRAD"].fill(0)  # porder 0, a count: no gradient
 
 
-def p_norm_grad(ins, attrs):
-    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    if attrs.get("asvector"):
-        flat = {"X": x.reshape(-1), "Out": out.reshape(1), "Out@GRAD": dout.reshape(1)}
-        return {
-            "X@GRAD": p_norm_grad(flat, dict(attrs, asvector=False, axis=0, keepdim=True))["X@GRAD"].reshape(x.shape)
-        }
-    p = x.dtype.type(attrs["porder"])
-    axis = _norm_axis(x, attrs)
-    kept = x.shape[:axis] + (1,) + x.shape[axis + 1 :]
-    norm, d = out.reshape(kept), dout.reshape(kept)
-    if p == 0:  # a count: no gradient
-        return {"X@GRAD": np.zeros_like(x)}
-    if np.isinf(p):  # to every element whose |x| is the norm
-        return {"X@GRAD": (d * np.sign(x) * (np.abs(x) == norm)).astype(x.dtype, copy=False)}
-    one, eps = x.dtype.type(1), x.dtype.type(attrs["epsilon"])
-    dx = np.power(np.abs(x), p - one) / (np.power(norm, p - one) + eps) * d * np.sign(x)
-    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+def _p_norm_grad(form):
+    """p_norm_grad's out-kernel of a porder's form (+-inf: to every element whose |x| is the norm)."""
+
+    def out(ins, outs, attrs, meta):
+        (work, kept), spec = meta.args, meta.outputs["X@GRAD"]
+        x, norm, d = ins["X"].reshape(work), ins["Out"].reshape(kept), ins["Out@GRAD"].reshape(kept)
+        if form == "extreme":
+            dx = d * np.sign(x) * (np.abs(x) == norm)
+        else:
+            p, one, eps = x.dtype.type(attrs["porder"]), x.dtype.type(1), x.dtype.type(attrs["epsilon"])
+            dx = np.power(np.abs(x), p - one) / (np.power(norm, p - one) + eps) * d * np.sign(x)
+        outs["X@GRAD"] = fresh_output(dx.astype(x.dtype, copy=False).reshape(spec[0]), spec, tuple(ins.values()))
+
+    return out
 
 
-def l1_norm(ins, attrs):
+def _l1_norm(ins, outs, attrs, meta):
     x = ins["X"]
-    return {"Out": np.array([np.sum(np.abs(x), dtype=x.dtype)], dtype=x.dtype)}
+    outs["Out"][0] = np.sum(np.abs(x), dtype=x.dtype)
 
 
-def l1_norm_grad(ins, attrs):
+def _l1_norm_grad(ins, outs, attrs, meta):
     x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": (np.sign(x) * dout.reshape(-1)[0]).astype(x.dtype, copy=False)}
+    result = (np.sign(x) * dout.reshape(-1)[0]).astype(x.dtype, copy=False)
+    outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], (x, dout))
+
+
+FROBENIUS_NORM = _by_variant("frobenius_norm_out", None, numpy=_frobenius_norm)
+FROBENIUS_NORM_GRAD = _by_variant("frobenius_norm_grad_out", None, numpy=_frobenius_norm_grad)
+_FORMS = ("count", "extreme", "power")
+P_NORM = _by_variant("p_norm_out", None, **{f: _p_norm(f) for f in _FORMS})
+P_NORM_GRAD = _by_variant(
+    "p_norm_grad_out", None, count=_p_norm_grad_zeros, extreme=_p_norm_grad("extreme"), power=_p_norm_grad("power")
+)
+L1_NORM = _by_variant("l1_norm_out", None, numpy=_l1_norm)
+L1_NORM_GRAD = _by_variant("l1_norm_grad_out", None, numpy=_l1_norm_grad)
 
 
 def _even_extreme_grad(ins, outs, attrs, meta):
@@ -299,3 +301,5 @@ reduce_even_extreme_grad = adapter(
 )
 logsumexp = adapter(meta_rules.logsumexp_meta, LOGSUMEXP, "logsumexp")
 logsumexp_grad = adapter(meta_rules.logsumexp_grad_meta, LOGSUMEXP_GRAD, "logsumexp_grad")
+p_norm = adapter(meta_rules.p_norm_meta, P_NORM, "p_norm")
+p_norm_grad = adapter(meta_rules.p_norm_grad_meta, P_NORM_GRAD, "p_norm_grad")
