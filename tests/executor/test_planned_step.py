@@ -242,7 +242,7 @@ def test_bad_label_refused_as_op_by_op(monkeypatch, devices):
 def test_numpy_forms_give_the_loops_bits():
     """The numpy forms mean, mean_grad and the outer product run while their loops compile (a first
     run on a machine) give the bits of the loops a planned step launches."""
-    from pe_cli.kernels.cpu import _blas_loops, _reduce_loops, linalg, reduction
+    from pe_cli.kernels.cpu import _blas_loops, _reduce_loops, gemm, reduction
 
     rng = np.random.default_rng(3)
     for dtype in (np.float32, np.float64):
@@ -259,7 +259,7 @@ def test_numpy_forms_give_the_loops_bits():
         u, v = rng.standard_normal(37).astype(dtype), rng.standard_normal(11).astype(dtype)
         c, d = np.empty((37, 11), dtype), np.empty((37, 11), dtype)
         _blas_loops.outer(u, v, c)
-        linalg._outer_numpy(u, v, d)
+        gemm._outer_numpy(u, v, d)
         assert c.tobytes() == d.tobytes()
 
 
