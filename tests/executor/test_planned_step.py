@@ -10,6 +10,7 @@ import pytest
 
 from pe_cli import fluid
 from pe_cli.base.errors import PeError
+from pe_cli.ops import registry
 
 STEPS = 5
 
@@ -141,6 +142,14 @@ def test_devices_segments_on_their_threads(monkeypatch):
 
 @pytest.mark.parametrize("devices", [1, 2])
 def test_fused_gemm_epilogue(monkeypatch, devices):
+    """The MLP with each fc fused into fused_gemm_epilogue ops, planned: every op launched, the bits of op by op.
+    The GEMM ops' launches are their out-kernels' (kernels/cpu/gemm.py), from the products their Meta decided:
+    no launch form of theirs decides the split a second time."""
+    from pe_cli.kernels.cpu.launch_forms import FORMS
+
+    gemm_ops = {"mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"}
+    assert not gemm_ops & set(FORMS)
+    assert all(registry.get(t).structured.cpu.launches for t in gemm_ops)
     planned = train(monkeypatch, "mlp", True, devices, fused=True)
     assert_same(planned, train(monkeypatch, "mlp", False, devices, fused=True))
     (run,) = planned_runs(planned[2], devices)
