@@ -1,4 +1,4 @@
-"""pe's GEMM (what mul and its gradients call: pe_cli/kernels/cpu/linalg.py) against PyTorch's
+"""pe's GEMM (what mul and its gradients call: pe_cli/kernels/cpu/gemm.py) against PyTorch's
 ``torch.mm`` on the MLP's shapes, same operands, same thread count, alternating in one process.
 
 It answers one question behind bench_cpu.py's MLP rows: when pe's step is not much faster than
@@ -67,7 +67,7 @@ def main():
         return split_main(args)
     import numpy as np
     import torch
-    from pe_cli.kernels.cpu import linalg as pe_math
+    from pe_cli.kernels.cpu import gemm as pe_math
     from pe_cli.kernels.cpu.runtime import threads
 
     threads.use_devices(1)
@@ -112,7 +112,7 @@ def main():
 
 def split_main(args):
     import numpy as np
-    from pe_cli.kernels.cpu import _blas_loops, linalg as pe_math
+    from pe_cli.kernels.cpu import _blas_loops, gemm as pe_math
     from pe_cli.kernels.cpu.runtime import cblas, threads
     from pe_cli.kernels.cpu.runtime.loops import parallel_threads
 

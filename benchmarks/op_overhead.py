@@ -10,7 +10,9 @@ loop's call. Issue 95 asks for at most 2 us an op.
         --attrs '{"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2]}'
 
 ``--shape`` (X's, comma-separated; default [size]) and ``--attrs`` (the op's attributes, JSON) for an op of
-images (pool2d).
+images (pool2d); ``--y-shape``: a second input Y of that shape (mul: X, Y -> Out).
+
+    .venv/bin/python benchmarks/op_overhead.py --op mul --shape 4,6 --y-shape 6,3
 
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
@@ -56,6 +58,7 @@ def main():
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--shape", default=None, help="X's shape, comma-separated (default: [size])")
     parser.add_argument("--attrs", default="{}", help="the op's attributes, JSON")
+    parser.add_argument("--y-shape", default=None, help="a second input Y's shape, comma-separated (mul)")
     parser.add_argument("--calls", type=int, default=200_000)
     args = parser.parse_args()
     shape = tuple(int(d) for d in args.shape.split(",")) if args.shape else (args.size,)
@@ -67,8 +70,15 @@ def main():
         what = f"[{args.rows}, {args.size}]"
     else:
         block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True)
-        block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, json.loads(args.attrs))
-        feeds = {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}
+        inputs, feeds = {"X": ["x"]}, {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}
+        if args.y_shape:
+            y_shape = tuple(int(d) for d in args.y_shape.split(","))
+            block.create_var(name="w", shape=y_shape, dtype=args.dtype, is_data=True)
+            inputs["Y"], feeds["w"] = (
+                ["w"],
+                np.linspace(-1, 1, int(np.prod(y_shape))).astype(args.dtype).reshape(y_shape),
+            )
+        block.append_op(args.op, inputs, {"Out": ["y"]}, json.loads(args.attrs))
         what = list(shape)
     step = OpStep(block.ops[0], CPUPlace())
     values = Values(feeds)

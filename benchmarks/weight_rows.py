@@ -1,6 +1,6 @@
 """Where a weight's cache lines live: one layer's forward GEMM, weight gradient and momentum update,
 with the forward split by rows of the batch (both threads read the whole weight) and by blocks of the
-inner dimension (each thread reads only its own rows of the weight: linalg.split_mode's INNER), both
+inner dimension (each thread reads only its own rows of the weight: gemm.split_mode's INNER), both
 forced whatever split_mode would choose, in turn, in one process. Each line gives the three
 kernels' medians over ``--reps`` sequences and their sum; pe's mul, mul_grad_y and momentum
 kernels, as a step calls them.
@@ -27,7 +27,9 @@ def main():
     args = parser.parse_args()
     batch, k, n = (int(v) for v in args.shape.split(","))
     import numpy as np
-    from pe_cli.kernels.cpu import linalg as kmath, optimizer
+    from pe_cli.kernels.cpu import gemm as kmath, optimizer
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
     from pe_cli.kernels.cpu.runtime import threads
 
     threads.use_devices(1)
@@ -53,9 +55,10 @@ def main():
     def sequence(inner):
         kmath.split_mode = forced(inner)
         t0 = time.perf_counter()
-        kmath.mul({"X": x, "Y": w}, attrs)
+        registry.get("mul").kernel("cpu")({"X": x, "Y": w}, attrs)
         t1 = time.perf_counter()
-        grad = kmath.mul_grad_y({"X": x, "Y": w, "Out@GRAD": dout}, attrs)["Y@GRAD"]
+        dy_only = KernelContext(outputs=frozenset({"Y@GRAD"}))
+        grad = registry.get("mul_grad").kernel("cpu")({"X": x, "Y": w, "Out@GRAD": dout}, attrs, dy_only)["Y@GRAD"]
         t2 = time.perf_counter()
         optimizer.momentum({"Param": w, "Grad": grad, "Velocity": velocity, "LearningRate": lr}, update)
         t3 = time.perf_counter()

@@ -9,7 +9,8 @@ for loss_classification softmax_with_cross_entropy and its grad op the same way 
 dtypes, ignore_index, soft labels, another axis, empty, a label out of range), and for pooling, pool2d
 and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loops, 2x2 loops serial and
 parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS'; for reduction, mean, reduce_* and
-their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's forms;
+their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's forms; for linalg,
+mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes (_gemm: each path, dtype, split);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -388,6 +389,82 @@ def _fills(results):
             _record(results, f"fill|{dtype}|{sorted(given)}|{given}", lambda: _direct(fill, given, attrs, None))
 
 
+_MULS = [  # mul's (X, Y, x_num_col_dims, y_num_col_dims): plain, flattened, k = 1, empty, k = 0, large, wide
+    ((4, 5), (5, 3), 1, 1),
+    ((2, 3, 4), (12, 5), 1, 1),
+    ((2, 3, 4), (4, 5, 2), 2, 1),
+    ((6, 1), (1, 7), 1, 1),
+    ((0, 5), (5, 3), 1, 1),
+    ((4, 0), (0, 3), 1, 1),
+    ((300, 256), (256, 128), 1, 1),
+    ((64, 512), (512, 64), 1, 1),
+    ((16, 64), (64, 1024), 1, 1),
+]
+_GEMMS = [  # fused_gemm_epilogue's (X, Y, trans_x, trans_y)
+    ((4, 5), (5, 3), False, False),
+    ((2, 3, 5), (5, 7), False, False),
+    ((5, 4), (5, 3), True, False),
+    ((5, 2, 3), (7, 5), True, True),
+    ((4, 5), (3, 5), False, True),
+    ((6, 1), (1, 7), False, False),
+    ((300, 256), (256, 128), False, False),
+    ((256, 300), (128, 256), True, True),
+]
+
+
+def _gemm(results, rng):
+    """mul, mul_grad, fused_gemm_epilogue and its gradient through their CPU kernels (_MULS, _GEMMS) in float16,
+    float32, float64, ints, complex64 and mixed dtypes, each gradient output alone and all; on 1 thread, on 2
+    (the large GEMMs in blocks) and with every float GEMM counted large."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.kernels.cpu.runtime import threads
+    from pe_cli.ops import registry
+
+    ops = [registry.get(t) for t in ("mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad")]
+    split, share = threads.SPLIT_GEMM_MACS, threads._quiet_share
+    for setting, (parts, macs) in enumerate([(1, split), (2, split), (2, 1)]):
+        threads._quiet_share, threads.SPLIT_GEMM_MACS = parts, macs
+        try:
+            for dtypes in ("float32",) * 2 + ("float64", "float16", "int32", "int64", "complex64", "float32+float64"):
+                _gemm_cases(results, rng, ops, f"gemm|{setting}|{dtypes}", dtypes.split("+"), KernelContext)
+        finally:
+            threads._quiet_share, threads.SPLIT_GEMM_MACS = share, split
+
+
+def _values(rng, shape, dtype):
+    x = rng.uniform(-3, 3, size=shape)
+    return (x * 3 if np.dtype(dtype).kind in "iu" else x).astype(dtype)
+
+
+def _gemm_cases(results, rng, ops, key, dtypes, context):
+    mul, mul_grad, fused, fused_grad = ops
+    wanted = [None, ("X@GRAD",), ("Y@GRAD",)]
+    for i, (xs, ys, xd, yd) in enumerate(_MULS):
+        if max(map(np.prod, (xs, ys))) > 4096 and dtypes[0] not in ("float32", "float64"):
+            continue
+        x, y = _values(rng, xs, dtypes[0]), _values(rng, ys, dtypes[-1])
+        attrs, k = dict(mul.default_attrs(), x_num_col_dims=xd, y_num_col_dims=yd), f"{key}|mul|{i}"
+        _record(results, k, lambda: _direct(mul, {"X": x, "Y": y}, attrs, None))
+        dout = _values(rng, xs[:xd] + ys[yd:], dtypes[0])
+        for w in wanted:
+            ctx = context(outputs=None if w is None else frozenset(w))
+            _record(results, f"{k}|grad|{w}", lambda: _direct(mul_grad, {"X": x, "Y": y, "Out@GRAD": dout}, attrs, ctx))
+    for i, (xs, ys, tx, ty) in enumerate(_GEMMS):
+        if max(map(np.prod, (xs, ys))) > 4096 and dtypes[0] not in ("float32", "float64"):
+            continue
+        x, y = np.maximum(_values(rng, xs, dtypes[0]), 0), _values(rng, ys, dtypes[-1])
+        n = ys[0] if ty else ys[1]
+        bias, dout = _values(rng, (n,), dtypes[-1]), _values(rng, (xs[1:] if tx else xs[:-1]) + (n,), dtypes[0])
+        for act in ("none", "relu"):
+            attrs, k = dict(trans_x=tx, trans_y=ty, activation=act), f"{key}|fused|{i}|{act}"
+            _record(results, k, lambda: _direct(fused, {"X": x, "Y": y, "Bias": bias}, attrs, None))
+            gattrs = dict(trans_x=tx, trans_y=ty, activation_grad=act if act == "none" else "relu_grad")
+            for w in [None, ("DX",), ("DY",), ("DBias",)]:
+                ctx = context(outputs=None if w is None else frozenset(w))
+                gins = {"DOut": dout, "X": x, "Y": y}
+                _record(results, f"{k}|grad|{w}", lambda: _direct(fused_grad, gins, gattrs, ctx))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -411,6 +488,8 @@ def dump(root, families, out):
             _mask_pooling(results, np.random.default_rng(11))
         if "reduction" in families:
             _reductions(results, np.random.default_rng(13))
+        if "linalg" in families:
+            _gemm(results, np.random.default_rng(13))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -1,9 +1,12 @@
 """fused_gemm_epilogue, the fused op the fuse_gemm_epilogue pass (pe_cli/compiler/passes/fuse_gemm_epilogue.py)
 makes of a mul and the elementwise_add of its bias (and the relu after them, where there is one), and its
-gradient op; it computes exactly what the ops it replaces compute, in the same order. Its kernels are the fused family's
-(pe_cli/kernels/<device>/fused.py)."""
+gradient op; it computes exactly what the ops it replaces compute, in the same order. Its kernels are structured: its meta rules
+pe_cli/shapes/gemm.py's, its CPU out-kernels pe_cli/kernels/cpu/gemm.py's (its CUDA kernels
+pe_cli/kernels/cuda/fused.py's)."""
 
-from .define import Attr, fmt_shape, grads_like, register
+from ..kernels.cpu import gemm as cpu_gemm
+from ..shapes import gemm as meta_rules
+from .define import Attr, Structured, fmt_shape, grads_like, register
 from .fused import grad_type
 
 
@@ -84,6 +87,7 @@ register(
     infer=_infer_gemm,
     grad=_grad_gemm,
     grad_reads=("X", "Y", "Out"),
+    structured=Structured(meta=meta_rules.fused_gemm_meta, cpu=cpu_gemm.FUSED_GEMM),
     doc="Out = act(op(X) @ op(Y) + Bias), act = activation (none, relu), X flattened to 2-D by its last "
     "dim (its first with trans_x). Made by the fuse_gemm_epilogue pass from mul, elementwise_add "
     "and relu.",
@@ -96,6 +100,7 @@ register(
     attrs=_GEMM_GRAD_ATTRS,
     infer=_infer_gemm_grad,
     traits=("optional_outputs",),
+    structured=Structured(meta=meta_rules.fused_gemm_grad_meta, cpu=cpu_gemm.FUSED_GEMM_GRAD),
     doc="DY, DBias and DX of Out = op(X) @ op(Y) + Bias given DOut; with activation_grad relu_grad, DX is "
     "also zeroed where X (a relu's output) is not > 0. Made by the fuse_gemm_epilogue pass.",
 )

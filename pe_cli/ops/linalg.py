@@ -4,8 +4,10 @@ cholesky, and spectral_norm (a weight over its largest singular value, by power 
 from ..base.activations import real_number
 from ..base.dims import known_numel
 from ..base.errors import ShapeError
+from ..kernels.cpu import gemm as cpu_gemm
+from ..shapes import gemm as meta_rules
 from ..shapes.linalg import matmul_flag, matmul_fused_out, matmul_v1_attrs
-from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
+from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
 
 
 def _infer_mul(ctx):
@@ -43,6 +45,7 @@ register(
     attrs=_MUL_ATTRS,
     infer=_infer_mul,
     grad=_grad_mul,
+    structured=Structured(meta=meta_rules.mul_meta, cpu=cpu_gemm.MUL),
     doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back. The int8 attributes "
     "of Fluid's oneDNN kernel (scale_*, force_fp32_output) change nothing, as in its plain CPU kernel.",
 )
@@ -54,6 +57,7 @@ register(
     attrs=_MUL_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
     traits=("optional_outputs",),
+    structured=Structured(meta=meta_rules.mul_grad_meta, cpu=cpu_gemm.MUL_GRAD),
     grad=grad_of_bilinear_grad("mul", "X", "Y", "Out", {"X": "mul_grad", "Y": "mul_grad"}),
 )
 

@@ -10,6 +10,7 @@ import pytest
 
 from pe_cli import fluid
 from pe_cli.base.errors import PeError
+from pe_cli.ops import registry
 
 STEPS = 5
 
@@ -141,6 +142,14 @@ def test_devices_segments_on_their_threads(monkeypatch):
 
 @pytest.mark.parametrize("devices", [1, 2])
 def test_fused_gemm_epilogue(monkeypatch, devices):
+    """The MLP with each fc fused into fused_gemm_epilogue ops, planned: every op launched, the bits of op by op.
+    The GEMM ops' launches are their out-kernels' (kernels/cpu/gemm.py), from the products their Meta decided:
+    no launch form of theirs decides the split a second time."""
+    from pe_cli.kernels.cpu.launch_forms import FORMS
+
+    gemm_ops = {"mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"}
+    assert not gemm_ops & set(FORMS)
+    assert all(registry.get(t).structured.cpu.launches for t in gemm_ops)
     planned = train(monkeypatch, "mlp", True, devices, fused=True)
     assert_same(planned, train(monkeypatch, "mlp", False, devices, fused=True))
     (run,) = planned_runs(planned[2], devices)
@@ -242,7 +251,7 @@ def test_bad_label_refused_as_op_by_op(monkeypatch, devices):
 def test_numpy_forms_give_the_loops_bits():
     """The numpy forms mean, mean_grad and the outer product run while their loops compile (a first
     run on a machine) give the bits of the loops a planned step launches."""
-    from pe_cli.kernels.cpu import _blas_loops, _reduce_loops, linalg, reduction
+    from pe_cli.kernels.cpu import _blas_loops, _reduce_loops, gemm, reduction
 
     rng = np.random.default_rng(3)
     for dtype in (np.float32, np.float64):
@@ -259,7 +268,7 @@ def test_numpy_forms_give_the_loops_bits():
         u, v = rng.standard_normal(37).astype(dtype), rng.standard_normal(11).astype(dtype)
         c, d = np.empty((37, 11), dtype), np.empty((37, 11), dtype)
         _blas_loops.outer(u, v, c)
-        linalg._outer_numpy(u, v, d)
+        gemm._outer_numpy(u, v, d)
         assert c.tobytes() == d.tobytes()
 
 

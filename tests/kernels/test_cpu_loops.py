@@ -470,11 +470,11 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
 def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_threads, monkeypatch):
     """mul's large GEMMs run by blocks of rows, of columns where the result is much wider than tall,
     or of the inner dimension for the forward product through a weight with at least half as many rows
-    as the batch (linalg.split_mode), on numba's threads (linalg.matmul2d): the same numbers as numpy. At
+    as the batch (gemm.split_mode), on numba's threads (gemm.product_into): the same numbers as numpy. At
     batch 800 all three split their rows; at batch 20 the forward product splits its 363 inner
     rows (unevenly, into 2 or 3 partial products), the input gradient [20, 363] its columns (its
     second operand transposed) and the weight gradient its rows."""
-    from pe_cli.kernels.cpu import linalg as kmath
+    from pe_cli.kernels.cpu import gemm as kmath
 
     inner, cols, rows = kmath.INNER, kmath.COLS, kmath.ROWS
     assert kmath.split_mode(20, 97, 363, inner) == inner
@@ -502,8 +502,8 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     monkeypatch.setattr(kmath, "twin", record)
     small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1  # every GEMM counts as large here
     try:
-        out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]
-        grads = kmath.mul_grad({"X": x, "Y": y, "Out@GRAD": dout}, attrs)
+        out = registry.get("mul").kernel("cpu")({"X": x, "Y": y}, attrs)["Out"]
+        grads = registry.get("mul_grad").kernel("cpu")({"X": x, "Y": y, "Out@GRAD": dout}, attrs)
         dx, dy = grads["X@GRAD"], grads["Y@GRAD"]
     finally:
         threads.SPLIT_GEMM_MACS = small
@@ -525,11 +525,12 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     relu; relu's gradient), gives the bits of mul, elementwise_add and relu, and of mul's gradients,
     elementwise_add_grad and relu_grad, run one by one: for each split (at batch 800 all by rows;
     at 20 the forward by k, the input gradient by columns), over 2 and 3 blocks on 1 and 2
-    threads. The fused kernels split each GEMM as the unfused ones do (linalg.split_mode). "numpy":
+    threads. The fused kernels split each GEMM as the unfused ones do (gemm.split_mode). "numpy":
     batch 20, every GEMM too small to split (numpy's product, then the epilogue in numpy)."""
-    from pe_cli.kernels.cpu import fused, linalg as kmath
     from pe_cli.kernels.cpu.runtime import threads
 
+    fused, mul, mul_grad = (registry.get(t).kernel("cpu") for t in ("fused_gemm_epilogue", "mul", "mul_grad"))
+    fused_grad = registry.get("fused_gemm_epilogue_grad").kernel("cpu")
     split = batch != "numpy"
     batch = batch if split else 20
     monkeypatch.setattr(threads, "_quiet_share", parts)
@@ -541,21 +542,17 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     mul_attrs, add_attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}, {"axis": -1}
     small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1 if split else 1 << 40  # every GEMM large, or none
     try:
-        out = fused.fused_gemm_epilogue(
-            {"X": x, "Y": y, "Bias": bias}, {"trans_x": False, "trans_y": False, "activation": "relu"}
-        )["Out"]
-        total = elementwise.elementwise_add({"X": kmath.mul({"X": x, "Y": y}, mul_attrs)["Out"], "Y": bias}, add_attrs)[
-            "Out"
-        ]
+        out = fused({"X": x, "Y": y, "Bias": bias}, {"trans_x": False, "trans_y": False, "activation": "relu"})["Out"]
+        total = elementwise.elementwise_add({"X": mul({"X": x, "Y": y}, mul_attrs)["Out"], "Y": bias}, add_attrs)["Out"]
         want = activation.relu({"X": total}, {})["Out"]
-        grads = fused.fused_gemm_epilogue_grad(
+        grads = fused_grad(
             {"DOut": dout, "X": x, "Y": y}, {"trans_x": False, "trans_y": False, "activation_grad": "relu_grad"}
         )
         ins = {"X": x, "Y": y, "Out@GRAD": dout}
         dbias = elementwise.elementwise_add_grad({"X": dout, "Y": bias, "Out": dout, "Out@GRAD": dout}, add_attrs)[
             "Y@GRAD"
         ]
-        mul_grads = kmath.mul_grad(ins, mul_attrs)
+        mul_grads = mul_grad(ins, mul_attrs)
         dx = activation.relu_grad({"Out": x, "Out@GRAD": mul_grads["X@GRAD"]}, {})["X@GRAD"]
         dy = mul_grads["Y@GRAD"]
     finally:

@@ -20,6 +20,8 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_fused,
+    cases_linalg,
     cases_loss_classification,
     cases_pooling,
     cases_pooling_mask,
@@ -39,6 +41,7 @@ CONVERTED = {
     | {f"{r}_norm{g}" for r in ("frobenius", "p", "l1") for g in ("", "_grad")}
     | {f"reduce_{r}{g}" for r in ("sum", "mean", "max", "min", "prod") for g in ("", "_grad")},
     "fill_constant": {"fill_constant"},
+    "gemm": {"mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"},
 }
 CASES = {
     "activation table": [
@@ -62,9 +65,12 @@ CASES = {
         for c in cases_creation.CASES
         if c.op == "fill_constant" and not c.inputs and isinstance(c.attrs.get("dtype", ""), str)
     ],
+    "gemm": [c for c in cases_linalg.CASES + cases_fused.CASES if c.op in CONVERTED["gemm"]],
 }
-# (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does)
-ALL_CASES = [case for family in sorted(CASES) if family != "softmax_with_cross_entropy" for case in CASES[family]]
+# (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
+# the GEMM ops' too, whose gradients read more than X and Out)
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm")
+ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 
 
@@ -159,6 +165,66 @@ def test_softmax_with_cross_entropy_out_kernels_fill_the_buffers_they_are_handed
     gmoved, _ = _axis_last(gins, attrs, gins)
     douts = _filled_completely(case.op + "_grad", gmoved, moved_attrs, ctx)
     assert douts["Logits@GRAD"].tobytes() == _axis_last({"Softmax": gwant}, attrs, ("Softmax",))[0]["Softmax"].tobytes()
+
+
+_GEMM_GRADS = {  # the grad op of a GEMM op, its inputs from the forward's and the outputs it may write
+    "mul": ("mul_grad", lambda ins, dout: dict(ins, **{"Out@GRAD": dout}), ("X@GRAD", "Y@GRAD")),
+    "fused_gemm_epilogue": (
+        "fused_gemm_epilogue_grad",
+        lambda ins, dout: {"DOut": dout, "X": ins["X"], "Y": ins["Y"]},
+        ("DX", "DY", "DBias"),
+    ),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["gemm"], ids=[c.id for c in CASES["gemm"]])
+def test_gemm_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
+    """Every op case of mul and fused_gemm_epilogue, and their gradient ops (each output alone, and all), in
+    float64 and float32: the out-kernels fill every element of the sentinel buffers they are handed with what
+    the op's kernel computes."""
+    attrs, ctx = _attrs_with_defaults(case), KernelContext()
+    ins = {slot: np.asarray(value).astype(dtype) for slot, value in case.inputs.items()}
+    outs = _filled_completely(case.op, ins, attrs, ctx)
+    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), ctx)
+    assert all(outs[slot].tobytes() == want[slot].tobytes() for slot in want)
+    if case.op not in _GEMM_GRADS:
+        return
+    grad_op, grad_ins, written = _GEMM_GRADS[case.op]
+    gins = grad_ins(ins, rng.uniform(-1, 1, size=want["Out"].shape).astype(dtype))
+    gattrs = dict(registry.get(grad_op).default_attrs(), **{k: v for k, v in attrs.items() if k.startswith("trans")})
+    for wanted in [written, *((slot,) for slot in written)]:
+        gctx = KernelContext(outputs=frozenset(wanted))
+        douts = _filled_completely(grad_op, gins, gattrs, gctx)
+        gwant = registry.get(grad_op).kernel("cpu")(gins, dict(gattrs), gctx)
+        assert set(douts) == set(gwant) == set(wanted)
+        assert all(douts[slot].tobytes() == gwant[slot].tobytes() for slot in wanted)
+
+
+def test_a_mul_step_decides_its_meta_once_per_shape_signature():
+    """mul's step decides its products once per shape and dtype of X and Y (float32 and float64 the GEMM path,
+    int64 numpy's), and gives the op's kernel's bits."""
+    step = _step("mul", {"X": ["x"], "Y": ["y"]}, {"Out": ["out"]}, {"x_num_col_dims": 1, "y_num_col_dims": 1})
+    inner = inspect.unwrap(step.kernel)
+    rule, calls = inner.meta, []
+
+    def counted(attrs, ins, facts):
+        decided = rule(attrs, ins, facts)
+        calls.append((ins["X"].shape, decided.args[0][0].path))
+        return decided
+
+    inner.meta = counted
+    kernel = registry.get("mul").kernel("cpu")
+    w = rng.standard_normal((6, 3)).astype(np.float32)
+    feeds = [(rng.standard_normal((4, 6)).astype(np.float32), w) for _ in range(3)]
+    feeds += [(rng.standard_normal((2, 3, 2)).astype(np.float32), w)] * 2 + [
+        (np.arange(24).reshape(4, 6), w.astype(int))
+    ]
+    for x, y in feeds:
+        values = Values({"x": x, "y": y})
+        run_step(step, values)
+        assert values["out"].tobytes() == kernel({"X": x, "Y": y}, dict(step.attrs))["Out"].tobytes()
+    assert calls == [((4, 6), "gemm"), ((2, 3, 2), "gemm"), ((4, 6), "numpy")]
 
 
 @pytest.mark.parametrize("axis", [-1, 1])

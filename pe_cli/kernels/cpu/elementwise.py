@@ -104,11 +104,11 @@ def elementwise_add_grad(ins, attrs):
     return {"X@GRAD": dout, "Y@GRAD": bias_grad(dout, run, y.shape)}
 
 
-def bias_grad(dout, run, shape):
+def bias_grad(dout, run, shape, out=None):
     """The gradient of a bias Y of ``shape`` added to X [pre, n, post] (``run``), from X's gradient
     ``dout`` (float32/float64): dout summed over pre and post, in a numba loop (its twin on the
-    device's threads when dout is large)."""
-    dy = np.empty(shape, dtype=dout.dtype)
+    device's threads when dout is large); into ``out`` where given (C-contiguous, of dout's dtype)."""
+    dy = np.empty(shape, dtype=dout.dtype) if out is None else out
     args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
     loops = _loops()
     twin(

@@ -6,16 +6,16 @@ run of X's dims too: the attention's query over its steps). Batch norm with relu
 batch norm's loops with relu in their passes (normalization.batch_norm_loops,
 normalization.bn_grad_loops; the same numbers).
 
-fused_gemm_epilogue is the GEMM of mul and its gradients (linalg.matmul2d, the same blocks) with the
-bias and relu, or relu's gradient, applied to each block by the thread that computed it, while it
-is in that core's cache (_blas_loops.py): the numbers of mul, elementwise_add and relu (or of
-relu_grad, elementwise_add_grad and mul's gradients) run one by one, to the bit."""
+fused_gemm_epilogue and its gradient are structured kernels: their meta rules are shapes/gemm.py's, their
+out-kernels gemm.py's (mul's GEMM and its gradients, with the bias and relu, or relu's gradient, applied to each
+block by the thread that computed it: the numbers of the unfused ops run one by one, to the bit)."""
 
 import numpy as np
 
-from ...shapes.linalg import gemm_rows
+from ...shapes import gemm as gemm_meta
 from ..fused_math import fused_kernels, fusion_group_kernel
-from . import activation, elementwise, linalg, normalization, _replicas
+from ..structured import adapter
+from . import activation, elementwise, gemm, normalization, _replicas
 from .runtime.loops import flat, is_float, lazy, parallel_parts, twin
 from ..context import NO_CONTEXT
 
@@ -95,45 +95,8 @@ def fused_batch_norm_act_grad(ins, attrs):
 
 
 fusion_group = fusion_group_kernel(__package__)
-
-
-def fused_gemm_epilogue(ins, attrs):
-    x, y, bias = ins["X"], ins["Y"], ins["Bias"]
-    tx, ty = attrs["trans_x"], attrs["trans_y"]
-    rows, stored = gemm_rows(x.shape, tx)
-    act = linalg.RELU if attrs["activation"] == "relu" else linalg.NO_ACT
-    # as mul's forward: split by the weight's rows (linalg.split_mode) where it is not transposed
-    out = linalg.matmul2d(
-        x.reshape(stored), y, tx, ty, weight_rows=None if tx or ty else linalg.INNER, bias=bias, act=act
-    )
-    return {"Out": out.reshape(rows + out.shape[-1:])}
-
-
-def fused_gemm_epilogue_grad(ins, attrs, ctx=NO_CONTEXT):
-    dout, x, y = ins["DOut"], ins["X"], ins["Y"]
-    tx, ty = attrs["trans_x"], attrs["trans_y"]
-    wanted = ctx.wanted(("DX", "DY", "DBias"))
-    x2 = x.reshape(gemm_rows(x.shape, tx)[1])
-    d = dout.reshape(-1, dout.shape[-1])
-    outs = {}
-    if "DBias" in wanted:  # as elementwise_add_grad sums the bias's gradient
-        outs["DBias"] = (
-            elementwise.bias_grad(d, (d.shape[0], d.shape[1], 1), d.shape[1:])
-            if is_float(d)
-            else d.sum(axis=0).astype(d.dtype, copy=False)
-        )
-    if "DY" in wanted:  # op(Y)'s gradient is op(X)^T @ d; Y stored [N, K] takes its transpose
-        dy = linalg.matmul2d(d, x2, True, tx) if ty else linalg.matmul2d(x2, d, not tx, False)
-        outs["DY"] = dy if dy.shape == y.shape else dy.reshape(y.shape)  # (an update then sees it own its data)
-    if "DX" in wanted:  # op(X)'s gradient is d @ op(Y)^T, zeroed where X is not > 0 for relu_grad
-        act = linalg.RELU_GRAD if attrs["activation_grad"] == "relu_grad" else linalg.NO_ACT
-        gate = x2 if act == linalg.RELU_GRAD else None
-        if tx:  # X stored [K, M]: its gradient is op(Y) @ d^T
-            dx = linalg.matmul2d(y, d, ty, True, act=act, gate=gate)
-        else:  # as mul's input gradient: split by the weight's rows where it is not transposed
-            dx = linalg.matmul2d(d, y, False, not ty, weight_rows=None if ty else linalg.COLS, act=act, gate=gate)
-        outs["DX"] = dx.reshape(x.shape)
-    return outs
+fused_gemm_epilogue = adapter(gemm_meta.fused_gemm_meta, gemm.FUSED_GEMM, "fused_gemm_epilogue")
+fused_gemm_epilogue_grad = adapter(gemm_meta.fused_gemm_grad_meta, gemm.FUSED_GEMM_GRAD, "fused_gemm_epilogue_grad")
 
 
 def fc_operands(x_shape, w, attrs):

@@ -10,9 +10,9 @@ makes at each call (which loop, which view of its arrays, how a GEMM splits) onc
 calls the same loop when it runs unplanned: the two paths give the same bits. The serial loop is
 launched where the kernel runs its numpy replica (while the loop compiles: the same bits), its
 parallel twin where the kernel would run it on the device's threads when the step is planned (a
-GEMM's blocks, a large update: the same bits as the serial loop, runtime/loops.py); a small GEMM that
-numpy's ``@`` runs (one BLAS call on one thread) is launched as the same call of numpy's BLAS
-from the blocked loop with one block.
+large update: the same bits as the serial loop, runtime/loops.py). (The GEMM ops' launches are their
+out-kernels', kernels/cpu/gemm.py: a small GEMM that numpy's BLAS runs is launched as the same call
+of numpy's BLAS from the blocked loop with one block.)
 
 Arguments of a launch (``Launch.args``): ``("var", name, shape)``: the value of ``name`` (viewed
 as ``shape`` when not None); ``("const", value)``: a number (or the GEMM's C function) compiled
@@ -24,7 +24,6 @@ import math
 
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
 from .elementwise import mid_run
-from .gemm_launch_forms import fused_gemm_epilogue, fused_gemm_epilogue_grad, mul, mul_grad
 from .launches import Launch
 from .launches import Shape as _Shape
 from .launches import flat as _flat
@@ -112,10 +111,6 @@ def sgd(op, table):
 FORMS = {
     f.__name__: f
     for f in (
-        mul,
-        mul_grad,
-        fused_gemm_epilogue,
-        fused_gemm_epilogue_grad,
         elementwise_add,
         elementwise_add_grad,
         momentum,
