@@ -8,16 +8,18 @@ stopping gradients when none of its inputs takes one (``pass_stop_gradient``). `
 build the same ops in both, with one difference: a reduction to one value is 0-D when a ``paddle.*``
 function of such a program builds it (``paddle.mean``), and [1] when ``fluid.layers`` does
 (``fluid.layers.mean`` after ``paddle.enable_static()``), as on every Paddle that runs programs mixing
-the two (2.0-2.4): ``mark_zero_dim``."""
+the two (2.0-2.4): ``mark_zero_dim``, told by the face the call entered (``paddle_face``, ``fluid_face``)."""
 
 import contextlib
 import contextvars
+import functools
 
 from ..ops import registry
-from .source import called_api
+from .source import see_through
 
 _paddle2 = False
 _zero_dim = contextvars.ContextVar("pe_zero_dim_reductions", default=None)
+_face = contextvars.ContextVar("pe_reduction_face", default=None)
 _meanings = contextvars.ContextVar("pe_paddle2_meanings", default=None)
 
 
@@ -109,12 +111,52 @@ def reductions_0d(flag=True):
         _zero_dim.reset(token)
 
 
+def _face_of(paddle2):
+    def decorate(fn):
+        @see_through
+        @functools.wraps(fn)
+        def entered(*args, **kwargs):
+            if _face.get() is not None:
+                return fn(*args, **kwargs)
+            token = _face.set(paddle2)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _face.reset(token)
+
+        return entered
+
+    return decorate
+
+
+paddle_face = _face_of(True)
+paddle_face.__doc__ = """Decorates a ``paddle.*`` function whose ops may reduce to one value (``paddle.mean``, a
+loss with ``reduction='mean'``): in a Paddle 2.x program they give 0-D, as Paddle 2.6's, unless the call
+came through a face that already said (an outer ``fluid_face``, whose [1] stands)."""
+fluid_face = _face_of(False)
+fluid_face.__doc__ = """Decorates a ``fluid.*`` function whose ops may reduce to one value (``fluid.layers.mean``):
+they give Fluid's [1] in every program, unless the call came through a face that already said
+(``paddle.mean`` building its op with ``fluid.layers.reduce_mean`` gives 0-D)."""
+
+
+@contextlib.contextmanager
+def user_code():
+    """pe calls the user's code inside (a function the user handed a face): the faces its calls enter
+    say again, as if the user had called them first."""
+    token = _face.set(None)
+    try:
+        yield
+    finally:
+        _face.reset(token)
+
+
 def mark_zero_dim(op):
     """An op appended now that reduces to one value (trait ``scalar_0d_in_paddle2``) gives 0-D ([])
     rather than Fluid's [1] (``op.zero_dim``, which its shape inference and kernels read) in a Paddle
-    2.x program, when the user's code called a ``paddle.*`` function (pe_cli.paddle), or pe's own code
-    built it there with no user call on the stack; inside ``reductions_0d``, as that says. A program
-    loaded from its desc declares its output first: 0-D where that variable is."""
+    2.x program when the call that built it entered a ``paddle_face`` first (``paddle.mean``), and [1]
+    when it entered a ``fluid_face`` first (``fluid.layers.mean``) or none (a ``block.append_op`` of the
+    user's); inside ``reductions_0d``, as that says. A program loaded from its desc declares its output
+    first: 0-D where that variable is."""
     if op.zero_dim or op.type not in registry.with_trait("scalar_0d_in_paddle2"):
         return
     out = op.block._find_var_recursive(op.outputs["Out"][0]) if op.outputs.get("Out") else None
@@ -124,6 +166,5 @@ def mark_zero_dim(op):
     elif out is not None and out.shape is not None:
         zero_dim = tuple(out.shape) == ()
     else:
-        api = called_api() if op.block.program._follows_paddle2 else ""
-        zero_dim = api is None or api.startswith("pe_cli.paddle.")
+        zero_dim = bool(op.block.program._follows_paddle2 and _face.get())
     op.zero_dim = zero_dim

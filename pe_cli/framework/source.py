@@ -12,6 +12,14 @@ import sys
 _explicit = contextvars.ContextVar("pe_source", default=None)
 _layer = contextvars.ContextVar("pe_layer", default=None)
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SEE_THROUGH = set()  # the code of pe's wrappers that only call what they decorate (see_through)
+
+
+def see_through(wrapper):
+    """``wrapper`` (a decorator's function that calls the one it decorates) is not where the user's
+    call entered pe: ``called_function`` names the function it wraps. Returns ``wrapper``."""
+    _SEE_THROUGH.add(wrapper.__code__)
+    return wrapper
 
 
 @contextlib.contextmanager
@@ -61,33 +69,25 @@ def built_like(op):
         yield
 
 
-def _entry_frame(frame, or_outermost=False):
+def _entry_frame(frame):
     """The outermost pe frame below the innermost frame outside pe_cli, walking out from ``frame``
-    (importlib's, contextlib's and functools' frames count as pe's). Where no frame outside pe_cli is on
-    the stack: the outermost pe frame if ``or_outermost``, else None."""
+    (importlib's, contextlib's and functools' frames count as pe's; a ``see_through`` wrapper's is never
+    it); the outermost pe frame where no frame outside pe_cli is on the stack."""
     entry = None
     while frame is not None:
         path = frame.f_code.co_filename
         if path.startswith(_PKG_DIR):
-            entry = frame
+            entry = entry if frame.f_code in _SEE_THROUGH else frame
         elif "importlib" not in path and not path.endswith(("contextlib.py", "functools.py")):
             return entry
         frame = frame.f_back
-    return entry if or_outermost else None
-
-
-def called_api():
-    """The module of pe that the user's code called into (``pe_cli.paddle.tensor_math`` for
-    ``paddle.mean(x)``, ``pe_cli.layers.reduction`` for ``fluid.layers.mean(x)``). None when nothing
-    outside pe_cli is on the stack (pe's own builders: the YAML compiler, ``pe train``)."""
-    entry = _entry_frame(sys._getframe(1))
-    return entry.f_globals.get("__name__") if entry is not None else None
+    return entry
 
 
 def called_function():
     """The pe function or class the user's code called (``to_tensor``, ``Linear``) for messages (the
     outermost pe function where no user code is on the stack); None when there is none."""
-    entry = _entry_frame(sys._getframe(1), or_outermost=True)
+    entry = _entry_frame(sys._getframe(1))
     if entry is None:
         return None
     name = entry.f_code.co_qualname

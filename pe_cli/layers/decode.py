@@ -13,6 +13,7 @@ import collections
 import numpy as np
 
 from ..base.errors import PeError
+from ..framework.program_release import user_code
 from ..framework.variable import Variable
 from .activation import floor
 from .control_flow import While, array_read, array_write, create_array, increment, tensor_array_to_tensor
@@ -236,10 +237,17 @@ def _check_decode(decoder, max_step_num):
         raise PeError(f"dynamic_decode: max_step_num must be an int >= 0 or None, got {max_step_num!r}")
 
 
+def _users(method, *args, **kwargs):
+    """A decoder's method (the user's code): the faces its calls enter say which reductions they build,
+    not paddle.nn.dynamic_decode's (framework/program_release.user_code)."""
+    with user_code():
+        return method(*args, **kwargs)
+
+
 def _step(decoder, step_idx, inputs, states, finished, lengths, impute_finished, own_finished, kwargs):
     """One decoding step, with dynamic_decode's own tracking of finished entries and their lengths
     (per slot: Fluid 1.8.5's for every decoder; Paddle 2.x's for those that do not track them)."""
-    outputs, next_states, next_inputs, next_finished = decoder.step(step_idx, inputs, states, **kwargs)
+    outputs, next_states, next_inputs, next_finished = _users(decoder.step, step_idx, inputs, states, **kwargs)
     if own_finished and decoder.tracks_own_finished:
         return outputs, next_states, next_inputs, next_finished, getattr(next_states, "lengths", lengths)
     next_finished = logical_or(next_finished, finished)
@@ -282,7 +290,7 @@ def decode_loop(
     """dynamic_decode's loop; ``own_finished``: a decoder's ``tracks_own_finished`` is honoured."""
     _check_decode(decoder, max_step_num)
     program = LayerHelper("dynamic_decode").main_program
-    initial_inputs, initial_states, initial_finished = decoder.initialize(inits)
+    initial_inputs, initial_states, initial_finished = _users(decoder.initialize, inits)
     global_inputs, global_states, global_finished = initial_inputs, initial_states, initial_finished
     global_finished.stop_gradient = True
     step_idx = fill_constant([1], "int64", 0)
@@ -327,7 +335,7 @@ def decode_loop(
     else:
         final_states = map_structure(lambda a: array_read(a, step_idx), states_arrays)
     try:
-        final_outputs, final_states = decoder.finalize(final_outputs, final_states, sequence_lengths)
+        final_outputs, final_states = _users(decoder.finalize, final_outputs, final_states, sequence_lengths)
     except NotImplementedError:
         pass
     if not output_time_major:

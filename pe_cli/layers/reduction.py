@@ -19,6 +19,7 @@ __all__ = [
 import numbers
 
 from ..base.errors import ArgumentTypeError
+from ..framework.program_release import fluid_face
 from ..framework.variable import Variable
 from .activation import exp, log
 from .checks import check_type, check_variable_and_dtype, fluid_checks, given, optional
@@ -38,6 +39,7 @@ _DTYPES = {
 
 
 def _reduce(op_type):
+    @fluid_face
     def layer(input, dim=None, keep_dim=False, name=None):
         if op_type in _DTYPES:
             check_variable_and_dtype(input, "input", _DTYPES[op_type], op_type)
@@ -72,6 +74,7 @@ reduce_all = _reduce("reduce_all")
 reduce_any = _reduce("reduce_any")
 
 
+@fluid_face
 def mean(x, name=None):
     check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "mean")
     helper = LayerHelper("mean", x=x, name=name)

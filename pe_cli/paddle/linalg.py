@@ -14,6 +14,7 @@ from ..framework.variable import Variable
 from ..layers.helper import LayerHelper
 from .tensor_linalg import cholesky, inverse
 from .tensor_math import matmul, norm
+from ..framework.program_release import paddle_face
 
 __all__ = [
     "cholesky",
@@ -92,6 +93,7 @@ def _singular_values(x):
     return svd(x)[1]
 
 
+@paddle_face
 def pinv(x, rcond=1e-15, hermitian=False, name=None):
     """The pseudo-inverse V diag(1/s) U^T of each matrix, singular values at most ``rcond`` times the
     largest taken as zero (numpy's pinv; a Hermitian x gives the same through its SVD)."""
@@ -130,6 +132,7 @@ def _cond_square(x, p):
     return L.elementwise_mul(_mat_norm(x, p), _mat_norm(x_inv, p))
 
 
+@paddle_face
 def cond(x, p=None, name=None):
     """The condition number of each matrix for norm ``p``: None or 2 (largest over smallest singular
     value), -2 (the inverse), or, of square matrices, 'fro', 'nuc', 1, -1, inf, -inf (norm(x) times
@@ -159,6 +162,7 @@ def cond(x, p=None, name=None):
     return _cond_square(x, p)
 
 
+@paddle_face
 def matrix_rank(x, tol=None, hermitian=False, name=None):
     """The number of singular values above ``tol`` (a number or Tensor; None: the largest singular
     value times max(M, N) times the dtype's epsilon, numpy's default), int64."""

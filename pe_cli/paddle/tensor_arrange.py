@@ -17,6 +17,7 @@ from ..base.dtypes import convert_dtype
 from ..layers.checks import check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_manip as TM
+from ..framework.program_release import paddle_face
 
 __all__ = [
     "moveaxis",
@@ -94,6 +95,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
     return out
 
 
+@paddle_face
 def trapezoid(y, x=None, dx=None, axis=-1, name=None):
     """The integral of ``y`` along ``axis`` by the trapezoid rule, at sample points ``x`` (1-D, or
     y's shape) or spaced ``dx`` (a number or a 0-D/1-D Tensor; 1.0 when neither is given)."""
@@ -184,6 +186,7 @@ def _tensordot_axes(axes, x_rank):
     return xa, ya
 
 
+@paddle_face
 def tensordot(x, y, axes=2, name=None):
     """Sums over ``axes`` (an int n: x's last n dims with y's first n; or [x_axes, y_axes]), numpy's
     tensordot: shape x's other dims + y's other dims. A summed dim of size 1 on one side broadcasts

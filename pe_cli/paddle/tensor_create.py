@@ -35,6 +35,7 @@ from .tensor_search import (
     topk,
     where,
 )
+from ..framework.program_release import paddle_face
 
 __all__ = [
     "arange",
@@ -273,6 +274,7 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+@paddle_face
 def median(x, axis=None, keepdim=False, name=None):
     """The middle value along ``axis`` (None: of all x): the mean of the two middle ones when the
     count is even."""

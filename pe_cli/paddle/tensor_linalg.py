@@ -8,6 +8,7 @@ from ..layers.manipulation import reshape_variable
 from ..layers.helper import LayerHelper, single as _single
 from . import tensor_manip as TMP
 from . import tensor_math as TM
+from ..framework.program_release import paddle_face
 
 __all__ = ["histogram", "inverse", "cholesky", "einsum", "cdist"]
 
@@ -72,6 +73,7 @@ def einsum(equation, *operands):
     return out
 
 
+@paddle_face
 def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle's names
     """The int64 counts of input's values in ``bins`` equal bins over [min, max] (the last bin
     closed); min == max: over [input's min, input's max] (widened by 1 each way when they are

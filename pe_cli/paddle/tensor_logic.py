@@ -6,6 +6,7 @@ the scalar-to-tensor rule they share with the arithmetic)."""
 import math
 
 from .. import layers as L
+from ..framework.program_release import paddle_face
 
 
 def isnan(x, name=None):
@@ -28,6 +29,7 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     return L.allclose(x, y, float(rtol), float(atol), bool(equal_nan), name=name)
 
 
+@paddle_face
 def equal_all(x, y, name=None):
     """A bool [1]: x and y hold the same shape and values."""
     if list(x.shape) != list(y.shape):

@@ -20,6 +20,7 @@ from ..layers.helper import single as _single
 from .alpha_keywords import renamed, written_to
 from .tensor_products import addmm, bmm, cross, dot, kron, matmul, mm, mul, mv, t  # noqa: F401 (__all__)
 from .tensor_logic import allclose, equal_all, isfinite, isinf, isnan, logical_and, logical_not, logical_or, logical_xor  # noqa: F401
+from ..framework.program_release import paddle_face
 
 __all__ = [
     "add",
@@ -183,6 +184,7 @@ _REDUCTION_NAMES = {"input": "x", "dim": "axis", "keep_dim": "keepdim"}
 
 
 def _reduction(layer, doc):
+    @paddle_face
     @renamed(out=True, **_REDUCTION_NAMES)
     def fn(x, axis=None, keepdim=False, name=None):
         return layer(x, dim=_axes(axis), keep_dim=keepdim, name=name)
@@ -198,6 +200,7 @@ any = _reduction(L.reduce_any, "logical or")  # noqa: A001
 mean = _reduction(L.reduce_mean, "mean")
 
 
+@paddle_face
 @renamed(**_REDUCTION_NAMES)
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     """The sum of x over ``axis`` (None: all), cast to ``dtype`` first when given."""
@@ -208,6 +211,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     return L.reduce_sum(x, dim=_axes(axis), keep_dim=keepdim, name=name)
 
 
+@paddle_face
 def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     """The product of x over ``axis`` (None: all), cast to ``dtype`` first when given."""
     if dtype is not None and convert_dtype(dtype) != x.dtype:
@@ -216,14 +220,9 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 
 def _count(x, axis):
-    shape = x.shape
-    dims = (
-        range(len(shape))
-        if _axes(axis) is None
-        else [a % len(shape) for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
-    )
-    count = 1
-    for d in dims:
+    shape, count = x.shape, 1
+    axes = range(len(shape)) if _axes(axis) is None else axis if isinstance(axis, (list, tuple)) else [axis]
+    for d in (a % len(shape) for a in axes):
         if shape[d] < 0:
             raise PeError(
                 f"paddle.var/std over dim {d} of {list(shape)}: its size must be known when the program is built"
@@ -232,6 +231,7 @@ def _count(x, axis):
     return count
 
 
+@paddle_face
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     """The variance over ``axis`` (None: all); divided by n - 1 when ``unbiased``."""
     n = _count(x, axis)
@@ -253,6 +253,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     return _single("logsumexp", x, {"X": [x]}, {"axis": axis, "keepdim": keepdim, "reduce_all": every}, name=name)
 
 
+@paddle_face
 def norm(x, p="fro", axis=None, keepdim=False, name=None):
     """'fro' (or 2): sqrt(sum(x^2)); inf / -inf: max / min of |x|; 0: the count of nonzeros;
     another number p: sum(|x|^p)^(1/p) — over ``axis`` (None: all)."""

@@ -13,6 +13,7 @@ from ..layers.manipulation import reshape_variable
 from ..framework.variable import Variable
 from .tensor_manip import _known
 from .tensor_search import _sorted, where
+from ..framework.program_release import paddle_face
 
 __all__ = ["quantile", "nanquantile"]
 
@@ -64,12 +65,14 @@ def _position(q, count, interpolation):
     return lo, hi, frac
 
 
+@paddle_face
 def _pick(values, index, n):
     """values[..., index] for a per-slice index [...] (one-hot weights over the last dim of size n)."""
     hot = L.one_hot(L.unsqueeze(L.cast(index, "int64"), [-1]), n, allow_out_of_range=True)
     return L.reduce_sum(L.elementwise_mul(values, L.cast(hot, values.dtype)), dim=-1)
 
 
+@paddle_face
 def _quantiles(fn, x, q, axis, keepdim, interpolation, skip_nan):
     qs, axes = _check(fn, x, q, axis, interpolation)
     rank = len(x.shape)

@@ -8,6 +8,7 @@ from ..layers.checks import FLOATS, check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_math as TM
 from .tensor_inplace import _static_inplace
+from ..framework.program_release import paddle_face
 
 __all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean", "renorm", "renorm_"]
 
@@ -16,6 +17,7 @@ def _axes(axis):
     return None if axis is None or axis == [] else list(axis) if isinstance(axis, (list, tuple)) else [axis]
 
 
+@paddle_face
 def _even(layer, x, axis, keepdim, name):
     """The extreme over ``axis``, whose gradient each value reaching it shares evenly (as Paddle's
     amax/amin): the gradient of sum(x * w), w = (x == extreme) / (how many reach it) a constant."""
@@ -41,6 +43,7 @@ def amin(x, axis=None, keepdim=False, name=None):
     return _even(L.reduce_min, x, axis, keepdim, name)
 
 
+@paddle_face
 def count_nonzero(x, axis=None, keepdim=False, name=None):
     """The number of non-zero values over ``axis`` (int64)."""
     nonzero = L.cast(L.not_equal(x, TC.zeros_like(x)), "int64")
@@ -51,6 +54,7 @@ def _without_nan(x):
     return TC.where(TM.isnan(x), TC.zeros_like(x), x)
 
 
+@paddle_face
 def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     """The sum over ``axis`` with NaNs counted as 0 (cast to ``dtype`` first when given)."""
     if dtype is not None and convert_dtype(dtype) != convert_dtype(x.dtype):
@@ -58,6 +62,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     return L.reduce_sum(_without_nan(x), dim=_axes(axis), keep_dim=keepdim, name=name)
 
 
+@paddle_face
 def nanmean(x, axis=None, keepdim=False, name=None):
     """The mean over ``axis`` of the values that are not NaN (NaN where all are); x is a float tensor."""
     check_variable_and_dtype(x, "x/input", FLOATS, "nanmean")
@@ -65,6 +70,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     return TM.divide(nansum(x, axis, keepdim=keepdim), count, name=name)
 
 
+@paddle_face
 def renorm(x, p, axis, max_norm):
     """x with each slice along ``axis`` whose p-norm exceeds ``max_norm`` scaled down to it (by
     max_norm / (norm + 1e-7), as Paddle's renorm kernel); the gradient is the derivative of that."""

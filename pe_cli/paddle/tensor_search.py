@@ -12,6 +12,7 @@ from ..layers.creation import assign_array_like
 from ..layers.helper import LayerHelper, single as _single
 from .alpha_keywords import written_to
 from .device import get_default_dtype
+from ..framework.program_release import paddle_face
 
 
 def _arg(op_type, x, axis, keepdim, dtype, name=None):
@@ -147,6 +148,7 @@ def where_any(condition, x, y, name=None):
     return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)
 
 
+@paddle_face
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None):
     """Where each of ``values`` would go in ``sorted_sequence`` (sorted along its last dim; a 1-D one
     serves every value, an N-D one the values of the same leading index) to keep it sorted: the number

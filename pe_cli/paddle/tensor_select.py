@@ -14,6 +14,7 @@ from . import tensor_manip as TM
 from . import tensor_math as TH
 from .tensor_inplace import _static_inplace
 from .tensor_search import masked_select, where, where_any
+from ..framework.program_release import paddle_face
 
 __all__ = [
     "take",
@@ -190,6 +191,7 @@ def vander(x, n=None, increasing=False, name=None):
     return TM.stack(columns if increasing else columns[::-1], 1)
 
 
+@paddle_face
 def _changes(x, axis):
     """A bool [n]: True where slice i along ``axis`` differs from slice i - 1 (and at i = 0)."""
     n = x.shape[axis]

@@ -5,10 +5,12 @@
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from ..framework.variable import Variable
+from ..framework.program_release import paddle_face
 
 __all__ = ["kthvalue", "mode", "nanmedian", "bincount"]
 
 
+@paddle_face
 def _valued(op_type, x, attrs, name):
     helper = LayerHelper(op_type, x=x, name=name)
     values = helper.create_variable_for_type_inference(x.dtype)
@@ -31,6 +33,7 @@ def mode(x, axis=-1, keepdim=False, name=None):
     return _valued("mode", x, {"axis": int(axis), "keepdim": bool(keepdim)}, name)
 
 
+@paddle_face
 def nanmedian(x, axis=None, keepdim=False, name=None):
     """The median of the values that are not NaN over ``axis`` (an int, a list of ints, None: all);
     NaN where all are NaN, the mean of the two middle values for an even count."""

@@ -199,6 +199,52 @@ def test_fluid_layers_loss_indexes_after_enable_static(paddle2):
     assert [g.shape for g in got] == [(1,), (1,), (1,)] and float(got[1]) == F.sum(axis=1).mean()
 
 
+class _UsersMean(paddle.nn.Layer):
+    def __init__(self, mean):
+        super().__init__()
+        self.mean = mean
+
+    def forward(self, x):
+        return self.mean(x)
+
+
+def test_the_users_code_that_pe_calls_says_which_reduction_it_builds(paddle2):
+    """Which face a call entered is explicit state (program_release.paddle_face / fluid_face), not
+    the call stack: the user's forward run by paddle.nn.Sequential, and a branch run by
+    paddle.static.nn.cond, build fluid.layers.mean's [1] and paddle.mean's 0-D as called directly."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        f = fluid.data("f", [2, 2], "float32")
+        outs = [
+            paddle.nn.Sequential(_UsersMean(fluid.layers.mean))(f),
+            paddle.nn.Sequential(_UsersMean(paddle.mean))(f),
+            paddle.static.nn.cond(f.sum() > 0, lambda: fluid.layers.mean(f), lambda: fluid.layers.reduce_max(f)),
+            paddle.static.nn.cond(f.sum() > 0, lambda: paddle.mean(f), lambda: paddle.max(f)),
+            paddle.nn.MSELoss()(f, f * 2.0),  # pe's forward calling paddle.nn.functional.mse_loss
+        ]
+    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"f": F}, fetch_list=outs)
+    assert [g.shape for g in got] == [(1,), (), (1,), (), ()]
+    np.testing.assert_allclose([float(g.reshape(-1)[0]) for g in got], [F.mean()] * 4 + [(F**2).mean()])
+
+
+class _RecordingDecoder(fluid.layers.BasicDecoder):
+    """A user's decoder whose step also builds fluid.layers.mean's and paddle.mean's reductions."""
+
+    def step(self, time, inputs, states, **kwargs):
+        self.shapes = [tuple(fluid.layers.mean(states).shape), tuple(paddle.mean(states).shape)]
+        return super().step(time, inputs, states, **kwargs)
+
+
+def test_a_users_decoder_under_paddle_dynamic_decode_says_which_reduction_it_builds(paddle2):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x, h0 = fluid.data("x", [3, 4, 5], "float32"), fluid.data("h0", [3, 6], "float32")
+        length = fluid.data("len", [3], "int64")
+        decoder = _RecordingDecoder(fluid.layers.GRUCell(6), fluid.layers.TrainingHelper(x, length))
+        paddle.nn.dynamic_decode(decoder, inits=h0, impute_finished=True)
+    assert decoder.shapes == [(1,), ()]
+
+
 def _names_of_operators_and_cond():
     main = fluid.Program()
     with fluid.unique_name.guard(), fluid.program_guard(main, fluid.Program()):

@@ -3,10 +3,12 @@ decoder that tracks its own finished flags and lengths (``tracks_own_finished``:
 whose beams change slots) keeps them, instead of Fluid 1.8.5's OR per slot."""
 
 from ...layers.decode import BeamSearchDecoder, decode_loop  # noqa: F401 (Fluid's, the same in 2.x)
+from ...framework.program_release import paddle_face
 
 __all__ = ["BeamSearchDecoder", "dynamic_decode"]
 
 
+@paddle_face
 def dynamic_decode(
     decoder,
     inits=None,

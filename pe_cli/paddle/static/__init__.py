@@ -45,6 +45,7 @@ from ..device import get_default_dtype
 from ..input_spec import InputSpec  # noqa: F401
 from ...layers import accuracy  # noqa: F401   (2.x: paddle.static.accuracy takes no name; paddle.metric.accuracy does)
 from ...base.errors import PeError
+from ...framework.program_release import paddle_face
 
 
 def auc(input, label, curve="ROC", num_thresholds=4095, topk=1, slide_steps=1, ins_tag_weight=None):
@@ -56,6 +57,7 @@ def auc(input, label, curve="ROC", num_thresholds=4095, topk=1, slide_steps=1, i
     return _layers.auc(input, label, curve, num_thresholds, topk, slide_steps)
 
 
+@paddle_face
 def ctr_metric_bundle(input, label, ins_tag_weight=None):
     """Fluid's running CTR sums (local_sqrerr, local_abserr, local_prob, local_q, local_pos_num,
     local_ins_num) over the batches the program runs."""

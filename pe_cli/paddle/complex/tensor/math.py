@@ -4,6 +4,7 @@ tensors (x = a + bi, y = c + di; a real operand has no imaginary part)."""
 from ..helper import complex_variable_exists, is_complex, is_real
 from ....fluid import layers
 from ....fluid.framework import ComplexVariable
+from ....framework.program_release import paddle_face
 
 __all__ = ["elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div", "kron", "trace", "sum"]
 
@@ -67,6 +68,7 @@ def trace(input, offset=0, dim1=0, dim2=1, name=None):  # noqa: A002 -- Paddle's
     )
 
 
+@paddle_face
 def sum(input, dim=None, keep_dim=False, name=None):  # noqa: A001,A002 -- Paddle's names
     complex_variable_exists([input], "sum")
     return ComplexVariable(

@@ -12,6 +12,7 @@ from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 from .activation import sigmoid
 from .common import one_hot
+from ....framework.program_release import paddle_face
 
 __all__ = [
     "cross_entropy",
@@ -27,6 +28,7 @@ __all__ = [
 ]
 
 
+@paddle_face
 def reduce_loss(loss, reduction, fn="loss"):
     if reduction == "mean":
         return TMa.mean(loss)
@@ -78,6 +80,7 @@ def _class_weight(weight, label, ignore_index, axis, input_dims):
     return TMa.multiply(picked, TM.cast(keep, weight.dtype))
 
 
+@paddle_face
 def cross_entropy(
     input,
     label,
@@ -200,6 +203,7 @@ def log_loss(input, label, epsilon=0.0001, name=None):
     return TMa.scale(TMa.add(pos, neg), -1.0, name=name)
 
 
+@paddle_face
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
     """CTC loss of padded log_probs [T, N, C] against padded labels [N, S] (pe's warpctc op); 'mean'
     averages each sample's loss divided by its label length."""
@@ -209,6 +213,7 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     return reduce_loss(loss, reduction, "ctc_loss")
 
 
+@paddle_face
 def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
     """RNN-T loss (pe's warprnnt op) of input [B, T, U + 1, V] log-probabilities (no softmax is applied,
     as Paddle's) against int32 label [B, U] with int32 lengths [B]; 'mean' is the sum over the batch

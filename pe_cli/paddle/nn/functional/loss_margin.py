@@ -9,6 +9,7 @@ from ....layers.checks import check_variable_and_dtype
 from ....layers.helper import LayerHelper
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
+from ....framework.program_release import paddle_face
 
 __all__ = ["margin_cross_entropy", "class_center_sample"]
 
@@ -20,6 +21,7 @@ def _one_process(group, who):
         )
 
 
+@paddle_face
 def margin_cross_entropy(
     logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0, group=None, return_softmax=False, reduction="mean"
 ):

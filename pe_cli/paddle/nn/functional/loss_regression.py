@@ -15,6 +15,7 @@ from ... import tensor_math as TMa
 from .activation import log_sigmoid, relu
 from .common import cosine_similarity, one_hot, pairwise_distance
 from .loss import reduce_loss
+from ....framework.program_release import paddle_face
 
 __all__ = [
     "mse_loss",
@@ -157,6 +158,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
     return reduce_loss(loss, reduction, "gaussian_nll_loss")
 
 
+@paddle_face
 def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
     """-mean over classes of (label * log sigmoid(input) + (1 - label) * log sigmoid(-input))."""
     label = TM.cast(label, input.dtype)
@@ -170,6 +172,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     return reduce_loss(loss, reduction, "multi_label_soft_margin_loss")
 
 
+@paddle_face
 def dice_loss(input, label, epsilon=1e-05, name=None):
     """1 - 2 * |input * one_hot(label)| / (|input| + |one_hot(label)|) per sample, averaged."""
     hot = TM.cast(one_hot(TM.squeeze(label, -1), input.shape[-1]), input.dtype)
@@ -207,6 +210,7 @@ def triplet_margin_with_distance_loss(
     return reduce_loss(loss, reduction, "triplet_margin_with_distance_loss")
 
 
+@paddle_face
 def npair_loss(anchor, positive, labels, l2_reg=0.002):
     """Cross entropy of anchor @ positive^T against the rows' same-label targets (each row sums to 1),
     plus l2_reg / 4 times the mean squared norms of anchor and positive, as Paddle's."""
