@@ -10,7 +10,7 @@ loop's call. Issue 95 asks for at most 2 us an op.
         --attrs '{"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2]}'
 
 ``--shape`` (X's, comma-separated; default [size]) and ``--attrs`` (the op's attributes, JSON) for an op of
-images (pool2d).
+images (pool2d). ``--op sgd`` / ``--op momentum``: the update over Param, Grad (Velocity) of that shape.
 
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
@@ -48,6 +48,21 @@ def _softmax_ce(block, args):
     return feeds
 
 
+def _update(block, args, shape):
+    """sgd or momentum over Param, Grad (and Velocity) of ``shape`` and a one-value LearningRate, writing the
+    variables they update (as an optimizer's op does; no scope: a new ParamOut each call, not in place)."""
+    rng = np.random.default_rng(0)
+    feeds = {n: rng.uniform(-1, 1, shape).astype(args.dtype) for n in ("param", "grad", "velocity")}
+    feeds["lr"] = np.array([0.1], args.dtype)
+    for name, value in feeds.items():
+        block.create_var(name=name, shape=value.shape, dtype=str(value.dtype), is_data=True)
+    ins, outs = {"Param": ["param"], "Grad": ["grad"], "LearningRate": ["lr"]}, {"ParamOut": ["param"]}
+    if args.op == "momentum":
+        ins["Velocity"], outs["VelocityOut"] = ["velocity"], ["velocity"]
+    block.append_op(args.op, ins, outs, json.loads(args.attrs))
+    return feeds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--op", default="relu")
@@ -65,6 +80,8 @@ def main():
     if args.op.startswith("softmax_with_cross_entropy"):
         feeds = _softmax_ce(block, args)
         what = f"[{args.rows}, {args.size}]"
+    elif args.op in ("sgd", "momentum"):
+        feeds, what = _update(block, args, shape), list(shape)
     else:
         block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True)
         block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, json.loads(args.attrs))

@@ -8,7 +8,9 @@ Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive 
 from ..base.activations import real_number
 from ..base.dtypes import VarType
 from ..base.dims import known_numel
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import optimizer_out as cpu_updates
+from ..shapes import optimizer as meta_rules
+from .define import Attr, Structured, fmt_shape, register
 
 
 def infer_update(state_pairs=(), scalars=(), lr=True):
@@ -47,6 +49,7 @@ register(
     outputs=["ParamOut"],
     infer=infer_update(),
     traits=("selected_rows", "updates_in_place"),
+    structured=Structured(meta=meta_rules.sgd_meta, cpu=cpu_updates.SGD),
     doc="ParamOut = Param - LearningRate * Grad. A row-sparse Grad (SelectedRows) changes only its rows "
     "(a row listed twice: its values summed).",
 )

@@ -1,7 +1,13 @@
 """The optimizer family's rules, shared by the kernels of both devices: whether Fluid 1.8.5's sparse adam reads
-the next step's powers, ModelAverage's counters."""
+the next step's powers, ModelAverage's counters; the meta rules of sgd and momentum (below)."""
 
 import numpy as np
+
+from ..base.broadcast_shapes import broadcast
+from ..base.dims import numel
+from ..base.errors import PeError
+from ..base.selected_rows import SelectedRows
+from .structured import Meta
 
 
 def adam_reads_next_powers(ins, attrs):
@@ -30,3 +36,88 @@ def average_counters(ins, attrs):
     if restart:
         old, accumulates = accumulates, 0
     return updates, accumulates, old, fold, restart
+
+
+# -- sgd and momentum: structured kernels (shapes/structured.py) ---------------------------------------
+#
+# Their meta rules decide, once per shape signature, the outputs (each of its input's shape and dtype), the
+# input each output may be written over where the executor lets an update write in place (``Meta.inplace``:
+# ParamOut over Param, VelocityOut over Velocity) and the variant that computes them (the CPU out-kernels:
+# kernels/cpu/optimizer_out.py):
+#
+# - "loop": float32 or float64 values of one dtype and one shape: one numba pass (_pointwise_loops.sgd,
+#   momentum; their in-place forms where the buffers handed are the inputs'); ``Meta.loop`` names the loop a
+#   planned step launches where the update is Fluid's plain one over a one-value LearningRate;
+# - "rows": sgd of a row-sparse Grad (SelectedRows) over a dense Param: the rows it holds move, duplicates
+#   summed; momentum's row-sparse Grad is made dense first, as Fluid's (Grad 0 elsewhere), a "loop" or "numpy";
+# - "table": sgd of a row-sparse Param (a table's rows) by a row-sparse Grad: a new SelectedRows (fresh);
+# - "numpy": the rest (other dtypes, mixed dtypes, shapes numpy broadcasts): numpy's expression, its arrays
+#   the outputs (fresh).
+#
+# momentum's ``Meta.args`` are (sparse, terms, on_master): Grad is row-sparse; Paddle 2.x's gradient terms
+# (rescale_grad, l2_decay) apply; the update runs on MasterParam (multi_precision with a MasterParam given:
+# nothing in place, ParamOut its cast to Param's dtype).
+
+LOOP, ROWS, TABLE, NUMPY = "loop", "rows", "table", "numpy"
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _one_loop(*values):
+    """float32 or float64 values, all of one dtype and one shape (what the loops are compiled for)."""
+    dtype, shape = values[0].dtype, tuple(values[0].shape)
+    return dtype in _FLOATS and all(v.dtype == dtype and tuple(v.shape) == shape for v in values)
+
+
+def _one_value(lr):
+    return lr is not None and numel(lr.shape) == 1
+
+
+def _spec(shapes, dtype):
+    """numpy's broadcast of ``shapes`` (the first where they do not broadcast: numpy says why when it computes)
+    with ``dtype``."""
+    return tuple(broadcast(shapes) or shapes[0]), np.dtype(dtype)
+
+
+def sgd_meta(attrs, ins, facts):
+    """sgd's ParamOut and variant (above)."""
+    p, g = ins["Param"], ins["Grad"]
+    if isinstance(p, SelectedRows):
+        return Meta({"ParamOut": (tuple(p.shape), p.dtype)}, TABLE, fresh=True)
+    outputs = {"ParamOut": (tuple(p.shape), p.dtype)}
+    if isinstance(g, SelectedRows):
+        return Meta(outputs, ROWS, inplace={"ParamOut": "Param"})
+    if _one_loop(p, g):
+        loop = "sgd" if _one_value(ins["LearningRate"]) else ""
+        return Meta(outputs, LOOP, loop, ("Param", "Grad", "LearningRate"), inplace={"ParamOut": "Param"})
+    return Meta({"ParamOut": _spec([tuple(p.shape), tuple(g.shape)], p.dtype)}, NUMPY, fresh=True)
+
+
+def momentum_meta(attrs, ins, facts):
+    """momentum's ParamOut, VelocityOut (and MasterParamOut where a MasterParam is given) and variant (above)."""
+    p, g, v, master = ins["Param"], ins["Grad"], ins["Velocity"], ins.get("MasterParam")
+    sparse = isinstance(g, SelectedRows)
+    terms = float(attrs.get("rescale_grad", 1.0)) != 1.0 or attrs.get("regularization_method", "") == "l2_decay"
+    if sparse and terms:
+        raise PeError(
+            "momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported by pe; "
+            "use a dense gradient (is_sparse=False)"
+        )
+    on_master = master is not None and bool(attrs.get("multi_precision", False))
+    param = master if on_master else p
+    args = (sparse, terms, on_master)
+    if _one_loop(param, g, v):  # (the terms keep Grad's dtype: scale's and elementwise_add's X's)
+        shape = tuple(param.shape)
+        outputs = {"ParamOut": (shape, p.dtype if on_master else param.dtype), "VelocityOut": (shape, v.dtype)}
+        inplace = {} if on_master else {"ParamOut": "Param", "VelocityOut": "Velocity"}
+        if master is not None:
+            outputs["MasterParamOut"] = (tuple(master.shape), master.dtype)
+            inplace = inplace and dict(inplace, MasterParamOut="MasterParam")
+        plain = master is None and not terms and not sparse and _one_value(ins["LearningRate"])
+        loop_inputs = ("Param", "Grad", "Velocity", "LearningRate")
+        return Meta(outputs, LOOP, "momentum" if plain else "", loop_inputs, inplace, args=args)
+    shapes = [tuple(param.shape), tuple(g.shape), tuple(v.shape)]
+    core_p, core_v = _spec(shapes, param.dtype), _spec(shapes[1:], v.dtype)
+    outputs = {"ParamOut": (core_p[0], p.dtype) if on_master else core_p, "VelocityOut": core_v}
+    if master is not None:
+        outputs["MasterParamOut"] = core_p if on_master else (tuple(master.shape), master.dtype)
+    return Meta(outputs, NUMPY, fresh=True, args=args)

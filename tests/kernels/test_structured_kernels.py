@@ -20,6 +20,8 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_loss_classification,
+    cases_momentum,
+    cases_optimizer,
     cases_pooling,
     cases_pooling_mask,
 )
@@ -31,6 +33,7 @@ CONVERTED = {
     "softmax_with_cross_entropy": {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"},
     "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
     "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
+    "dense updates": {"sgd", "momentum"},
 }
 CASES = {
     "activation table": [
@@ -46,6 +49,11 @@ CASES = {
         if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
     ],
     "max pooling with index": [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["max pooling with index"]],
+    "dense updates": [  # (row-sparse values: the updates' own test below)
+        c
+        for c in cases_optimizer.CASES + cases_momentum.CASES
+        if c.op in CONVERTED["dense updates"] and all(isinstance(v, np.ndarray) for v in c.inputs.values())
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does)
 ALL_CASES = [case for family in sorted(CASES) if family != "softmax_with_cross_entropy" for case in CASES[family]]
@@ -317,3 +325,68 @@ def test_fused_batch_norm_and_sigmoid_computes_batch_norm_then_sigmoid():
     got = fused.kernel("cpu")(ins, dict(fused.default_attrs(), act_type="sigmoid"))["Y"]
     y = registry.get("batch_norm").kernel("cpu")(ins, registry.get("batch_norm").default_attrs())["Y"]
     assert got.tobytes() == registry.get("sigmoid").kernel("cpu")({"X": y}, {})["Out"].tobytes()
+
+
+def _momentum_ins(grad=None, **given):
+    """momentum's inputs: [6, 5] float32 values (Grad ``grad``(Param) where given), ``given`` beside them."""
+    ins = {s: rng.uniform(-1, 1, (6, 5)).astype(np.float32) for s in ("Param", "Grad", "Velocity")}
+    ins["LearningRate"] = np.array([0.1], np.float32)
+    ins.update(given)
+    if grad is not None:
+        ins["Grad"] = grad(ins["Param"])
+    return ins
+
+
+def _momentum(ins, ctx):
+    attrs = dict(registry.get("momentum").default_attrs(), multi_precision="MasterParam" in ins)
+    return registry.get("momentum").kernel("cpu")(ins, attrs, ctx)
+
+
+def test_an_update_writes_over_its_parameter_and_state_where_its_meta_and_the_executor_let_it():
+    """momentum's Meta lets ParamOut be Param's buffer and VelocityOut Velocity's: told it may update in place
+    (ctx.update_in_place, the executor's leave) its out-kernel's in-place loop writes them, the bits of the
+    update into new buffers; not where Grad shares Param's memory, nor over a MasterParam (multi_precision),
+    nor without the leave."""
+    leave = KernelContext(update_in_place=True)
+    ins = _momentum_ins()
+    want = _momentum({s: v.copy() for s, v in ins.items()}, KernelContext())
+    outs = _momentum(ins, leave)
+    assert outs["ParamOut"] is ins["Param"] and outs["VelocityOut"] is ins["Velocity"]
+    assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
+    ins = _momentum_ins()
+    outs = _momentum(ins, KernelContext())
+    assert outs["ParamOut"] is not ins["Param"] and outs["VelocityOut"] is not ins["Velocity"]
+    ins = _momentum_ins(grad=lambda p: p[::-1])  # (a view of Param)
+    want = _momentum({s: v.copy() for s, v in ins.items()}, KernelContext())
+    outs = _momentum(ins, leave)
+    assert outs["ParamOut"] is not ins["Param"] and outs["VelocityOut"] is ins["Velocity"]
+    assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
+    ins = _momentum_ins(MasterParam=rng.uniform(-1, 1, (6, 5)))
+    outs = _momentum(ins, leave)
+    assert not any(outs[s] is ins[s[:-3]] for s in ("ParamOut", "VelocityOut", "MasterParamOut"))
+
+
+def test_sgd_of_row_sparse_values_through_its_out_kernel():
+    """sgd's row-sparse variants: a row-sparse Grad moves its rows (duplicates summed) over a dense Param, in
+    place where the executor lets it; a row-sparse Param (a table's rows) gives a new one; the rows of momentum's
+    row-sparse Grad are made dense (Grad 0 elsewhere), and its Paddle 2.x terms refused in one line."""
+    from pe_cli.base.selected_rows import SelectedRows
+
+    p, lr = rng.uniform(-1, 1, (5, 3)), np.array([0.5])
+    g = SelectedRows(np.array([1, 3, 1]), rng.uniform(-1, 1, (3, 3)), 5)
+    sgd = registry.get("sgd").kernel("cpu")
+    want = p.copy()
+    want[[1, 3]] -= 0.5 * np.stack([g.values[0] + g.values[2], g.values[1]])
+    given = p.copy()
+    out = sgd({"Param": given, "Grad": g, "LearningRate": lr}, {}, KernelContext(update_in_place=True))["ParamOut"]
+    assert out is given and np.allclose(out, want)
+    table = SelectedRows(np.array([3, 1]), p[[3, 1]], 5)
+    out = sgd({"Param": table, "Grad": g, "LearningRate": lr}, {})["ParamOut"]
+    assert isinstance(out, SelectedRows) and np.allclose(out.to_dense(), want * (np.arange(5) % 2 == 1)[:, None])
+    momentum, v = registry.get("momentum"), np.zeros((5, 3))
+    ins = {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}
+    dense = momentum.kernel("cpu")(dict(ins, Grad=g.to_dense()), momentum.default_attrs())
+    outs = momentum.kernel("cpu")(ins, momentum.default_attrs())
+    assert all(outs[s].tobytes() == dense[s].tobytes() for s in dense)
+    with pytest.raises(Exception, match="momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported"):
+        momentum.kernel("cpu")(ins, dict(momentum.default_attrs(), rescale_grad=0.5))

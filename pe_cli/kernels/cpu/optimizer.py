@@ -1,29 +1,29 @@
-"""Update kernels and the learning-rate schedule kernels. Every output is a new array, except where
-the executor lets an update write over its parameter and state (``ctx.update_in_place``: sgd
-and momentum on dense float arrays, the row-sparse updates on their rows). sgd and momentum on
-float32/float64 are one-pass numba loops (_pointwise_loops.py), adam's dense and lazy updates too
-(_adam_loops.py); the others are vectorised numpy. The kernels that update no parameter
-(increment, lr_schedule, average_accumulates) are in optimizer_schedules.py."""
+"""Update kernels and the learning-rate schedule kernels. sgd and momentum are structured kernels: their meta
+rules (pe_cli/shapes/optimizer.py) and out-kernels (optimizer_out.py), which the registry binds
+(ops/optimizer.py, ops/momentum.py); ``sgd`` and ``momentum`` here are the two as ``kernel(ins, attrs, ctx)``
+for the callers that run a kernel by name (dgc_momentum, the fused updates, op tests). Every other output is
+a new array, except where the executor lets an update write over its parameter and state
+(``ctx.update_in_place``: adam on dense float arrays, the row-sparse updates on their rows). adam's dense
+and lazy updates are one-pass numba loops (_adam_loops.py); the others are vectorised numpy. The kernels that
+update no parameter (increment, lr_schedule, average_accumulates) are in optimizer_schedules.py."""
 
 import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, elementwise as _elementwise, selected_rows as sparse
-from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
+from .runtime.loops import flat, is_float, lazy, loop_or
 from ..context import NO_CONTEXT
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
+from ...shapes import optimizer as meta_rules
 from ...shapes.optimizer import adam_reads_next_powers
+from ..structured import adapter
+from .optimizer_out import MOMENTUM, SGD, scalar as _scalar
 
-_loops = lazy("_pointwise_loops")
 _adam_loops = lazy("_adam_loops")
 
-
-def _scalar(a, dtype):
-    """A one-value array as a numpy scalar of ``dtype`` (``flat[0]``: a tenth of reshape's cost on the
-    tiny model's step)."""
-    value = np.asarray(a).flat[0]
-    return value if value.dtype == dtype else dtype.type(value)
+sgd = adapter(meta_rules.sgd_meta, SGD, "sgd")
+momentum = adapter(meta_rules.momentum_meta, MOMENTUM, "momentum")  # (Paddle 2.x's terms: none by default)
 
 
 def _in_place(ctx, written, read):
@@ -54,11 +54,6 @@ def _may_overlap(a, b):
     return np.may_share_memory(a, b)
 
 
-def _flat_own(a):
-    """A C-contiguous array as 1-D (itself where it is: a tenth of the tiny model's update)."""
-    return a if a.ndim == 1 else a.reshape(-1)
-
-
 def dpsgd(ins, attrs, ctx):
     p, g = np.asarray(ins["Param"]), np.asarray(ins["Grad"])
     lr = _scalar(ins["LearningRate"], p.dtype)
@@ -67,25 +62,6 @@ def dpsgd(ins, attrs, ctx):
     noise = ctx.rng.normal(0.0, attrs["sigma"]) if attrs["sigma"] > 0 else 0.0
     step = g / p.dtype.type(scale) + p.dtype.type(noise / attrs["batch_size"])
     return {"ParamOut": (p - lr * step).astype(p.dtype, copy=False)}
-
-
-def sgd(ins, attrs, ctx=NO_CONTEXT):
-    p, g = ins["Param"], ins["Grad"]
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    if isinstance(p, SelectedRows):  # a row-sparse parameter (Fluid's sparse table) updated at g's rows
-        return sparse.sgd_of_rows(p, g, lr)
-    if isinstance(g, SelectedRows):
-        return sparse.sgd(p, g, lr, ctx.update_in_place)
-    if is_float(p, g) and p.shape == g.shape and _in_place(ctx, (p,), g):
-        args = (_flat_own(p), flat(g), lr)
-        loop_or(_replicas.sgd_in_place, _loops().sgd_in_place, *args)(*args)
-        return {"ParamOut": p}
-    if is_float(p, g) and p.shape == g.shape:
-        p_out = np.empty(p.shape, dtype=p.dtype)
-        args = (flat(p), flat(g), lr, p_out.reshape(-1))
-        loop_or(_replicas.sgd, _loops().sgd, *args)(*args)
-        return {"ParamOut": p_out}
-    return {"ParamOut": (p - lr * g).astype(p.dtype, copy=False)}
 
 
 def dgc_momentum(ins, attrs, host=np.asarray, scale=None, kernels=None):
@@ -108,37 +84,6 @@ def dgc_momentum(ins, attrs, host=np.asarray, scale=None, kernels=None):
     if int(host(ins["current_step"]).reshape(-1)[0]) < rampup:
         return dict(momentum_kernel(upd, attrs), Grad_out=g_out)
     return dict(sgd_kernel(upd, attrs), VelocityOut=v, Grad_out=g_out)
-
-
-def momentum(ins, attrs, ctx=NO_CONTEXT):
-    p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
-    if isinstance(g, SelectedRows):  # Fluid's sparse momentum updates every row (g = 0 elsewhere)
-        g = g.to_dense()
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    mu = p.dtype.type(attrs["mu"])
-    if is_float(p, g, v) and p.shape == g.shape == v.shape and _in_place(ctx, (p, v), g):
-        parts = parallel_parts(p.size, UPDATE_PARALLEL_MIN_ELEMENTS)
-        args = (_flat_own(p), flat(g), _flat_own(v), lr, mu, bool(attrs["use_nesterov"]))
-        if parts > 1 and parallel_ready(_loops().momentum_in_place_parallel, *args, parts):
-            _loops().momentum_in_place_parallel(*args, parts)
-        else:
-            loop_or(_replicas.momentum_in_place, _loops().momentum_in_place, *args)(*args)
-        return {"ParamOut": p, "VelocityOut": v}
-    if is_float(p, g, v) and p.shape == g.shape == v.shape:
-        p_out, v_out = np.empty(p.shape, dtype=p.dtype), np.empty(v.shape, dtype=v.dtype)
-        parts = parallel_parts(p.size)
-        args = (flat(p), flat(g), flat(v), lr, mu, bool(attrs["use_nesterov"]), p_out.reshape(-1), v_out.reshape(-1))
-        if parts > 1 and parallel_ready(_loops().momentum_parallel, *args, parts):
-            _loops().momentum_parallel(*args, parts)
-        else:
-            loop_or(_replicas.momentum, _loops().momentum, *args)(*args)
-        return {"ParamOut": p_out, "VelocityOut": v_out}
-    v_out = v * mu + g
-    if attrs["use_nesterov"]:
-        p_out = p - (g + v_out * mu) * lr
-    else:
-        p_out = p - lr * v_out
-    return {"ParamOut": p_out.astype(p.dtype, copy=False), "VelocityOut": v_out.astype(v.dtype, copy=False)}
 
 
 def adam(ins, attrs, ctx=NO_CONTEXT):
