@@ -10,7 +10,7 @@ dtypes, ignore_index, soft labels, another axis, empty, a label out of range), a
 and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loops, 2x2 loops serial and
 parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS';
 for optimizer, sgd and momentum through theirs (_updates: dtypes, sizes, in place or not, Paddle 2.x's terms
-and master copy, row-sparse values);
+and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -23,7 +23,6 @@ import argparse
 import importlib
 import os
 import sys
-import zlib
 
 import numpy as np
 
@@ -249,78 +248,6 @@ def _mask_pooling(results, rng):
                 _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, None))
 
 
-def _updates(results):
-    """sgd and momentum through their CPU kernels (optimizer): float16/32/64 (and ints for sgd), empty, 0-D, a
-    large array (the parallel twins), told nothing or to update in place (the inputs after the call recorded
-    too), nesterov, Paddle 2.x's rescale_grad / l2_decay / MasterParam (multi_precision or not), row-sparse
-    Grad (duplicate rows) and Param, mixed dtypes, a Grad numpy broadcasts, a two-value LearningRate."""
-    from pe_cli.base.selected_rows import SelectedRows
-    from pe_cli.ops import registry
-
-    rng = np.random.default_rng(13)
-    momenta = [
-        {},
-        {"use_nesterov": True},
-        {"rescale_grad": 0.5, "regularization_method": "l2_decay", "regularization_coeff": 0.1},
-        {"multi_precision": True},
-        {"multi_precision": False},
-    ]
-    for op, dtype, shape, extra in [
-        (op, dtype, shape, extra)
-        for op in ("sgd", "momentum")
-        for dtype in ("float16", "float32", "float64") + (("int32",) if op == "sgd" else ())
-        for shape in [(3, 4), (0,), (), ((1 << 16) + 3,)]
-        for extra in (momenta if op == "momentum" else [{}])
-    ]:
-
-        def ins():
-            r = np.random.default_rng(zlib.crc32(repr((op, dtype, shape, extra)).encode()))
-            values = {s: (r.uniform(-2, 2, size=shape) * 4).astype(dtype) for s in ("Param", "Grad", "Velocity")}
-            values["LearningRate"] = np.array([0.1], dtype if dtype != "int32" else "float32")
-            if op == "sgd":
-                del values["Velocity"]
-            if "multi_precision" in extra:
-                values["MasterParam"] = values["Param"].astype("float32" if dtype == "float16" else dtype)
-            return values
-
-        _update_calls(results, registry.get(op), f"update|{op}|{dtype}|{shape}|{sorted(extra.items())}", ins, extra)
-    for op in ("sgd", "momentum"):
-        for case, make in {
-            "sparse_grad": lambda: {"Grad": SelectedRows(np.array([1, 3, 1]), rng.uniform(-1, 1, (3, 4)), 5)},
-            "sparse_both": lambda: {
-                "Param": SelectedRows(np.array([0, 1, 3]), rng.uniform(-1, 1, (3, 4)), 5),
-                "Grad": SelectedRows(np.array([1, 3, 1]), rng.uniform(-1, 1, (3, 4)), 5),
-            },
-            "missing_row": lambda: {
-                "Param": SelectedRows(np.array([0, 1]), rng.uniform(-1, 1, (2, 4)), 5),
-                "Grad": SelectedRows(np.array([3]), rng.uniform(-1, 1, (1, 4)), 5),
-            },
-            "mixed": lambda: {"Grad": rng.uniform(-1, 1, (5, 4)).astype("float32")},
-            "broadcast": lambda: {"Grad": rng.uniform(-1, 1, (4,))},
-            "two_rates": lambda: {"LearningRate": np.array([0.1, 0.2])},
-        }.items():
-            for extra in [{}, {"rescale_grad": 2.0}] if op == "momentum" else [{}]:
-
-                def ins(make=make):
-                    values = {s: rng.uniform(-1, 1, (5, 4)) for s in ("Param", "Grad", "Velocity")}
-                    values["LearningRate"] = np.array([0.1])
-                    values.update(make())
-                    return values if op == "momentum" else {k: v for k, v in values.items() if k != "Velocity"}
-
-                _update_calls(results, registry.get(op), f"update|{op}|{case}|{sorted(extra.items())}", ins, extra)
-
-
-def _update_calls(results, opdef, key, ins, extra):
-    from pe_cli.kernels.context import KernelContext
-
-    for told in ("none", "in_place"):
-        given = ins()
-        attrs = dict(opdef.default_attrs(), **extra)
-        ctx = KernelContext(update_in_place=told == "in_place")
-        _record(results, f"{key}|{told}", lambda: _direct(opdef, given, attrs, ctx))
-        _record(results, f"{key}|{told}|after", lambda: given)
-
-
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -343,7 +270,9 @@ def dump(root, families, out):
         if "pooling_mask" in families:
             _mask_pooling(results, np.random.default_rng(11))
         if "optimizer" in families:
-            _updates(results)
+            updates = importlib.import_module("update_case_bytes")  # (beside this script)
+            updates.dense_updates(results, _record, _direct)
+            updates.numpy_updates(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -121,3 +121,88 @@ def momentum_meta(attrs, ins, facts):
     if master is not None:
         outputs["MasterParamOut"] = core_p if on_master else (tuple(master.shape), master.dtype)
     return Meta(outputs, NUMPY, fresh=True, args=args)
+
+
+# -- the updates numpy computes: adagrad, decayed_adagrad, rmsprop, adamax, adadelta, ftrl, lamb, lars_momentum,
+# adamw (their CPU out-kernels: kernels/cpu/optimizer_numpy.py). Each output is its input's dtype, of the shape
+# numpy broadcasts the values it is computed from to (the input's own, the shape rule having checked them at
+# build time); variant "numpy" (fresh: numpy's arrays are the outputs), and adagrad's "rows" for a row-sparse
+# Grad (its rows move, duplicates summed; Param and Moment written over where the executor lets it).
+
+_P, _G = "Param", "Grad"
+# op type -> {output slot: (the input whose dtype it has, the inputs it is computed from)}
+NUMPY_UPDATES = {
+    "adagrad": {"ParamOut": (_P, (_P, _G, "Moment")), "MomentOut": ("Moment", ("Moment", _G))},
+    "decayed_adagrad": {"ParamOut": (_P, (_P, _G, "Moment")), "MomentOut": ("Moment", ("Moment", _G))},
+    "rmsprop": {
+        "ParamOut": (_P, (_P, "Moment", _G, "MeanSquare", "MeanGrad")),
+        "MomentOut": ("Moment", ("Moment", _G, "MeanSquare", "MeanGrad")),
+        "MeanSquareOut": ("MeanSquare", ("MeanSquare", _G)),
+        "MeanGradOut": ("MeanGrad", ("MeanGrad", _G)),
+    },
+    "adamax": {
+        "ParamOut": (_P, (_P, "Moment", _G, "InfNorm")),
+        "MomentOut": ("Moment", ("Moment", _G)),
+        "InfNormOut": ("InfNorm", ("InfNorm", _G)),
+    },
+    "adadelta": {
+        "ParamOut": (_P, (_P, "AvgSquaredUpdate", "AvgSquaredGrad", _G)),
+        "AvgSquaredGradOut": ("AvgSquaredGrad", ("AvgSquaredGrad", _G)),
+        "AvgSquaredUpdateOut": ("AvgSquaredUpdate", ("AvgSquaredUpdate", "AvgSquaredGrad", _G)),
+    },
+    "ftrl": {
+        "ParamOut": (_P, (_P, "LinearAccumulator", _G, "SquaredAccumulator")),
+        "SquaredAccumOut": ("SquaredAccumulator", ("SquaredAccumulator", _G)),
+        "LinearAccumOut": ("LinearAccumulator", ("LinearAccumulator", _G, "SquaredAccumulator", _P)),
+    },
+    "lamb": {
+        "ParamOut": (_P, (_P, "Moment1", "Moment2", _G)),
+        "Moment1Out": ("Moment1", ("Moment1", _G)),
+        "Moment2Out": ("Moment2", ("Moment2", _G)),
+        "Beta1PowOut": ("Beta1Pow", ("Beta1Pow",)),
+        "Beta2PowOut": ("Beta2Pow", ("Beta2Pow",)),
+    },
+    "lars_momentum": {"ParamOut": (_P, (_P, "Velocity", _G)), "VelocityOut": ("Velocity", ("Velocity", _G, _P))},
+    "adamw": {
+        "ParamOut": (_P, (_P, "Moment1", "Moment2", _G)),
+        "Moment1Out": ("Moment1", ("Moment1", _G)),
+        "Moment2Out": ("Moment2", ("Moment2", _G)),
+        "Beta1PowOut": ("Beta1Pow", ("Beta1Pow",)),
+        "Beta2PowOut": ("Beta2Pow", ("Beta2Pow",)),
+    },
+}
+
+
+def _numpy_outputs(op_type, ins):
+    """slot -> (shape, dtype) of the outputs of ``op_type`` (NUMPY_UPDATES) whose input is given."""
+    outputs = {}
+    for slot, (like, operands) in NUMPY_UPDATES[op_type].items():
+        if ins.get(like) is not None:
+            outputs[slot] = _spec([tuple(ins[s].shape) for s in operands if ins.get(s) is not None], ins[like].dtype)
+    return outputs
+
+
+def numpy_update_meta(op_type):
+    """The meta rule of the update ``op_type`` of NUMPY_UPDATES (adagrad's: adagrad_meta)."""
+
+    def meta(attrs, ins, facts):
+        if op_type == "rmsprop" and not attrs["centered"]:  # (MeanGrad is read only when centered)
+            ins = {slot: v for slot, v in ins.items() if slot != "MeanGrad"}
+        return Meta(_numpy_outputs(op_type, ins), NUMPY, fresh=True)
+
+    meta.__name__ = meta.__qualname__ = f"{op_type}_meta"
+    return meta
+
+
+# op type -> its meta rule (adagrad's below)
+NUMPY_METAS = {name: numpy_update_meta(name) for name in NUMPY_UPDATES if name != "adagrad"}
+
+
+def adagrad_meta(attrs, ins, facts):
+    """adagrad's outputs and variant: "rows" for a row-sparse Grad (over Param and Moment in place where the
+    executor lets it), else "numpy"."""
+    p, m = ins["Param"], ins["Moment"]
+    if isinstance(ins["Grad"], SelectedRows):
+        outputs = {"ParamOut": (tuple(p.shape), p.dtype), "MomentOut": (tuple(m.shape), m.dtype)}
+        return Meta(outputs, ROWS, inplace={"ParamOut": "Param", "MomentOut": "Moment"})
+    return Meta(_numpy_outputs("adagrad", ins), NUMPY, fresh=True)

@@ -19,6 +19,7 @@ from pe_cli.ops import registry
 from tests.ops import (
     cases_activation,
     cases_activation_math,
+    cases_adamw,
     cases_loss_classification,
     cases_momentum,
     cases_optimizer,
@@ -34,6 +35,17 @@ CONVERTED = {
     "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
     "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
     "dense updates": {"sgd", "momentum"},
+    "numpy updates": {
+        "adagrad",
+        "decayed_adagrad",
+        "rmsprop",
+        "adamax",
+        "adadelta",
+        "ftrl",
+        "lamb",
+        "lars_momentum",
+        "adamw",
+    },
 }
 CASES = {
     "activation table": [
@@ -54,6 +66,7 @@ CASES = {
         for c in cases_optimizer.CASES + cases_momentum.CASES
         if c.op in CONVERTED["dense updates"] and all(isinstance(v, np.ndarray) for v in c.inputs.values())
     ],
+    "numpy updates": [c for c in cases_optimizer.CASES + cases_adamw.CASES if c.op in CONVERTED["numpy updates"]],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does)
 ALL_CASES = [case for family in sorted(CASES) if family != "softmax_with_cross_entropy" for case in CASES[family]]
@@ -366,10 +379,11 @@ def test_an_update_writes_over_its_parameter_and_state_where_its_meta_and_the_ex
     assert not any(outs[s] is ins[s[:-3]] for s in ("ParamOut", "VelocityOut", "MasterParamOut"))
 
 
-def test_sgd_of_row_sparse_values_through_its_out_kernel():
+def test_updates_of_row_sparse_values_through_their_out_kernels():
     """sgd's row-sparse variants: a row-sparse Grad moves its rows (duplicates summed) over a dense Param, in
-    place where the executor lets it; a row-sparse Param (a table's rows) gives a new one; the rows of momentum's
-    row-sparse Grad are made dense (Grad 0 elsewhere), and its Paddle 2.x terms refused in one line."""
+    place where the executor lets it; a row-sparse Param (a table's rows) gives a new one; adagrad's rows move
+    Param and Moment in place, or copies of them; the rows of momentum's row-sparse Grad are made dense (Grad 0
+    elsewhere), and its Paddle 2.x terms refused in one line."""
     from pe_cli.base.selected_rows import SelectedRows
 
     p, lr = rng.uniform(-1, 1, (5, 3)), np.array([0.5])
@@ -383,6 +397,16 @@ def test_sgd_of_row_sparse_values_through_its_out_kernel():
     table = SelectedRows(np.array([3, 1]), p[[3, 1]], 5)
     out = sgd({"Param": table, "Grad": g, "LearningRate": lr}, {})["ParamOut"]
     assert isinstance(out, SelectedRows) and np.allclose(out.to_dense(), want * (np.arange(5) % 2 == 1)[:, None])
+    adagrad, m = registry.get("adagrad"), rng.uniform(0, 1, (5, 3))
+    summed = np.zeros((5, 3))
+    np.add.at(summed, g.rows, g.values)
+    m_want = np.where(np.isin(np.arange(5), g.rows)[:, None], m + summed * summed, m)
+    p_want = p - 0.5 * summed / (np.sqrt(m_want) + 1e-6)
+    for leave in (KernelContext(update_in_place=True), KernelContext()):
+        given = {"Param": p.copy(), "Grad": g, "Moment": m.copy(), "LearningRate": lr}
+        outs = adagrad.kernel("cpu")(given, adagrad.default_attrs(), leave)
+        assert (outs["ParamOut"] is given["Param"]) == leave.update_in_place == (outs["MomentOut"] is given["Moment"])
+        assert np.allclose(outs["ParamOut"], p_want) and np.allclose(outs["MomentOut"], m_want)
     momentum, v = registry.get("momentum"), np.zeros((5, 3))
     ins = {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}
     dense = momentum.kernel("cpu")(dict(ins, Grad=g.to_dense()), momentum.default_attrs())

@@ -1,9 +1,10 @@
-"""Update kernels and the learning-rate schedule kernels. sgd and momentum are structured kernels: their meta
-rules (pe_cli/shapes/optimizer.py) and out-kernels (optimizer_out.py), which the registry binds
-(ops/optimizer.py, ops/momentum.py); ``sgd`` and ``momentum`` here are the two as ``kernel(ins, attrs, ctx)``
-for the callers that run a kernel by name (dgc_momentum, the fused updates, op tests). Every other output is
+"""Update kernels and the learning-rate schedule kernels. sgd, momentum and the updates numpy computes (adagrad,
+decayed_adagrad, rmsprop, adamax, adadelta, ftrl, lamb, lars_momentum) are structured kernels: their meta rules
+(pe_cli/shapes/optimizer.py) and out-kernels (optimizer_out.py, optimizer_numpy.py), which the registry binds
+(ops/optimizer.py, ops/momentum.py); the module's kernels of those op types are the two as ``kernel(ins,
+attrs, ctx)`` for the callers that run a kernel by name (dgc_momentum, the fused updates, op tests). Every other output is
 a new array, except where the executor lets an update write over its parameter and state
-(``ctx.update_in_place``: adam on dense float arrays, the row-sparse updates on their rows). adam's dense
+(``ctx.update_in_place``: adam on dense float arrays, its row-sparse updates on their rows). adam's dense
 and lazy updates are one-pass numba loops (_adam_loops.py); the others are vectorised numpy. The kernels that
 update no parameter (increment, lr_schedule, average_accumulates) are in optimizer_schedules.py."""
 
@@ -18,12 +19,18 @@ from .optimizer_schedules import average_accumulates, increment, lr_schedule  # 
 from ...shapes import optimizer as meta_rules
 from ...shapes.optimizer import adam_reads_next_powers
 from ..structured import adapter
+from .optimizer_numpy import OUT
 from .optimizer_out import MOMENTUM, SGD, scalar as _scalar
 
 _adam_loops = lazy("_adam_loops")
 
 sgd = adapter(meta_rules.sgd_meta, SGD, "sgd")
 momentum = adapter(meta_rules.momentum_meta, MOMENTUM, "momentum")  # (Paddle 2.x's terms: none by default)
+adagrad = adapter(meta_rules.adagrad_meta, OUT["adagrad"], "adagrad")
+decayed_adagrad, rmsprop, adamax, adadelta, ftrl, lamb, lars_momentum = (
+    adapter(meta_rules.NUMPY_METAS[name], OUT[name], name)
+    for name in ("decayed_adagrad", "rmsprop", "adamax", "adadelta", "ftrl", "lamb", "lars_momentum")
+)
 
 
 def _in_place(ctx, written, read):
@@ -148,128 +155,3 @@ def _lazy_adam(ins, attrs, ctx, lr_t, beta1, beta2, eps_c):
         prior is None and ctx.update_in_place,
         prior,
     )
-
-
-def adagrad(ins, attrs, ctx=NO_CONTEXT):
-    p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    if isinstance(g, SelectedRows):
-        return sparse.adagrad(p, g, m, lr, p.dtype.type(attrs["epsilon"]), ctx.update_in_place)
-    m_out = m + g * g
-    p_out = p - lr * g / (np.sqrt(m_out) + p.dtype.type(attrs["epsilon"]))
-    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}
-
-
-def rmsprop(ins, attrs):
-    p, g, ms, mom = ins["Param"], ins["Grad"], ins["MeanSquare"], ins["Moment"]
-    t = p.dtype.type
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    rho, eps, mu = t(attrs["decay"]), t(attrs["epsilon"]), t(attrs["momentum"])
-    one = t(1)
-    ms_out = rho * ms + (one - rho) * g * g
-    outs = {}
-    if attrs["centered"]:
-        mg = ins["MeanGrad"]
-        mg_out = rho * mg + (one - rho) * g
-        mom_out = mu * mom + lr * g / np.sqrt(ms_out - mg_out * mg_out + eps)
-        outs["MeanGradOut"] = mg_out.astype(mg.dtype, copy=False)
-    else:
-        mom_out = mu * mom + lr * g / np.sqrt(ms_out + eps)
-    outs.update(
-        {
-            "ParamOut": (p - mom_out).astype(p.dtype, copy=False),
-            "MomentOut": mom_out.astype(mom.dtype, copy=False),
-            "MeanSquareOut": ms_out.astype(ms.dtype, copy=False),
-        }
-    )
-    return outs
-
-
-def adamax(ins, attrs):
-    p, g, m, u = ins["Param"], ins["Grad"], ins["Moment"], ins["InfNorm"]
-    t = p.dtype.type
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    b1p = _scalar(ins["Beta1Pow"], p.dtype)
-    beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
-    m_out = beta1 * m + (t(1) - beta1) * g
-    u_out = np.maximum(beta2 * u + eps, np.abs(g))
-    p_out = p - (lr / (t(1) - b1p)) * (m_out / u_out)
-    return {
-        "ParamOut": p_out.astype(p.dtype, copy=False),
-        "MomentOut": m_out.astype(m.dtype, copy=False),
-        "InfNormOut": u_out.astype(u.dtype, copy=False),
-    }
-
-
-def adadelta(ins, attrs):
-    p, g, sg, su = ins["Param"], ins["Grad"], ins["AvgSquaredGrad"], ins["AvgSquaredUpdate"]
-    t = p.dtype.type
-    rho, eps = t(attrs["rho"]), t(attrs["epsilon"])
-    sg_out = rho * sg + (t(1) - rho) * g * g
-    update = -np.sqrt((su + eps) / (sg_out + eps)) * g
-    su_out = rho * su + (t(1) - rho) * update * update
-    return {
-        "ParamOut": (p + update).astype(p.dtype, copy=False),
-        "AvgSquaredGradOut": sg_out.astype(sg.dtype, copy=False),
-        "AvgSquaredUpdateOut": su_out.astype(su.dtype, copy=False),
-    }
-
-
-def decayed_adagrad(ins, attrs):
-    p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
-    t = p.dtype.type
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    decay = t(attrs["decay"])
-    m_out = decay * m + (t(1) - decay) * g * g
-    p_out = p - lr * g / (np.sqrt(m_out) + t(attrs["epsilon"]))
-    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}
-
-
-def ftrl(ins, attrs):
-    p, g, sq, lin = ins["Param"], ins["Grad"], ins["SquaredAccumulator"], ins["LinearAccumulator"]
-    t = p.dtype.type
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    l1, l2, c = t(attrs["l1"]) + t(1e-10), t(attrs["l2"]) + t(1e-10), t(-attrs["lr_power"])
-    new_sq = sq + g * g
-    lin_out = lin + g - (new_sq**c - sq**c) / lr * p
-    shrunk = (l1 * np.sign(lin_out) - lin_out) / (new_sq**c / lr + t(2) * l2)
-    p_out = np.where(np.abs(lin_out) > l1, shrunk, t(0))
-    return {
-        "ParamOut": p_out.astype(p.dtype, copy=False),
-        "SquaredAccumOut": new_sq.astype(sq.dtype, copy=False),
-        "LinearAccumOut": lin_out.astype(lin.dtype, copy=False),
-    }
-
-
-def lamb(ins, attrs):
-    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
-    t = p.dtype.type
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    b1p, b2p = _scalar(ins["Beta1Pow"], p.dtype), _scalar(ins["Beta2Pow"], p.dtype)
-    beta1, beta2, one = t(attrs["beta1"]), t(attrs["beta2"]), t(1)
-    m1_out = beta1 * m1 + (one - beta1) * g
-    m2_out = beta2 * m2 + (one - beta2) * g * g
-    if not attrs.get("bias_correction"):  # Fluid 1.8's: the moments as they are
-        b1p = b2p = t(0)
-    r = (m1_out / (one - b1p)) / (np.sqrt(m2_out / (one - b2p)) + t(attrs["epsilon"])) + t(attrs["weight_decay"]) * p
-    p_norm, r_norm = np.sqrt(np.sum(p * p)), np.sqrt(np.sum(r * r))
-    ratio = p_norm / r_norm if p_norm > 0 and r_norm > 0 else one
-    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
-    return {
-        "ParamOut": (p - lr * ratio * r).astype(p.dtype, copy=False),
-        "Moment1Out": m1_out.astype(m1.dtype, copy=False),
-        "Moment2Out": m2_out.astype(m2.dtype, copy=False),
-        "Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
-        "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False),
-    }
-
-
-def lars_momentum(ins, attrs):
-    p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
-    t = p.dtype.type
-    lr = _scalar(ins["LearningRate"], p.dtype)
-    coeff, decay = t(attrs["lars_coeff"]), t(attrs["lars_weight_decay"])
-    p_norm, g_norm = np.sqrt(np.sum(p * p)), np.sqrt(np.sum(g * g))
-    local_lr = lr * coeff * p_norm / (g_norm + decay * p_norm) if p_norm > 0 and g_norm > 0 else lr
-    v_out = t(attrs["mu"]) * v + local_lr * (g + decay * p)
-    return {"ParamOut": (p - v_out).astype(p.dtype, copy=False), "VelocityOut": v_out.astype(v.dtype, copy=False)}

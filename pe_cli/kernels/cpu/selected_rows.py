@@ -1,7 +1,8 @@
 """Row-sparse values (pe_cli/base/selected_rows.py) on CPU devices: densifying one for an op whose
 kernel reads dense arrays (the executor calls ``densify``), and the sparse updates of the optimizer
 kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and values are host
-numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd).
+numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd). (sgd's
+and adagrad's rows over a dense Param: their out-kernels, optimizer_out.py and optimizer_numpy.py.)
 An update writes into Param (and its state) where the executor allows it (``in_place``: attrs'
 ``ctx.update_in_place``, set only when nothing else holds those arrays), else into copies."""
 
@@ -38,14 +39,6 @@ def _outputs(arrays, in_place):
     return list(arrays) if in_place else [a.copy() for a in arrays]
 
 
-def sgd(p, g, lr, in_place=False):
-    """ParamOut = Param, with Param[row] - lr * Grad[row] on the rows the gradient holds."""
-    rows, values = g.merged()
-    (p_out,) = _outputs([p], in_place)
-    p_out[rows] = p[rows] - lr * values
-    return {"ParamOut": p_out}
-
-
 def sgd_of_rows(p, g, lr):
     """sgd of a row-sparse Param (the rows of a table it holds): each row of the row-sparse Grad moves
     the Param row of that id, as Fluid's kernel (an id the Param does not hold is an error)."""
@@ -58,17 +51,6 @@ def sgd_of_rows(p, g, lr):
     index = np.array([at[int(r)] for r in rows], np.int64)
     out[index] = out[index] - lr * values
     return {"ParamOut": p.with_arrays(p.rows, out)}
-
-
-def adagrad(p, g, m, lr, eps, in_place=False):
-    """Fluid's sparse adagrad: only the rows the gradient holds change (elsewhere the dense update
-    would leave them as they are too)."""
-    rows, values = g.merged()
-    p_out, m_out = _outputs([p, m], in_place)
-    m_rows = m[rows] + values * values
-    m_out[rows] = m_rows
-    p_out[rows] = p[rows] - lr * values / (np.sqrt(m_rows) + eps)
-    return {"ParamOut": p_out, "MomentOut": m_out}
 
 
 def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False, outputs=None):
