@@ -273,6 +273,7 @@ def dump(root, families, out):
             updates = importlib.import_module("update_case_bytes")  # (beside this script)
             updates.dense_updates(results, _record, _direct)
             updates.numpy_updates(results, _record, _direct)
+            updates.adam_updates(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

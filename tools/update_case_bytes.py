@@ -101,7 +101,7 @@ def numpy_updates(results, record, direct):
     cases = importlib.import_module("tests.ops.cases_optimizer").CASES
     cases += importlib.import_module("tests.ops.cases_adamw").CASES
     cases += importlib.import_module("tests.ops.cases_sparse").CASES  # (row-sparse sgd, momentum, adagrad)
-    for i, case in enumerate(c for c in cases if c.op in NUMPY_UPDATES + ("sgd", "momentum")):
+    for i, case in enumerate(c for c in cases if c.op in NUMPY_UPDATES + ("sgd", "momentum", "adam")):
         for dtype in ("float16", "float32", "float64"):
 
             def ins(case=case, dtype=dtype):
@@ -126,3 +126,38 @@ def _calls(results, record, direct, opdef, key, ins, extra):
         ctx = KernelContext(update_in_place=told == "in_place")
         record(results, f"{key}|{told}", lambda: direct(opdef, given, attrs, ctx))
         record(results, f"{key}|{told}|after", lambda: given)
+
+
+def adam_updates(results, record, direct):
+    """adam through its CPU kernel: float16/32/64, a large array, epsilon_scaled; a row-sparse Grad with
+    lazy_mode (over Param, or over outputs that are other variables), without it (Beta1PowOut Beta1Pow's
+    array, the next step's powers, or not), of no rows; told nothing or to update in place."""
+    from pe_cli.base.selected_rows import SelectedRows
+    from pe_cli.ops import registry
+
+    opdef = registry.get("adam")
+    for dtype in ("float16", "float32", "float64"):
+        for shape in [(5, 4), ((1 << 16) + 3,)]:
+            for form in ("dense", "scaled", "lazy", "lazy_prior", "sparse", "sparse_next", "empty"):
+                if form not in ("dense", "scaled") and len(shape) == 1:
+                    continue
+
+                def ins(dtype=dtype, shape=shape, form=form):
+                    r = np.random.default_rng(zlib.crc32(repr((dtype, shape, form)).encode()))
+                    values = {s: r.uniform(0, 1, shape).astype(dtype) for s in ("Param", "Moment1", "Moment2")}
+                    values["Grad"] = r.uniform(-1, 1, shape).astype(dtype)
+                    values["LearningRate"] = np.array([0.01], dtype)
+                    values["Beta1Pow"], values["Beta2Pow"] = np.array([0.81], dtype), np.array([0.998], dtype)
+                    if form in ("lazy", "lazy_prior", "sparse", "sparse_next", "empty"):
+                        n = 0 if form == "empty" else 3
+                        rows = np.array([3, 1, 3][:n], np.int64)
+                        values["Grad"] = SelectedRows(rows, r.uniform(-1, 1, (n, 4)).astype(dtype), 5)
+                    if form == "lazy_prior":
+                        values.update({f"{s}Out": r.uniform(0, 1, shape).astype(dtype) for s in ("Param", "Moment1")})
+                        values["Moment2Out"] = r.uniform(0, 1, shape).astype(dtype)
+                    if form == "sparse_next":
+                        values["Beta1PowOut"] = values["Beta1Pow"]
+                    return values
+
+                extra = {"lazy_mode": form.startswith("lazy"), "epsilon_scaled": form == "scaled"}
+                _calls(results, record, direct, opdef, f"adam|{dtype}|{shape}|{form}", ins, extra)

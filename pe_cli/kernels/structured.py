@@ -34,7 +34,7 @@ def allocate(meta, ins, overwrite=False):
             and x.dtype == dtype
             and x.flags.c_contiguous
             and x.flags.writeable
-            and not _overlapped(x, src, ins)
+            and not _overlapped(x, src, ins, meta.outputs)
         ):
             outs[slot] = x
         else:
@@ -44,11 +44,13 @@ def allocate(meta, ins, overwrite=False):
     return outs
 
 
-def _overlapped(x, src, ins):
+def _overlapped(x, src, ins, outputs):
     """Whether an input other than ``src`` holds memory of ``x`` (its array, or a view sharing its memory;
-    ``base``: arrays that numpy allocated each share none unless they are one, no call made)."""
+    ``base``: arrays that numpy allocated each share none unless they are one, no call made). An output's
+    value before the op, which its kernel reads (``reads_outputs``: adam's ParamOut, Param's own array where
+    they are one variable), is no other input."""
     for slot, v in ins.items():
-        if slot != src and type(v) is np.ndarray:
+        if slot != src and slot not in outputs and type(v) is np.ndarray:
             if v is x or ((v.base is not None or x.base is not None) and np.may_share_memory(v, x)):
                 return True
     return False

@@ -116,6 +116,7 @@ register(
     traits=("selected_rows", "updates_in_place"),
     attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
     reads_outputs=("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut"),
+    structured=Structured(meta=meta_rules.adam_meta, cpu=cpu_updates.ADAM),
     doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
     "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
     "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon) as Fluid 1.8's, or with "

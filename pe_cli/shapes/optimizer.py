@@ -206,3 +206,53 @@ def adagrad_meta(attrs, ins, facts):
         outputs = {"ParamOut": (tuple(p.shape), p.dtype), "MomentOut": (tuple(m.shape), m.dtype)}
         return Meta(outputs, ROWS, inplace={"ParamOut": "Param", "MomentOut": "Moment"})
     return Meta(_numpy_outputs("adagrad", ins), NUMPY, fresh=True)
+
+
+# -- adam ---------------------------------------------------------------------------------------------
+#
+# adam's meta rule: ParamOut, Moment1Out and Moment2Out (the inputs' shapes and dtypes; donated from Param,
+# Moment1 and Moment2 in Meta.inplace) and Beta1PowOut / Beta2PowOut (the powers times beta1 / beta2, never
+# written over the powers), computed by the variant (kernels/cpu/optimizer_out.py):
+#
+# - "unchanged": a row-sparse Grad of no rows: every output its input (Fluid's kernel returns at once; fresh);
+# - "lazy": a row-sparse Grad with lazy_mode: its rows move, the others keep what the outputs held (Param's, or
+#   the outputs' own earlier values where they are other variables than the inputs: Fluid's op tests; those
+#   ``Meta.args[2]``, nothing donated then);
+# - "loop": float32 or float64 values of one dtype and one shape (a row-sparse Grad without lazy_mode made
+#   dense: Fluid's SparseAdamFunctor, Grad 0 elsewhere): _adam_loops.adam, or adam_in_place over the buffers
+#   donated;
+# - "numpy": the rest (fresh).
+#
+# ``Meta.args``: (the Grad is row-sparse, the update bias-corrects with the next step's powers: Fluid 1.8.5's
+# sparse kernel where Beta1PowOut is Beta1Pow's variable, adam_reads_next_powers, [lazy: the earlier outputs]).
+
+_STATES = (("ParamOut", "Param"), ("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"))
+_POWS = (("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow"))
+
+
+def _lazy_prior(ins):
+    """Whether adam's outputs are other variables than its inputs, all of Param's shape: their earlier values
+    (ins' ParamOut, Moment1Out, Moment2Out) are what their rows keep."""
+    p, prior = ins["Param"], [ins.get(out) for out, _ in _STATES]
+    return all(getattr(a, "shape", None) == p.shape for a in prior) and prior[0] is not p
+
+
+def adam_meta(attrs, ins, facts):
+    """adam's outputs and variant (above)."""
+    g = ins["Grad"]
+    like = {out: (tuple(ins[src].shape), ins[src].dtype) for out, src in _STATES + _POWS}
+    sparse = isinstance(g, SelectedRows)
+    if sparse and not np.size(g.rows):
+        return Meta(like, "unchanged", fresh=True)
+    args = (sparse, sparse and adam_reads_next_powers(ins, attrs))
+    donate = {out: src for out, src in _STATES}
+    if sparse and attrs["lazy_mode"]:
+        prior = _lazy_prior(ins)
+        return Meta(like, "lazy", inplace={} if prior else donate, args=(*args, prior))
+    if _one_loop(*(ins[src] for _, src in _STATES), g):
+        return Meta(like, LOOP, inplace=donate, args=args)
+    p, m1, m2 = (tuple(ins[s].shape) for s in ("Param", "Moment1", "Moment2"))
+    outputs = dict(like, ParamOut=_spec([p, m1, m2, tuple(g.shape)], ins["Param"].dtype))
+    outputs.update(Moment1Out=_spec([m1, tuple(g.shape)], ins["Moment1"].dtype))
+    outputs.update(Moment2Out=_spec([m2, tuple(g.shape)], ins["Moment2"].dtype))
+    return Meta(outputs, NUMPY, fresh=True, args=args)

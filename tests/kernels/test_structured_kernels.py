@@ -34,7 +34,7 @@ CONVERTED = {
     "softmax_with_cross_entropy": {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"},
     "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
     "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
-    "dense updates": {"sgd", "momentum"},
+    "dense updates": {"sgd", "momentum", "adam"},
     "numpy updates": {
         "adagrad",
         "decayed_adagrad",
@@ -61,12 +61,20 @@ CASES = {
         if c.op in CONVERTED["pooling"] and c.attrs.get("data_format") not in ("NHWC", "NDHWC")
     ],
     "max pooling with index": [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["max pooling with index"]],
-    "dense updates": [  # (row-sparse values: the updates' own test below)
+    # (row-sparse values: the updates' own test below; attributes given as tensors, Beta1Tensor: the op's kernel
+    # puts their values in its attributes before its out-kernel runs, kernels/tensor_attrs.py)
+    "dense updates": [
         c
         for c in cases_optimizer.CASES + cases_momentum.CASES
-        if c.op in CONVERTED["dense updates"] and all(isinstance(v, np.ndarray) for v in c.inputs.values())
+        if c.op in CONVERTED["dense updates"]
+        and all(isinstance(v, np.ndarray) for v in c.inputs.values())
+        and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
     ],
-    "numpy updates": [c for c in cases_optimizer.CASES + cases_adamw.CASES if c.op in CONVERTED["numpy updates"]],
+    "numpy updates": [
+        c
+        for c in cases_optimizer.CASES + cases_adamw.CASES
+        if c.op in CONVERTED["numpy updates"] and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does)
 ALL_CASES = [case for family in sorted(CASES) if family != "softmax_with_cross_entropy" for case in CASES[family]]
@@ -414,3 +422,23 @@ def test_updates_of_row_sparse_values_through_their_out_kernels():
     assert all(outs[s].tobytes() == dense[s].tobytes() for s in dense)
     with pytest.raises(Exception, match="momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported"):
         momentum.kernel("cpu")(ins, dict(momentum.default_attrs(), rescale_grad=0.5))
+
+
+def test_adam_writes_over_its_parameter_and_moments_where_its_outputs_earlier_values_are_them():
+    """adam reads its outputs' earlier values (reads_outputs: ParamOut, Moment1Out, ... the inputs' own arrays
+    where they are one variable, as an optimizer's program makes them): told it may update in place, its Meta's
+    donations still hold (an output's earlier value is no other input), the bits of the update into new buffers;
+    a Grad that is Moment1's array keeps Moment1 from being written over."""
+    adam = registry.get("adam")
+    ins = {s: rng.uniform(0, 1, (4, 3)).astype(np.float32) for s in ("Param", "Grad", "Moment1", "Moment2")}
+    ins.update(LearningRate=np.array([0.01], np.float32), Beta1Pow=np.array([0.9], np.float32))
+    ins.update(Beta2Pow=np.array([0.99], np.float32))
+    want = adam.kernel("cpu")({s: v.copy() for s, v in ins.items()}, adam.default_attrs())
+    given = dict(ins, ParamOut=ins["Param"], Moment1Out=ins["Moment1"], Moment2Out=ins["Moment2"])
+    outs = adam.kernel("cpu")(given, adam.default_attrs(), KernelContext(update_in_place=True))
+    assert all(outs[f"{s}Out"] is ins[s] for s in ("Param", "Moment1", "Moment2"))
+    assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
+    aliased = {s: v.copy() for s, v in ins.items()}
+    aliased["Grad"] = aliased["Moment1"]
+    outs = adam.kernel("cpu")(aliased, adam.default_attrs(), KernelContext(update_in_place=True))
+    assert outs["Moment1Out"] is not aliased["Moment1"] and outs["ParamOut"] is aliased["Param"]

@@ -185,7 +185,7 @@ def mul_grad(ins, attrs, ctx=NO_CONTEXT):
         x2 = conj(_as_matrix(x, xd))
         dy = matmul2d(x2, dout.reshape(x2.shape[0], math.prod(y.shape[yd:])), trans_a=True)
         # not a view where it has the shape already: the update that reads it then sees it own its data
-        # (optimizer._may_overlap skips np.may_share_memory)
+        # (kernels/structured.allocate skips np.may_share_memory)
         outs["Y@GRAD"] = dy if dy.shape == y.shape else dy.reshape(y.shape)
     return outs
 

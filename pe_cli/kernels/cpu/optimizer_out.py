@@ -1,19 +1,21 @@
-"""The CPU out-kernels of sgd and momentum (structured kernels, pe_cli/shapes/structured.py): ``SGD`` and
-``MOMENTUM``, ``out(ins, outs, attrs, meta)``, compute the variant their meta rule chose
+"""The CPU out-kernels of sgd, momentum and adam (structured kernels, pe_cli/shapes/structured.py): ``SGD``,
+``MOMENTUM`` and ``ADAM``, ``out(ins, outs, attrs, meta)``, compute the variant their meta rule chose
 (pe_cli/shapes/optimizer.py) into the buffers they are handed:
 
-- "loop": one numba pass (_pointwise_loops.sgd, momentum, or their parallel twin over a large array: the same
-  bits), in its in-place form (sgd_in_place, momentum_in_place: LLVM vectorises them, where ``out=`` the input
-  fails its overlap check) where the buffers handed are the inputs' own (the executor let the update write
-  over them: ``Meta.inplace``); while a loop compiles on a machine's first run, its numpy replica;
+- "loop": one numba pass (_pointwise_loops.sgd, momentum, _adam_loops.adam, or momentum's parallel twin over a
+  large array: the same bits), in its in-place form (sgd_in_place, momentum_in_place, adam_in_place: LLVM
+  vectorises them, where ``out=`` the input fails its overlap check) where the buffers handed are the inputs'
+  own (the executor let the update write over them: ``Meta.inplace``); while a loop compiles on a machine's
+  first run, its numpy replica;
 - "rows": sgd of a row-sparse Grad: the rows it holds (duplicates summed) move, the others are Param's;
 - "table": sgd of a row-sparse Param, a new SelectedRows (kernels/cpu/selected_rows.sgd_of_rows);
+- "lazy": adam's lazy_mode on a row-sparse Grad (selected_rows.lazy_adam), "unchanged": one of no rows;
 - "numpy": numpy's expression, its arrays the outputs (``fresh``).
 
 momentum takes Paddle 2.x's gradient terms first (rescale_grad, l2_decay: kernels/momentum_terms.grad_terms,
 by this device's scale and elementwise_add kernels) and, with multi_precision, updates MasterParam and casts
-it to ParamOut (this device's cast kernel). Their ``launches(op, table, meta)``: a planned step's launch of
-the in-place loop over Param and Velocity (pe_cli/executor/step_plan.py)."""
+it to ParamOut (this device's cast kernel). sgd's and momentum's ``launches(op, table, meta)``: a planned
+step's launch of the in-place loop over Param and Velocity (pe_cli/executor/step_plan.py)."""
 
 import math
 
@@ -27,6 +29,7 @@ from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, flat, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
+_adam_loops = lazy("_adam_loops")
 
 
 def scalar(a, dtype):
@@ -169,5 +172,77 @@ def momentum_launches(op, table, meta):
     return [Launch(_loops().momentum_in_place, args, updates=[p, v])]
 
 
+# -- adam -----------------------------------------------------------------------------------------------
+
+
+def _adam_terms(ins, outs, attrs, meta):
+    """(lr_t, beta1, beta2, eps_c) of the step in Param's dtype, after Beta1PowOut and Beta2PowOut are written: the
+    powers times beta1 / beta2 (the next step's, which Fluid 1.8.5's sparse kernel bias-corrects with where
+    Beta1PowOut is Beta1Pow's variable: ``meta.args[1]``)."""
+    p = ins["Param"]
+    t = p.dtype.type
+    for out, src, beta in (("Beta1PowOut", "Beta1Pow", "beta1"), ("Beta2PowOut", "Beta2Pow", "beta2")):
+        value = ins[src] * ins[src].dtype.type(attrs[beta])
+        if meta.fresh:
+            outs[out] = fresh_output(value, meta.outputs[out], ())
+        else:
+            np.copyto(outs[out], value)
+    b1p, b2p = (outs[f"{b}Out"] if meta.args[1] else ins[b] for b in ("Beta1Pow", "Beta2Pow"))
+    b1p, b2p = scalar(b1p, p.dtype), scalar(b2p, p.dtype)
+    one, lr = t(1), scalar(ins["LearningRate"], p.dtype)
+    lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
+    eps = t(attrs["epsilon"])
+    eps_c = eps * np.sqrt(one - b2p) if attrs.get("epsilon_scaled") else eps  # Paddle 2.x's form, or Fluid's
+    return lr_t, t(attrs["beta1"]), t(attrs["beta2"]), eps_c
+
+
+def _adam_unchanged(ins, outs, attrs, meta):
+    given = tuple(v for v in ins.values() if isinstance(v, np.ndarray))
+    for out, spec in meta.outputs.items():
+        outs[out] = fresh_output(ins[out[:-3]], spec, given)
+
+
+def _adam_lazy(ins, outs, attrs, meta):
+    lr_t, beta1, beta2, eps_c = _adam_terms(ins, outs, attrs, meta)
+    prior = meta.args[2]
+    p, m1, m2 = ins["Param"], ins["Moment1"], ins["Moment2"]
+    p_out, m1_out, m2_out = outs["ParamOut"], outs["Moment1Out"], outs["Moment2Out"]
+    for out, src in (("ParamOut", "Param"), ("Moment1Out", "Moment1"), ("Moment2Out", "Moment2")):
+        keep = ins[out] if prior else ins[src]  # (what the rows Grad does not hold keep)
+        if outs[out] is not keep:
+            np.copyto(outs[out], keep, casting="unsafe")
+    sparse.lazy_adam(p, ins["Grad"], m1, m2, lr_t, beta1, beta2, eps_c, p_out, m1_out, m2_out)
+
+
+def _adam_loop(ins, outs, attrs, meta):
+    lr_t, beta1, beta2, eps_c = _adam_terms(ins, outs, attrs, meta)
+    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
+    if meta.args[0]:  # Fluid's non-lazy sparse adam: every row, Grad 0 where it holds none
+        g = g.to_dense()
+    one = p.dtype.type(1)
+    args = (flat(p), flat(g), flat(m1), flat(m2), lr_t, beta1, beta2, one - beta1, one - beta2, eps_c)
+    p_out, m1_out, m2_out = outs["ParamOut"], outs["Moment1Out"], outs["Moment2Out"]
+    if p_out is p and m1_out is m1 and m2_out is m2:
+        loop_or(_replicas.adam_in_place, _adam_loops().adam_in_place, *args)(*args)
+    else:
+        args += (p_out.reshape(-1), m1_out.reshape(-1), m2_out.reshape(-1))
+        loop_or(_replicas.adam, _adam_loops().adam, *args)(*args)
+
+
+def _adam_numpy(ins, outs, attrs, meta):
+    lr_t, beta1, beta2, eps_c = _adam_terms(ins, outs, attrs, meta)
+    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
+    if meta.args[0]:
+        g = g.to_dense()
+    one = p.dtype.type(1)
+    m1_new = beta1 * m1 + (one - beta1) * g
+    m2_new = beta2 * m2 + (one - beta2) * g * g
+    p_new = p - lr_t * (m1_new / (np.sqrt(m2_new) + eps_c))
+    given = tuple(v for v in ins.values() if isinstance(v, np.ndarray))
+    for out, value in (("ParamOut", p_new), ("Moment1Out", m1_new), ("Moment2Out", m2_new)):
+        outs[out] = fresh_output(value, meta.outputs[out], given)
+
+
 SGD = _by_variant("sgd_out", sgd_launches, loop=_sgd_loop, rows=_sgd_rows, table=_sgd_table, numpy=_sgd_numpy)
 MOMENTUM = _by_variant("momentum_out", momentum_launches, loop=_momentum_loop, numpy=_momentum_numpy)
+ADAM = _by_variant("adam_out", None, unchanged=_adam_unchanged, lazy=_adam_lazy, loop=_adam_loop, numpy=_adam_numpy)
