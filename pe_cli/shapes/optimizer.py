@@ -124,7 +124,8 @@ def momentum_meta(attrs, ins, facts):
 
 
 # -- the updates numpy computes: adagrad, decayed_adagrad, rmsprop, adamax, adadelta, ftrl, lamb, lars_momentum,
-# adamw (their CPU out-kernels: kernels/cpu/optimizer_numpy.py). Each output is its input's dtype, of the shape
+# adamw, proximal_gd and proximal_adagrad (their CPU out-kernels: kernels/cpu/optimizer_numpy.py, adamw.py,
+# optimizer_proximal.py). Each output is its input's dtype, of the shape
 # numpy broadcasts the values it is computed from to (the input's own, the shape rule having checked them at
 # build time); variant "numpy" (fresh: numpy's arrays are the outputs), and adagrad's "rows" for a row-sparse
 # Grad (its rows move, duplicates summed; Param and Moment written over where the executor lets it).
@@ -163,6 +164,8 @@ NUMPY_UPDATES = {
         "Beta2PowOut": ("Beta2Pow", ("Beta2Pow",)),
     },
     "lars_momentum": {"ParamOut": (_P, (_P, "Velocity", _G)), "VelocityOut": ("Velocity", ("Velocity", _G, _P))},
+    "proximal_gd": {"ParamOut": (_P, (_P, _G))},
+    "proximal_adagrad": {"ParamOut": (_P, (_P, _G, "Moment")), "MomentOut": ("Moment", ("Moment", _G))},
     "adamw": {
         "ParamOut": (_P, (_P, "Moment1", "Moment2", _G)),
         "Moment1Out": ("Moment1", ("Moment1", _G)),

@@ -23,6 +23,7 @@ from tests.ops import (
     cases_loss_classification,
     cases_momentum,
     cases_optimizer,
+    cases_optimizer_proximal,
     cases_pooling,
     cases_pooling_mask,
 )
@@ -45,6 +46,8 @@ CONVERTED = {
         "lamb",
         "lars_momentum",
         "adamw",
+        "proximal_gd",
+        "proximal_adagrad",
     },
 }
 CASES = {
@@ -72,7 +75,7 @@ CASES = {
     ],
     "numpy updates": [
         c
-        for c in cases_optimizer.CASES + cases_adamw.CASES
+        for c in cases_optimizer.CASES + cases_adamw.CASES + cases_optimizer_proximal.CASES
         if c.op in CONVERTED["numpy updates"] and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
     ],
 }
