@@ -104,7 +104,7 @@ def numpy_updates(results, record, direct):
     cases += importlib.import_module("tests.ops.cases_adamw").CASES
     cases += importlib.import_module("tests.ops.cases_sparse").CASES  # (row-sparse sgd, momentum, adagrad)
     cases += importlib.import_module("tests.ops.cases_optimizer_proximal").CASES
-    for i, case in enumerate(c for c in cases if c.op in NUMPY_UPDATES + ("sgd", "momentum", "adam")):
+    for i, case in enumerate(c for c in cases if c.op in NUMPY_UPDATES + ("sgd", "momentum", "adam", "increment")):
         for dtype in ("float16", "float32", "float64"):
 
             def ins(case=case, dtype=dtype):

@@ -9,6 +9,7 @@ from ..base.activations import real_number
 from ..base.dtypes import VarType
 from ..base.dims import known_numel
 from ..kernels.cpu import optimizer_numpy as cpu_numpy_updates, optimizer_out as cpu_updates
+from ..kernels.cpu import optimizer_schedules as cpu_schedules
 from ..shapes import optimizer as meta_rules
 from .define import Attr, Structured, fmt_shape, register
 
@@ -329,6 +330,7 @@ register(
     outputs=["Out"],
     attrs={"step": 1.0},
     infer=_infer_increment,
+    structured=Structured(meta=meta_rules.increment_meta, cpu=cpu_schedules.INCREMENT),
     doc="Out = X + step, for a one-value X (step counters).",
 )
 

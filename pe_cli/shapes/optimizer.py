@@ -259,3 +259,9 @@ def adam_meta(attrs, ins, facts):
     outputs.update(Moment1Out=_spec([m1, tuple(g.shape)], ins["Moment1"].dtype))
     outputs.update(Moment2Out=_spec([m2, tuple(g.shape)], ins["Moment2"].dtype))
     return Meta(outputs, NUMPY, fresh=True, args=args)
+
+
+def increment_meta(attrs, ins, facts):
+    """increment's Out: X's shape and dtype, X + step in X's dtype (one pass of numpy's add into it)."""
+    x = ins["X"]
+    return Meta({"Out": (tuple(x.shape), x.dtype)}, "add")

@@ -49,6 +49,7 @@ CONVERTED = {
         "proximal_gd",
         "proximal_adagrad",
     },
+    "step counter": {"increment"},
 }
 CASES = {
     "activation table": [
@@ -73,6 +74,7 @@ CASES = {
         and all(isinstance(v, np.ndarray) for v in c.inputs.values())
         and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
     ],
+    "step counter": [c for c in cases_optimizer.CASES if c.op == "increment"],
     "numpy updates": [
         c
         for c in cases_optimizer.CASES + cases_adamw.CASES + cases_optimizer_proximal.CASES
