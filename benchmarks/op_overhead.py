@@ -13,6 +13,7 @@ loop's call. Issue 95 asks for at most 2 us an op.
 images (pool2d); ``--y-shape``: a second input Y of that shape (mul: X, Y -> Out).
 
     .venv/bin/python benchmarks/op_overhead.py --op mul --shape 4,6 --y-shape 6,3
+images (pool2d). ``--op sgd`` / ``--op momentum``: the update over Param, Grad (Velocity) of that shape.
 
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
@@ -50,6 +51,21 @@ def _softmax_ce(block, args):
     return feeds
 
 
+def _update(block, args, shape):
+    """sgd or momentum over Param, Grad (and Velocity) of ``shape`` and a one-value LearningRate, writing the
+    variables they update (as an optimizer's op does; no scope: a new ParamOut each call, not in place)."""
+    rng = np.random.default_rng(0)
+    feeds = {n: rng.uniform(-1, 1, shape).astype(args.dtype) for n in ("param", "grad", "velocity")}
+    feeds["lr"] = np.array([0.1], args.dtype)
+    for name, value in feeds.items():
+        block.create_var(name=name, shape=value.shape, dtype=str(value.dtype), is_data=True)
+    ins, outs = {"Param": ["param"], "Grad": ["grad"], "LearningRate": ["lr"]}, {"ParamOut": ["param"]}
+    if args.op == "momentum":
+        ins["Velocity"], outs["VelocityOut"] = ["velocity"], ["velocity"]
+    block.append_op(args.op, ins, outs, json.loads(args.attrs))
+    return feeds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--op", default="relu")
@@ -68,6 +84,8 @@ def main():
     if args.op.startswith("softmax_with_cross_entropy"):
         feeds = _softmax_ce(block, args)
         what = f"[{args.rows}, {args.size}]"
+    elif args.op in ("sgd", "momentum"):
+        feeds, what = _update(block, args, shape), list(shape)
     else:
         block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True)
         inputs, feeds = {"X": ["x"]}, {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}

@@ -11,6 +11,8 @@ and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loo
 parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS'; for reduction, mean, reduce_* and
 their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's forms; for linalg,
 mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes (_gemm: each path, dtype, split);
+for optimizer, sgd and momentum through theirs (_updates: dtypes, sizes, in place or not, Paddle 2.x's terms
+and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -490,6 +492,11 @@ def dump(root, families, out):
             _reductions(results, np.random.default_rng(13))
         if "linalg" in families:
             _gemm(results, np.random.default_rng(13))
+        if "optimizer" in families:
+            updates = importlib.import_module("update_case_bytes")  # (beside this script)
+            updates.dense_updates(results, _record, _direct)
+            updates.numpy_updates(results, _record, _direct)
+            updates.adam_updates(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

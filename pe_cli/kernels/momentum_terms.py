@@ -1,5 +1,6 @@
-"""Paddle 2.x's momentum on one device, around that device's Fluid 1.8 update kernel (``update``:
-kernels/<device>/optimizer.py's ``momentum``): what Paddle's op adds to Fluid's, and its list form.
+"""Paddle 2.x's momentum around a device's Fluid 1.8 update kernel (``update``: kernels/cuda/optimizer.py's
+``momentum``; the CPU's is a structured kernel, kernels/cpu/optimizer_out.py, which takes ``grad_terms`` from
+here): what Paddle's op adds to Fluid's, and its list form (``merged_over_lists``, both devices').
 
 - ``rescale_grad`` and ``regularization_method='l2_decay'``: the gradient the update uses is
   ``Grad * rescale_grad + regularization_coeff * Param`` (Paddle's DenseMomentumFunctor; its CPU
@@ -31,7 +32,7 @@ def paddle_momentum(update, scale, add, cast):
         param = master if on_master else ins["Param"]
         core = {
             "Param": param,
-            "Grad": _grad_terms(ins, attrs, param, scale, add),
+            "Grad": grad_terms(ins, attrs, param, scale, add),
             "Velocity": ins["Velocity"],
             "LearningRate": ins["LearningRate"],
         }
@@ -50,10 +51,10 @@ def paddle_momentum(update, scale, add, cast):
             outs = dict(outs, MasterParamOut=master)
         return outs
 
-    return momentum, _merged_over_lists(momentum)
+    return momentum, merged_over_lists(momentum)
 
 
-def _grad_terms(ins, attrs, param, scale, add):
+def grad_terms(ins, attrs, param, scale, add):
     """The gradient the update uses: Grad * rescale_grad + regularization_coeff * Param (l2_decay) by the
     device's ``scale`` and ``elementwise_add`` kernels; Grad itself without those terms."""
     g, rescale = ins["Grad"], float(attrs.get("rescale_grad", 1.0))
@@ -76,7 +77,7 @@ def _grad_terms(ins, attrs, param, scale, add):
     return g
 
 
-def _merged_over_lists(momentum):
+def merged_over_lists(momentum):
     """merged_momentum's kernel: ``momentum`` (paddle_momentum's) on the i-th entries of the lists, for each i."""
 
     def merged_momentum(ins, attrs, ctx=NO_CONTEXT):

@@ -6,7 +6,8 @@ Two callers, one computation:
 - ``step_kernel``: an executor's step of the op (executor/plan.py binds one per step, ``OpDef.step_kernel``).
   It keeps the Meta of each shape signature of its inputs (``signature``: their shapes and dtypes), so
   the rule runs once per signature; each call allocates the outputs the Meta says (or hands the out-kernel
-  the input it may write over, ``Meta.inplace``, where the executor allows it: ``ctx.inplace``) and calls
+  the input it may write over, ``Meta.inplace``, where the executor allows it: ``ctx.inplace``, the
+  enable_inplace pass's leave, or ``ctx.update_in_place``, an update's over its parameter and state) and calls
   the out-kernel.
 - ``adapter``: the op's ``kernel(ins, attrs[, ctx])`` (``OpDef.kernel``): the same, the rule run on every
   call, for every caller of a kernel by that name (a Fluid one-op run, an op test, CUDA's host fallbacks,
@@ -20,8 +21,9 @@ from .context import NO_CONTEXT
 def allocate(meta, ins, overwrite=False):
     """The buffers the out-kernel fills: slot -> an empty array of the Meta's shape and dtype, or the
     input the Meta lets that output be when ``overwrite`` (the executor's leave) and that input is a
-    writable C-contiguous array of the output's shape and dtype (none for a ``fresh`` variant, whose
-    out-kernel puts the arrays its numpy form made); the Meta's scratch buffers too, by name."""
+    writable C-contiguous array of the output's shape and dtype that no other input's array overlaps (an
+    update's Grad, another state: none for a ``fresh`` variant, whose out-kernel puts the arrays its numpy
+    form made); the Meta's scratch buffers too, by name."""
     outs = {}
     for slot, (shape, dtype) in () if meta.fresh else meta.outputs.items():
         src = meta.inplace.get(slot) if overwrite else None
@@ -32,6 +34,7 @@ def allocate(meta, ins, overwrite=False):
             and x.dtype == dtype
             and x.flags.c_contiguous
             and x.flags.writeable
+            and not _overlapped(x, src, ins, meta.outputs)
         ):
             outs[slot] = x
         else:
@@ -39,6 +42,18 @@ def allocate(meta, ins, overwrite=False):
     for name, (shape, dtype) in meta.scratch.items():
         outs[name] = np.empty(shape, dtype)
     return outs
+
+
+def _overlapped(x, src, ins, outputs):
+    """Whether an input other than ``src`` holds memory of ``x`` (its array, or a view sharing its memory;
+    ``base``: arrays that numpy allocated each share none unless they are one, no call made). An output's
+    value before the op, which its kernel reads (``reads_outputs``: adam's ParamOut, Param's own array where
+    they are one variable), is no other input."""
+    for slot, v in ins.items():
+        if slot != src and slot not in outputs and type(v) is np.ndarray:
+            if v is x or ((v.base is not None or x.base is not None) and np.may_share_memory(v, x)):
+                return True
+    return False
 
 
 def fresh_output(result, spec, inputs):
@@ -116,8 +131,9 @@ def step_kernel(meta, out_kernel, name, check=None):
         key = signature(ins)
         found = metas.get(key)
         decided, empties, run = decide(key, ins, attrs, ctx) if found is None else found
-        if empties is None or ctx.inplace:  # (scratch, a fresh variant, or outputs that may be an input's buffer)
-            outs = allocate(decided, ins, ctx.inplace)
+        overwrite = ctx.inplace or ctx.update_in_place  # (the enable_inplace pass's leave, or an update's)
+        if empties is None or overwrite:  # (scratch, a fresh variant, or outputs that may be an input's buffer)
+            outs = allocate(decided, ins, overwrite)
         elif len(empties) == 1:
             slot, shape, dtype = empties[0]
             outs = {slot: np.empty(shape, dtype)}
@@ -137,7 +153,7 @@ def adapter(meta, out_kernel, name):
 
     def kernel(ins, attrs, ctx=NO_CONTEXT):
         decided = meta(attrs, ins, ctx)
-        outs = allocate(decided, ins, ctx.inplace)
+        outs = allocate(decided, ins, ctx.inplace or ctx.update_in_place)
         out_kernel(ins, outs, attrs, decided)
         return _outputs(decided, outs)
 

@@ -5,7 +5,9 @@ shrunk after decr_every_n_nan_or_inf non-finite ones, the gradients zeroed on a 
 gradients; float16 master weights (multi_precision) are refused."""
 
 from ..base.activations import real_number
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import adamw as cpu_adamw
+from ..shapes import optimizer as meta_rules
+from .define import Attr, Structured, fmt_shape, register
 from .pointwise_math import QUANT
 
 _NUMBER = (real_number, "a number")
@@ -62,6 +64,7 @@ register(
     infer=_infer_adamw,
     traits=("updates_in_place",),
     attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2", "EpsilonTensor": "epsilon"},
+    structured=Structured(meta=meta_rules.NUMPY_METAS["adamw"], cpu=cpu_adamw.ADAMW),
     doc="with_decay: Param -= LearningRate * lr_ratio * coeff * Param first; then Paddle 2.x's "
     "Adam: Moment1Out = beta1 Moment1 + (1 - beta1) Grad, Moment2Out = beta2 Moment2 + (1 - beta2) Grad^2, "
     "ParamOut = Param - LearningRate sqrt(1 - Beta2Pow) / (1 - Beta1Pow) * Moment1Out / (sqrt(Moment2Out) + "

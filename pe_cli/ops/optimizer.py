@@ -8,7 +8,10 @@ Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive 
 from ..base.activations import real_number
 from ..base.dtypes import VarType
 from ..base.dims import known_numel
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import optimizer_numpy as cpu_numpy_updates, optimizer_out as cpu_updates
+from ..kernels.cpu import optimizer_schedules as cpu_schedules
+from ..shapes import optimizer as meta_rules
+from .define import Attr, Structured, fmt_shape, register
 
 
 def infer_update(state_pairs=(), scalars=(), lr=True):
@@ -47,6 +50,7 @@ register(
     outputs=["ParamOut"],
     infer=infer_update(),
     traits=("selected_rows", "updates_in_place"),
+    structured=Structured(meta=meta_rules.sgd_meta, cpu=cpu_updates.SGD),
     doc="ParamOut = Param - LearningRate * Grad. A row-sparse Grad (SelectedRows) changes only its rows "
     "(a row listed twice: its values summed).",
 )
@@ -113,6 +117,7 @@ register(
     traits=("selected_rows", "updates_in_place"),
     attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
     reads_outputs=("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut"),
+    structured=Structured(meta=meta_rules.adam_meta, cpu=cpu_updates.ADAM),
     doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
     "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
     "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon) as Fluid 1.8's, or with "
@@ -136,6 +141,7 @@ register(
     attrs={"epsilon": Attr(1e-6, *NUMBER)},
     infer=infer_update([("MomentOut", "Moment")]),
     traits=("selected_rows", "updates_in_place"),
+    structured=Structured(meta=meta_rules.adagrad_meta, cpu=cpu_numpy_updates.OUT["adagrad"]),
     doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon). "
     "A row-sparse Grad updates only its rows, duplicates summed first.",
 )
@@ -152,6 +158,7 @@ register(
         "centered": False,
     },
     infer=infer_update([("MomentOut", "Moment"), ("MeanSquareOut", "MeanSquare"), ("MeanGradOut", "MeanGrad")]),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["rmsprop"], cpu=cpu_numpy_updates.OUT["rmsprop"]),
     doc="MeanSquareOut = decay * MeanSquare + (1 - decay) * Grad^2; MomentOut = momentum * Moment + "
     "LearningRate * Grad / sqrt(MeanSquareOut + epsilon) (centered: MeanGradOut = decay * "
     "MeanGrad + (1 - decay) * Grad, and MeanSquareOut - MeanGradOut^2 under the root); "
@@ -165,6 +172,7 @@ register(
     outputs=["ParamOut", "MomentOut", "InfNormOut"],
     attrs={"beta1": Attr(0.9, *NUMBER), "beta2": Attr(0.999, *NUMBER), "epsilon": Attr(1e-8, *NUMBER)},
     infer=infer_update([("MomentOut", "Moment"), ("InfNormOut", "InfNorm")], scalars=("Beta1Pow",)),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["adamax"], cpu=cpu_numpy_updates.OUT["adamax"]),
     doc="MomentOut = beta1 * Moment + (1 - beta1) * Grad; InfNormOut = max(beta2 * InfNorm + epsilon, "
     "|Grad|); ParamOut = Param - LearningRate / (1 - Beta1Pow) * MomentOut / InfNormOut. The "
     "optimizer multiplies Beta1Pow by beta1 after the update, as Fluid's does.",
@@ -179,6 +187,7 @@ register(
     infer=infer_update(
         [("AvgSquaredGradOut", "AvgSquaredGrad"), ("AvgSquaredUpdateOut", "AvgSquaredUpdate")], lr=False
     ),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["adadelta"], cpu=cpu_numpy_updates.OUT["adadelta"]),
     doc="AvgSquaredGradOut = rho * AvgSquaredGrad + (1 - rho) * Grad^2; update = -sqrt((AvgSquaredUpdate "
     "+ epsilon) / (AvgSquaredGradOut + epsilon)) * Grad; AvgSquaredUpdateOut = rho * AvgSquaredUpdate "
     "+ (1 - rho) * update^2; ParamOut = Param + update (no learning rate, as in Fluid's op).",
@@ -191,6 +200,7 @@ register(
     outputs=["ParamOut", "MomentOut"],
     attrs={"decay": Attr(0.95, *NUMBER), "epsilon": Attr(1e-6, *NUMBER)},
     infer=infer_update([("MomentOut", "Moment")]),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["decayed_adagrad"], cpu=cpu_numpy_updates.OUT["decayed_adagrad"]),
     doc="MomentOut = decay * Moment + (1 - decay) * Grad^2; ParamOut = Param - LearningRate * Grad / "
     "(sqrt(MomentOut) + epsilon).",
 )
@@ -202,6 +212,7 @@ register(
     outputs=["ParamOut", "SquaredAccumOut", "LinearAccumOut"],
     attrs={"l1": Attr(0.0, *NUMBER), "l2": Attr(0.0, *NUMBER), "lr_power": Attr(-0.5, *NUMBER)},
     infer=infer_update([("SquaredAccumOut", "SquaredAccumulator"), ("LinearAccumOut", "LinearAccumulator")]),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["ftrl"], cpu=cpu_numpy_updates.OUT["ftrl"]),
     doc="With n = SquaredAccumulator + Grad^2 and c = -lr_power (l1, l2 each plus 1e-10, as Fluid's "
     "kernel): LinearAccumOut = LinearAccumulator + Grad - (n^c - SquaredAccumulator^c) / "
     "LearningRate * Param; ParamOut = (l1 * sign(LinearAccumOut) - LinearAccumOut) / (n^c / "
@@ -240,6 +251,7 @@ register(
         scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor"),
     ),
     attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
+    structured=Structured(meta=meta_rules.NUMPY_METAS["lamb"], cpu=cpu_numpy_updates.OUT["lamb"]),
     doc="Moment1Out, Moment2Out as adam's; r = Moment1Out / (sqrt(Moment2Out) + epsilon) + weight_decay * "
     "Param as Fluid 1.8's, or with bias_correction (pe's attribute) (Moment1Out / (1 - Beta1Pow)) / "
     "(sqrt(Moment2Out / (1 - Beta2Pow)) + epsilon) + weight_decay * Param as Paddle 2.x's; "
@@ -254,6 +266,7 @@ register(
     outputs=["ParamOut", "VelocityOut"],
     attrs={"mu": Attr(0.9, *NUMBER), "lars_coeff": Attr(0.001, *NUMBER), "lars_weight_decay": Attr(0.0005, *NUMBER)},
     infer=infer_update([("VelocityOut", "Velocity")]),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["lars_momentum"], cpu=cpu_numpy_updates.OUT["lars_momentum"]),
     doc="local_lr = LearningRate * lars_coeff * ||Param|| / (||Grad|| + lars_weight_decay * ||Param||) "
     "(LearningRate when a norm is 0); VelocityOut = mu * Velocity + local_lr * (Grad + "
     "lars_weight_decay * Param); ParamOut = Param - VelocityOut.",
@@ -317,6 +330,7 @@ register(
     outputs=["Out"],
     attrs={"step": 1.0},
     infer=_infer_increment,
+    structured=Structured(meta=meta_rules.increment_meta, cpu=cpu_schedules.INCREMENT),
     doc="Out = X + step, for a one-value X (step counters).",
 )
 

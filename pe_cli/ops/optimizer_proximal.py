@@ -5,7 +5,9 @@ prox = Param - lr * step; ParamOut = sign(prox) * max(|prox| - lr * l1, 0) / (1 
 else prox / (1 + lr * l2). proximal_gd steps by Grad, proximal_adagrad by Grad / sqrt(Moment + Grad^2)
 with MomentOut = Moment + Grad^2. ParamOut and MomentOut are Param's and Moment's variables."""
 
-from .define import Attr, register
+from ..kernels.cpu import optimizer_proximal as cpu_proximal
+from ..shapes import optimizer as meta_rules
+from .define import Attr, Structured, register
 from .optimizer import infer_update
 
 _PENALTIES = {"l1": Attr(0.0, lambda v: v >= 0, ">= 0"), "l2": Attr(0.0, lambda v: v >= 0, ">= 0")}
@@ -17,6 +19,7 @@ register(
     outputs=["ParamOut"],
     attrs=dict(_PENALTIES),
     infer=infer_update(),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["proximal_gd"], cpu=cpu_proximal.OUT["proximal_gd"]),
     doc="prox = Param - lr * Grad; ParamOut = the l1 / l2 proximal step of prox (see the family).",
 )
 register(
@@ -26,6 +29,7 @@ register(
     outputs=["ParamOut", "MomentOut"],
     attrs=dict(_PENALTIES),
     infer=infer_update([("MomentOut", "Moment")]),
+    structured=Structured(meta=meta_rules.NUMPY_METAS["proximal_adagrad"], cpu=cpu_proximal.OUT["proximal_adagrad"]),
     doc="MomentOut = Moment + Grad^2; prox = Param - lr * Grad / sqrt(MomentOut); ParamOut = the l1 / l2 "
     "proximal step of prox (see the family).",
 )

@@ -167,6 +167,27 @@ def test_sgd(monkeypatch, devices):
     assert run.planned_ops == (len(run.plan.steps) if devices == 1 else sum(n.is_op for n in run.sched.nodes))
 
 
+@pytest.mark.parametrize("optimizer", ["sgd", "momentum"])
+def test_updates_launch_the_loop_their_meta_chose(monkeypatch, optimizer):
+    """sgd and momentum are planned from the Meta their steps decide: their out-kernels' launch of the in-place
+    loop over Param (and Velocity), the bits of op by op. No launch form of theirs decides it a second time."""
+    from pe_cli.kernels.cpu import _pointwise_loops
+    from pe_cli.kernels.cpu.launch_forms import FORMS
+
+    assert not {"sgd", "momentum"} & set(FORMS)
+    planned = train(monkeypatch, "tiny", True, 1, optimizer=optimizer)
+    assert_same(planned, train(monkeypatch, "tiny", False, 1, optimizer=optimizer))
+    (run,) = planned_runs(planned[2], 1)
+    updates = [launches for step, launches in zip(run.plan.steps, run.plan.launches) if step.op.type == optimizer]
+    assert updates and all(launches is not None for launches in updates)
+    loop = getattr(_pointwise_loops, f"{optimizer}_in_place")
+    assert all([launch.fn for launch in launches] == [loop] for launches in updates)
+    assert all(
+        launches[0].updates == tuple(step.op.input("Param")) + tuple(step.op.input("Velocity"))
+        for step, launches in zip([s for s in run.plan.steps if s.op.type == optimizer], updates)
+    )
+
+
 def test_value_not_as_planned_runs_op_by_op(monkeypatch):
     """A parameter set from the host in another memory order (same shape and dtype): the segment
     reading it refuses it before it runs, the step ends op by op, and the next steps are planned

@@ -89,6 +89,14 @@ def numpy_lazy(g, p, m1, m2, lr_t, beta1, beta2, eps):
     return p_out, m1_out, m2_out
 
 
+def _lazy(p, g, m1, m2, lr_t, beta1, beta2, eps, in_place=False):
+    """sparse.lazy_adam into p, m1 and m2 themselves (``in_place``, as adam's out-kernel hands them where the
+    executor lets it) or into copies of them: {ParamOut, Moment1Out, Moment2Out}."""
+    outs = (p, m1, m2) if in_place else tuple(a.copy() for a in (p, m1, m2))
+    sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps, *outs)
+    return dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("in_place", [False, True])
 def test_lazy_rows_loop_sums_duplicates_and_moves_only_their_rows(dtype, in_place, monkeypatch):
@@ -98,7 +106,7 @@ def test_lazy_rows_loop_sums_duplicates_and_moves_only_their_rows(dtype, in_plac
     before = [a.copy() for a in (p, m1, m2)]
     calls = []
     monkeypatch.setattr(sparse, "lazy_adam_numpy", lambda *a: calls.append(a))  # the loop must run
-    out = sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps, in_place)
+    out = _lazy(p, g, m1, m2, lr_t, beta1, beta2, eps, in_place)
     assert not calls
     got = [out["ParamOut"], out["Moment1Out"], out["Moment2Out"]]
     for w, o, inp, old in zip(want, got, (p, m1, m2), before):
@@ -159,7 +167,7 @@ def test_lazy_adam_on_the_devices_threads_gives_numpys_bits(dtype, device_thread
     g, p, m1, m2 = sparse_case(dtype)
     lr_t, beta1, beta2, eps = scalars(dtype)
     want = numpy_lazy(g, p, m1, m2, lr_t, beta1, beta2, eps)
-    out = sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps, True)
+    out = _lazy(p, g, m1, m2, lr_t, beta1, beta2, eps, True)
     for w, o in zip(want, (out["ParamOut"], out["Moment1Out"], out["Moment2Out"])):
         np.testing.assert_array_equal(bits(o), bits(w))
 
@@ -168,7 +176,7 @@ def test_lazy_rows_out_of_range_take_numpys_path():
     g, p, m1, m2 = sparse_case(np.float32)
     bad = SelectedRows(np.array([3, 50], np.int64), g.values[:2], 50)  # row 50 of a 50-row table
     with pytest.raises(IndexError, match="index 50 is out of bounds for axis 0 with size 50"):
-        sparse.lazy_adam(p, bad, m1, m2, *scalars(np.float32))
+        _lazy(p, bad, m1, m2, *scalars(np.float32))
 
 
 def test_adam_kernel_dense_in_place_only_where_allowed():

@@ -356,13 +356,14 @@ def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes(softmax_f
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("nesterov", [False, True])
-def test_momentum_and_sgd_paths_agree_bitwise(dtype, nesterov, device_threads, monkeypatch):
+def test_momentum_and_sgd_paths_agree_bitwise(dtype, nesterov, device_threads):
     p, g, v = (rng.normal(size=(33, 7)).astype(dtype) for _ in range(3))
     lr = np.array([0.05], dtype=np.float32)
     ins = {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}
     attrs = attrs_of("momentum", mu=0.9, use_nesterov=nesterov)
-    assert_same(*both_paths(optimizer, optimizer.momentum, ins, attrs, monkeypatch), dtype, exact=True)
-    assert_same(*both_paths(optimizer, optimizer.sgd, ins, {}, monkeypatch), dtype, exact=True)
+    assert_same(*_variant_and_numpy("momentum", ins, attrs), dtype, exact=True)
+    del ins["Velocity"]
+    assert_same(*_variant_and_numpy("sgd", ins, {}), dtype, exact=True)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

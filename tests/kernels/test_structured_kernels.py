@@ -22,7 +22,11 @@ from tests.ops import (
     cases_creation,
     cases_fused,
     cases_linalg,
+    cases_adamw,
     cases_loss_classification,
+    cases_momentum,
+    cases_optimizer,
+    cases_optimizer_proximal,
     cases_pooling,
     cases_pooling_mask,
     cases_reduction,
@@ -42,6 +46,21 @@ CONVERTED = {
     | {f"reduce_{r}{g}" for r in ("sum", "mean", "max", "min", "prod") for g in ("", "_grad")},
     "fill_constant": {"fill_constant"},
     "gemm": {"mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"},
+    "dense updates": {"sgd", "momentum", "adam"},
+    "numpy updates": {
+        "adagrad",
+        "decayed_adagrad",
+        "rmsprop",
+        "adamax",
+        "adadelta",
+        "ftrl",
+        "lamb",
+        "lars_momentum",
+        "adamw",
+        "proximal_gd",
+        "proximal_adagrad",
+    },
+    "step counter": {"increment"},
 }
 CASES = {
     "activation table": [
@@ -66,6 +85,21 @@ CASES = {
         if c.op == "fill_constant" and not c.inputs and isinstance(c.attrs.get("dtype", ""), str)
     ],
     "gemm": [c for c in cases_linalg.CASES + cases_fused.CASES if c.op in CONVERTED["gemm"]],
+    # (row-sparse values: the updates' own test below; attributes given as tensors, Beta1Tensor: the op's kernel
+    # puts their values in its attributes before its out-kernel runs, kernels/tensor_attrs.py)
+    "dense updates": [
+        c
+        for c in cases_optimizer.CASES + cases_momentum.CASES
+        if c.op in CONVERTED["dense updates"]
+        and all(isinstance(v, np.ndarray) for v in c.inputs.values())
+        and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
+    ],
+    "step counter": [c for c in cases_optimizer.CASES if c.op == "increment"],
+    "numpy updates": [
+        c
+        for c in cases_optimizer.CASES + cases_adamw.CASES + cases_optimizer_proximal.CASES
+        if c.op in CONVERTED["numpy updates"] and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out)
@@ -444,3 +478,99 @@ def test_a_fill_constant_step_decides_its_meta_once_unless_a_tensor_gives_its_sh
         values = Values({"s": np.array(shape, np.int32)})
         run_step(step, values)
         assert values["y"].tobytes() == np.full(shape, 2, np.int64).tobytes() and values["y"].shape == tuple(shape)
+
+
+def _momentum_ins(grad=None, **given):
+    """momentum's inputs: [6, 5] float32 values (Grad ``grad``(Param) where given), ``given`` beside them."""
+    ins = {s: rng.uniform(-1, 1, (6, 5)).astype(np.float32) for s in ("Param", "Grad", "Velocity")}
+    ins["LearningRate"] = np.array([0.1], np.float32)
+    ins.update(given)
+    if grad is not None:
+        ins["Grad"] = grad(ins["Param"])
+    return ins
+
+
+def _momentum(ins, ctx):
+    attrs = dict(registry.get("momentum").default_attrs(), multi_precision="MasterParam" in ins)
+    return registry.get("momentum").kernel("cpu")(ins, attrs, ctx)
+
+
+def test_an_update_writes_over_its_parameter_and_state_where_its_meta_and_the_executor_let_it():
+    """momentum's Meta lets ParamOut be Param's buffer and VelocityOut Velocity's: told it may update in place
+    (ctx.update_in_place, the executor's leave) its out-kernel's in-place loop writes them, the bits of the
+    update into new buffers; not where Grad shares Param's memory, nor over a MasterParam (multi_precision),
+    nor without the leave."""
+    leave = KernelContext(update_in_place=True)
+    ins = _momentum_ins()
+    want = _momentum({s: v.copy() for s, v in ins.items()}, KernelContext())
+    outs = _momentum(ins, leave)
+    assert outs["ParamOut"] is ins["Param"] and outs["VelocityOut"] is ins["Velocity"]
+    assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
+    ins = _momentum_ins()
+    outs = _momentum(ins, KernelContext())
+    assert outs["ParamOut"] is not ins["Param"] and outs["VelocityOut"] is not ins["Velocity"]
+    ins = _momentum_ins(grad=lambda p: p[::-1])  # (a view of Param)
+    want = _momentum({s: v.copy() for s, v in ins.items()}, KernelContext())
+    outs = _momentum(ins, leave)
+    assert outs["ParamOut"] is not ins["Param"] and outs["VelocityOut"] is ins["Velocity"]
+    assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
+    ins = _momentum_ins(MasterParam=rng.uniform(-1, 1, (6, 5)))
+    outs = _momentum(ins, leave)
+    assert not any(outs[s] is ins[s[:-3]] for s in ("ParamOut", "VelocityOut", "MasterParamOut"))
+
+
+def test_updates_of_row_sparse_values_through_their_out_kernels():
+    """sgd's row-sparse variants: a row-sparse Grad moves its rows (duplicates summed) over a dense Param, in
+    place where the executor lets it; a row-sparse Param (a table's rows) gives a new one; adagrad's rows move
+    Param and Moment in place, or copies of them; the rows of momentum's row-sparse Grad are made dense (Grad 0
+    elsewhere), and its Paddle 2.x terms refused in one line."""
+    from pe_cli.base.selected_rows import SelectedRows
+
+    p, lr = rng.uniform(-1, 1, (5, 3)), np.array([0.5])
+    g = SelectedRows(np.array([1, 3, 1]), rng.uniform(-1, 1, (3, 3)), 5)
+    sgd = registry.get("sgd").kernel("cpu")
+    want = p.copy()
+    want[[1, 3]] -= 0.5 * np.stack([g.values[0] + g.values[2], g.values[1]])
+    given = p.copy()
+    out = sgd({"Param": given, "Grad": g, "LearningRate": lr}, {}, KernelContext(update_in_place=True))["ParamOut"]
+    assert out is given and np.allclose(out, want)
+    table = SelectedRows(np.array([3, 1]), p[[3, 1]], 5)
+    out = sgd({"Param": table, "Grad": g, "LearningRate": lr}, {})["ParamOut"]
+    assert isinstance(out, SelectedRows) and np.allclose(out.to_dense(), want * (np.arange(5) % 2 == 1)[:, None])
+    adagrad, m = registry.get("adagrad"), rng.uniform(0, 1, (5, 3))
+    summed = np.zeros((5, 3))
+    np.add.at(summed, g.rows, g.values)
+    m_want = np.where(np.isin(np.arange(5), g.rows)[:, None], m + summed * summed, m)
+    p_want = p - 0.5 * summed / (np.sqrt(m_want) + 1e-6)
+    for leave in (KernelContext(update_in_place=True), KernelContext()):
+        given = {"Param": p.copy(), "Grad": g, "Moment": m.copy(), "LearningRate": lr}
+        outs = adagrad.kernel("cpu")(given, adagrad.default_attrs(), leave)
+        assert (outs["ParamOut"] is given["Param"]) == leave.update_in_place == (outs["MomentOut"] is given["Moment"])
+        assert np.allclose(outs["ParamOut"], p_want) and np.allclose(outs["MomentOut"], m_want)
+    momentum, v = registry.get("momentum"), np.zeros((5, 3))
+    ins = {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}
+    dense = momentum.kernel("cpu")(dict(ins, Grad=g.to_dense()), momentum.default_attrs())
+    outs = momentum.kernel("cpu")(ins, momentum.default_attrs())
+    assert all(outs[s].tobytes() == dense[s].tobytes() for s in dense)
+    with pytest.raises(Exception, match="momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported"):
+        momentum.kernel("cpu")(ins, dict(momentum.default_attrs(), rescale_grad=0.5))
+
+
+def test_adam_writes_over_its_parameter_and_moments_where_its_outputs_earlier_values_are_them():
+    """adam reads its outputs' earlier values (reads_outputs: ParamOut, Moment1Out, ... the inputs' own arrays
+    where they are one variable, as an optimizer's program makes them): told it may update in place, its Meta's
+    donations still hold (an output's earlier value is no other input), the bits of the update into new buffers;
+    a Grad that is Moment1's array keeps Moment1 from being written over."""
+    adam = registry.get("adam")
+    ins = {s: rng.uniform(0, 1, (4, 3)).astype(np.float32) for s in ("Param", "Grad", "Moment1", "Moment2")}
+    ins.update(LearningRate=np.array([0.01], np.float32), Beta1Pow=np.array([0.9], np.float32))
+    ins.update(Beta2Pow=np.array([0.99], np.float32))
+    want = adam.kernel("cpu")({s: v.copy() for s, v in ins.items()}, adam.default_attrs())
+    given = dict(ins, ParamOut=ins["Param"], Moment1Out=ins["Moment1"], Moment2Out=ins["Moment2"])
+    outs = adam.kernel("cpu")(given, adam.default_attrs(), KernelContext(update_in_place=True))
+    assert all(outs[f"{s}Out"] is ins[s] for s in ("Param", "Moment1", "Moment2"))
+    assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
+    aliased = {s: v.copy() for s, v in ins.items()}
+    aliased["Grad"] = aliased["Moment1"]
+    outs = adam.kernel("cpu")(aliased, adam.default_attrs(), KernelContext(update_in_place=True))
+    assert outs["Moment1Out"] is not aliased["Moment1"] and outs["ParamOut"] is aliased["Param"]

@@ -1,6 +1,14 @@
-"""Kernels of pe_cli/ops/adamw.py: numpy, in the parameter's dtype, the attributes as the float32 Paddle holds."""
+"""Kernels of pe_cli/ops/adamw.py: numpy, in the parameter's dtype, the attributes as the float32 Paddle holds.
+adamw is a structured kernel: its meta rule (pe_cli/shapes/optimizer.py, NUMPY_METAS) and ``ADAMW``, its
+out-kernel (numpy's arrays the outputs: optimizer_numpy.fresh); ``adamw`` here is the two as a kernel
+(merged_adam's, the callers that run a kernel by name)."""
 
 import numpy as np
+
+from ...shapes.optimizer import NUMPY_METAS
+from ..structured import adapter
+from .activation_rows import _by_variant
+from .optimizer_numpy import fresh
 
 
 def _f(x, v):
@@ -11,7 +19,7 @@ def _one(a):
     return np.asarray(a).reshape(-1)[0]
 
 
-def adamw(ins, attrs):
+def _adamw(ins, attrs):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     b1p, b2p = ins["Beta1Pow"], ins["Beta2Pow"]
     if ins.get("SkipUpdate") is not None and bool(_one(ins["SkipUpdate"])):
@@ -34,6 +42,10 @@ def adamw(ins, attrs):
         "Beta1PowOut": b1p if keep else (b1p * _f(b1p, attrs["beta1"])).astype(b1p.dtype),
         "Beta2PowOut": b2p if keep else (b2p * _f(b2p, attrs["beta2"])).astype(b2p.dtype),
     }
+
+
+ADAMW = _by_variant("adamw_out", None, numpy=fresh(_adamw, "adamw_numpy"))
+adamw = adapter(NUMPY_METAS["adamw"], ADAMW, "adamw")
 
 
 def check_finite_and_unscale(ins, attrs):

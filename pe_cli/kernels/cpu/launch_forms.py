@@ -19,10 +19,7 @@ as ``shape`` when not None); ``("const", value)``: a number (or the GEMM's C fun
 into the step; ``("array", array)``: an array the plan keeps (an empty bias); ``("first", name,
 dtype)``: the one value of the array ``name`` as a ``dtype`` scalar (a learning rate)."""
 
-import math
-
-
-from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, lazy, parallel_parts
+from .runtime.loops import lazy
 from .elementwise import mid_run
 from .launches import Launch
 from .launches import Shape as _Shape
@@ -69,51 +66,10 @@ def structured(op, table, meta, out_kernel):
     return None if form is None else form(op, table, meta)
 
 
-# -- updates ---------------------------------------------------------------------
-
-
-def momentum(op, table):
-    """Fluid's dense momentum, over Param and Velocity in place (ParamOut and VelocityOut name them)."""
-    p, g, v, lr = _one(op, "Param"), _one(op, "Grad"), _one(op, "Velocity"), _one(op, "LearningRate")
-    attrs = op.attrs
-    if (
-        _one(op, "ParamOut", "outputs") != p
-        or _one(op, "VelocityOut", "outputs") != v
-        or op.inputs.get("MasterParam")
-        or float(attrs.get("rescale_grad", 1.0)) != 1.0
-        or attrs.get("regularization_method", "") == "l2_decay"
-        or not _floats(table, p, g, v)
-        or not table[p][0] == table[g][0] == table[v][0]
-        or lr not in table
-        or math.prod(table[lr][0]) != 1
-    ):
-        return None
-    dtype = table[p][1]
-    args = [_flat(table, p), _flat(table, g), _flat(table, v), ("first", lr, dtype)]
-    args += [("const", dtype.type(attrs["mu"])), ("const", bool(attrs["use_nesterov"]))]
-    parts = parallel_parts(math.prod(table[p][0]), UPDATE_PARALLEL_MIN_ELEMENTS)  # the kernel's choice
-    if parts > 1:
-        return [Launch(_pointwise().momentum_in_place_parallel, [*args, ("const", parts)], updates=[p, v])]
-    return [Launch(_pointwise().momentum_in_place, args, updates=[p, v])]
-
-
-def sgd(op, table):
-    """Fluid's dense sgd, over Param in place (ParamOut names it)."""
-    p, g, lr = _one(op, "Param"), _one(op, "Grad"), _one(op, "LearningRate")
-    if _one(op, "ParamOut", "outputs") != p or not _floats(table, p, g) or table[p][0] != table[g][0]:
-        return None
-    if lr not in table or math.prod(table[lr][0]) != 1:
-        return None
-    args = [_flat(table, p), _flat(table, g), ("first", lr, table[p][1])]
-    return [Launch(_pointwise().sgd_in_place, args, updates=[p])]
-
-
 FORMS = {
     f.__name__: f
     for f in (
         elementwise_add,
         elementwise_add_grad,
-        momentum,
-        sgd,
     )
 }

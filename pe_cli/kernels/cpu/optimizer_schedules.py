@@ -6,15 +6,23 @@ import math
 
 import numpy as np
 
-from ...shapes.optimizer import average_counters
+from ...shapes.optimizer import average_counters, increment_meta
+from ..structured import adapter
+from .activation_rows import _by_variant
 
 
 # -- learning-rate schedules --------------------------------------------------------------------
 
 
-def increment(ins, attrs):
+def _increment_add(ins, outs, attrs, meta):
     x = ins["X"]
-    return {"Out": (x + x.dtype.type(attrs["step"])).astype(x.dtype, copy=False)}
+    np.add(x, x.dtype.type(attrs["step"]), out=outs["Out"])
+
+
+# increment is a structured kernel: its meta rule (pe_cli/shapes/optimizer.py) and this out-kernel; ``increment``
+# the two as a kernel, for the callers that run one by name
+INCREMENT = _by_variant("increment_out", None, add=_increment_add)
+increment = adapter(increment_meta, INCREMENT, "increment")
 
 
 def schedule_value(kind, step, base, a):

@@ -1,9 +1,9 @@
 """Row-sparse values (pe_cli/base/selected_rows.py) on CPU devices: densifying one for an op whose
-kernel reads dense arrays (the executor calls ``densify``), and the sparse updates of the optimizer
-kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and values are host
-numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd).
-An update writes into Param (and its state) where the executor allows it (``in_place``: attrs'
-``ctx.update_in_place``, set only when nothing else holds those arrays), else into copies."""
+kernel reads dense arrays (the executor calls ``densify``), sgd of a row-sparse Param and adam's lazy rows
+(the update out-kernels hand a SelectedRows gradient here: optimizer_out.py). Rows and values are host
+numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd). (sgd's,
+adagrad's and adam's rows over a dense Param: their out-kernels, optimizer_out.py and optimizer_numpy.py, which
+write into Param (and its state) where the executor allows it, else into copies.)"""
 
 import numpy as np
 
@@ -34,18 +34,6 @@ def split_selected_rows(ins, attrs):
     return {"Out": split_rows(x, attrs["height_sections"], lambda values, keep: values[keep])}
 
 
-def _outputs(arrays, in_place):
-    return list(arrays) if in_place else [a.copy() for a in arrays]
-
-
-def sgd(p, g, lr, in_place=False):
-    """ParamOut = Param, with Param[row] - lr * Grad[row] on the rows the gradient holds."""
-    rows, values = g.merged()
-    (p_out,) = _outputs([p], in_place)
-    p_out[rows] = p[rows] - lr * values
-    return {"ParamOut": p_out}
-
-
 def sgd_of_rows(p, g, lr):
     """sgd of a row-sparse Param (the rows of a table it holds): each row of the row-sparse Grad moves
     the Param row of that id, as Fluid's kernel (an id the Param does not hold is an error)."""
@@ -60,32 +48,16 @@ def sgd_of_rows(p, g, lr):
     return {"ParamOut": p.with_arrays(p.rows, out)}
 
 
-def adagrad(p, g, m, lr, eps, in_place=False):
-    """Fluid's sparse adagrad: only the rows the gradient holds change (elsewhere the dense update
-    would leave them as they are too)."""
-    rows, values = g.merged()
-    p_out, m_out = _outputs([p, m], in_place)
-    m_rows = m[rows] + values * values
-    m_out[rows] = m_rows
-    p_out[rows] = p[rows] - lr * values / (np.sqrt(m_rows) + eps)
-    return {"ParamOut": p_out, "MomentOut": m_out}
-
-
-def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False, outputs=None):
-    """Adam's lazy_mode: the moments and the parameter move only on the rows the gradient holds.
-    ``lr_t`` is lr * sqrt(1 - beta2^t) / (1 - beta1^t) and ``eps_c`` epsilon * sqrt(1 - beta2^t).
+def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, p_out, m1_out, m2_out):
+    """Adam's lazy_mode into ``p_out``, ``m1_out`` and ``m2_out`` (adam's out-kernel hands them over, holding
+    what the rows the gradient does not hold keep): the moments and the parameter move only on the rows the
+    gradient holds. ``lr_t`` is lr * sqrt(1 - beta2^t) / (1 - beta1^t) and ``eps_c`` epsilon * sqrt(1 - beta2^t).
     float32/float64 arrays of one dtype, rows in range: one numba loop over the touched rows
     (_adam_loops.lazy_adam_rows; the CTR bench's 1,300 rows of a 100,000 x 16 table in its step:
     1.5-1.9 -> 0.6-0.8 ms, the rest the cold rows' memory latency; from LAZY_PARALLEL_MIN_ROWS rows
-    its twin over the device's threads), else numpy (``lazy_adam_numpy``, the same bits). ``outputs``:
-    the arrays whose other rows the outputs keep (copies of them; default: p, m1 and m2)."""
+    its twin over the device's threads), else numpy (``lazy_adam_numpy``, the same bits)."""
     rows, values = g.numpy()
     one = p.dtype.type(1)
-    p_out, m1_out, m2_out = (
-        _outputs([p, m1, m2], in_place)
-        if outputs is None
-        else [a.astype(b.dtype, copy=True) for a, b in zip(outputs, (p, m1, m2))]
-    )
     args = (
         rows,
         np.argsort(rows, kind="stable"),
@@ -111,7 +83,6 @@ def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False, outputs=N
         _loops().lazy_adam_rows_parallel(*rows2d, parts)
     else:
         loop_or(lazy_adam_numpy, _loops().lazy_adam_rows, *rows2d)(*rows2d)
-    return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out}
 
 
 # rows of a gradient from which lazy_adam splits them over the device's threads: a cold row costs
