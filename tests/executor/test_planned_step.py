@@ -316,3 +316,27 @@ def test_softmax_with_cross_entropy_launches_the_variant_its_meta_chose(monkeypa
         ("softmax_with_cross_entropy_grad", "b", False),
         ("softmax_with_cross_entropy_grad", "c", True),
     ]
+
+
+def test_bias_adds_launch_the_variant_their_meta_chose(monkeypatch):
+    """The fc layers' bias adds and their gradients are planned from the Meta their steps decide (the bias
+    add's loop, the bias gradient's sum with X@GRAD the buffer of Out@GRAD), no launch form of their own
+    deciding the loop a second time; the same bits as op by op."""
+    from pe_cli.kernels.cpu.launch_forms import FORMS
+
+    assert not {"elementwise_add", "elementwise_add_grad"} & set(FORMS)
+    planned = train(monkeypatch, "mlp", True, 1)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1))
+    (run,) = planned_runs(planned[2], 1)
+    launched = [
+        (step.op.type, [launch.fn.__name__ if launch.fn else dict(launch.aliases) for launch in launches])
+        for step, launches in zip(run.plan.steps, run.plan.launches)
+        if step.op.type.startswith("elementwise_add")
+    ]
+    grads = [(op, names) for op, names in launched if op == "elementwise_add_grad"]
+    assert [op for op, _ in launched].count("elementwise_add") == 3 and len(grads) == 3
+    assert all(names == ["add_mid"] for op, names in launched if op == "elementwise_add")
+    for step, launches in zip(run.plan.steps, run.plan.launches):
+        if step.op.type == "elementwise_add_grad":
+            dx, dout = step.op.outputs["X@GRAD"][0], step.op.inputs["Out@GRAD"][0]
+            assert launches[0].aliases == {dx: dout} and launches[1].fn.__name__ == "sum_outer"

@@ -31,6 +31,10 @@ CONVERTED = {
     "softmax_with_cross_entropy": {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"},
     "pooling": {"pool2d", "pool2d_grad", "pool3d", "pool3d_grad"},  # (spp: its kernel, over pool2d's, for now)
     "max pooling with index": {f"max_pool{n}d_with_index{g}" for n in (2, 3) for g in ("", "_grad")},
+    # (their out-kernels' sentinel buffers: tests/kernels/test_structured_elementwise.py, gradients reading Y)
+    "elementwise binary": {f"elementwise_{op}" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
+    | {f"elementwise_{op}_grad" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
+    | {"elementwise_floordiv", "elementwise_mod"},
 }
 CASES = {
     "activation table": [
