@@ -62,11 +62,11 @@ def mid_run(x, y, axis):
     return meta_rules.mid_run(x.shape, y.shape, axis)
 
 
-def bias_grad(dout, run, shape):
+def bias_grad(dout, run, shape, out=None):
     """The gradient of a bias Y of ``shape`` added to X [pre, n, post] (``run``), from X's gradient
     ``dout`` (float32/float64): dout summed over pre and post, in a numba loop (its twin on the
-    device's threads when dout is large)."""
-    dy = np.empty(shape, dtype=dout.dtype)
+    device's threads when dout is large); into ``out`` where given (C-contiguous, of dout's dtype)."""
+    dy = np.empty(shape, dtype=dout.dtype) if out is None else out
     _sum_outer(dout, run, dy)
     return dy
 
