@@ -340,3 +340,44 @@ def test_bias_adds_launch_the_variant_their_meta_chose(monkeypatch):
         if step.op.type == "elementwise_add_grad":
             dx, dout = step.op.outputs["X@GRAD"][0], step.op.inputs["Out@GRAD"][0]
             assert launches[0].aliases == {dx: dout} and launches[1].fn.__name__ == "sum_outer"
+
+
+def _residual_run(monkeypatch, planned):
+    """x -> fc -> r, fc(r) + r (a residual add of one shape) -> fc -> mean, SGD, three steps: (losses and
+    parameters, executor)."""
+    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [13])
+        r = fluid.layers.fc(x, 13, act="relu")
+        h = fluid.layers.elementwise_add(fluid.layers.fc(r, 13), r)
+        loss = fluid.layers.mean(fluid.layers.fc(h, 4))
+        fluid.optimizer.SGD(0.01).minimize(loss)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    rng, fetched = np.random.default_rng(5), []
+    for _ in range(3):
+        feed = {"x": rng.standard_normal((16, 13)).astype(np.float32)}
+        fetched.append(exe.run(main, feed=feed, fetch_list=[loss], scope=scope)[0])
+    fetched += [np.array(scope.get_array(p.name)) for p in main.all_parameters()]
+    return fetched, exe
+
+
+def test_a_residual_add_and_its_gradient_are_launched(monkeypatch):
+    """elementwise_add of X and Y of one shape is launched in a segment (its "same" variant: add_mid over the
+    values as [1, size, 1], numpy's bits), its gradient as two aliases of Out@GRAD; the same bits as op by op."""
+    planned, exe = _residual_run(monkeypatch, True)
+    unplanned, _ = _residual_run(monkeypatch, False)
+    assert all(a.dtype == b.dtype and a.tobytes() == b.tobytes() for a, b in zip(planned, unplanned))
+    (run,) = planned_runs(exe, 1)
+    steps = {
+        step.op.type: (step, launches)
+        for step, launches in zip(run.plan.steps, run.plan.launches)
+        if step.op.type.startswith("elementwise_add") and not step.op.block.vars[step.op.inputs["Y"][0]].persistable
+    }
+    step, launches = steps["elementwise_add"]
+    assert [launch.fn.__name__ for launch in launches] == ["add_mid"]
+    step, launches = steps["elementwise_add_grad"]
+    dout = step.op.inputs["Out@GRAD"][0]
+    assert [launch.aliases for launch in launches] == [{n: dout for n in step.op.output_arg_names}]

@@ -12,9 +12,10 @@ floordiv, mod), ``out(ins, outs, attrs, meta)``, compute the variant their meta 
   divisor refused in one line): numpy on Y reshaped so that its broadcasting is Fluid's ``axis`` rule, cast
   to X's dtype; gradients summed over the broadcast dims back to each input's shape (fresh variants).
 
-Their ``launches(op, table, meta)``: a planned step's launches of the "mid" variants (pe_cli/executor/
-step_plan.py). ``elementwise_<op>`` and ``elementwise_<op>_grad``: the ops' kernels over these
-(kernels/structured.adapter) for the kernels that call them (fused, momentum, minus, div_grad_grad)."""
+Their ``launches(op, table, meta)``: a planned step's launches of add's "mid" and "same" variants and of
+its gradient's "mid" and all-alias forms (pe_cli/executor/step_plan.py). ``elementwise_<op>`` and
+``elementwise_<op>_grad``: the ops' kernels over these (kernels/structured.adapter) for the kernels that call
+them (fused, momentum, minus, div_grad_grad)."""
 
 import math
 
@@ -157,14 +158,18 @@ def _handed(result, spec, ins, passed=None):
     return fresh_output(result, spec, tuple(ins.values()))
 
 
-def _mid_launches(op, table, meta):
-    """A planned step's launch of the forward's "mid" variant: the serial add_mid over the values as they
-    lie (its parallel twin gives the same bits); None for the other variants (a Python launch)."""
+def _add_launches(op, table, meta):
+    """A planned step's launch of add's "mid" variant: the serial add_mid over the values as they lie (its
+    parallel twin gives the same bits); of its "same" variant, add_mid over X and Y as [1, size, 1] and
+    [size] (each sum one IEEE add: numpy's bits). None for the other variants (a Python launch)."""
     x, y, out = one(op, "X"), one(op, "Y"), one(op, "Out", "outputs")
-    if meta.variant != "mid" or None in (x, y, out):
+    if meta.variant not in ("mid", "same") or None in (x, y, out):
         return None
-    (run,) = meta.args
-    return [Launch(_loops().add_mid, [("var", x, run), flat_arg(table, y), ("var", out, run)], writes=[out])]
+    if meta.variant == "mid":
+        (run,) = meta.args
+    else:
+        run = (1, math.prod(meta.outputs["Out"][0]), 1)
+    return [Launch(_loops().add_mid, [("var", x, run), ("var", y, (run[1],)), ("var", out, run)], writes=[out])]
 
 
 _UFUNCS = {
@@ -191,7 +196,7 @@ def _forward(op):
     if op == "mod":
         variants["remainder"] = _numpy(lambda x, y: remainder(x, y, False), op)
         variants["remainder_paddle2"] = _numpy(lambda x, y: remainder(x, y, True), op)
-    return _by_variant(f"elementwise_{op}_out", _mid_launches if op == "add" else _no_launches, **variants)
+    return _by_variant(f"elementwise_{op}_out", _add_launches if op == "add" else _no_launches, **variants)
 
 
 def _no_launches(op, table, meta):
@@ -256,11 +261,17 @@ def _bias_grad(ins, outs, attrs, meta):
     _sum_outer(ins["Out@GRAD"], meta.args[0], outs["Y@GRAD"])
 
 
-def _bias_grad_launches(op, table, meta):
-    """A planned step's launches of add's "mid" gradient: X@GRAD the buffer of Out@GRAD, Y@GRAD sum_outer's
-    (serial) over Out@GRAD as it lies; None for the other variants."""
+def _add_grad_launches(op, table, meta):
+    """A planned step's launches of add's gradient: of its "mid" variant, X@GRAD the buffer of Out@GRAD and
+    Y@GRAD sum_outer's (serial) over Out@GRAD as it lies; where both gradients are Out@GRAD (X and Y of its
+    shape and dtype), both its buffer. None for the other forms (a Python launch)."""
     dout, dx, dy = one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs"), one(op, "Y@GRAD", "outputs")
-    if meta.variant != "mid" or dout is None:
+    if dout is None:
+        return None
+    if meta.variant == "numpy" and len(meta.aliases) == 2:
+        aliases = {name: dout for name in (dx, dy) if name is not None}
+        return [Launch(None, (), aliases=aliases)] if aliases else None
+    if meta.variant != "mid":
         return None
     launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
     if dy is not None:
@@ -272,7 +283,7 @@ def _grad(op):
     variants = {"numpy": _grad_numpy(_LOCAL_GRADS[op])}
     if op == "add":
         variants["mid"] = _bias_grad
-    return _by_variant(f"elementwise_{op}_grad_out", _bias_grad_launches if op == "add" else _no_launches, **variants)
+    return _by_variant(f"elementwise_{op}_grad_out", _add_grad_launches if op == "add" else _no_launches, **variants)
 
 
 FORWARD = {op: _forward(op) for op in meta_rules.OPS}
