@@ -184,7 +184,7 @@ _UFUNCS = {
 
 
 def _forward(op):
-    variants = {"numpy": _numpy(_UFUNCS.get(op))}
+    variants = {"numpy": _numpy(_UFUNCS[op])} if op in _UFUNCS else {}
     if op == "add":
         variants.update(same=_same, mid=_mid)
     if op in ("add", "sub", "mul"):
