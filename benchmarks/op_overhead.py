@@ -10,10 +10,12 @@ loop's call. Issue 95 asks for at most 2 us an op.
         --attrs '{"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2]}'
 
 ``--shape`` (X's, comma-separated; default [size]) and ``--attrs`` (the op's attributes, JSON) for an op of
-images (pool2d); ``--y-shape``: a second input Y of that shape (mul: X, Y -> Out).
+images (pool2d); ``--y-shape`` for a binary op (X, Y -> Out: elementwise_add, mul; elementwise_add_grad: X, Y,
+Out@GRAD of X's shape -> X@GRAD, Y@GRAD); ``--op sgd`` / ``--op momentum``: the update over Param, Grad
+(Velocity) of that shape:
 
+    .venv/bin/python benchmarks/op_overhead.py --op elementwise_add[_grad] --shape 8,10 --y-shape 10
     .venv/bin/python benchmarks/op_overhead.py --op mul --shape 4,6 --y-shape 6,3
-images (pool2d). ``--op sgd`` / ``--op momentum``: the update over Param, Grad (Velocity) of that shape.
 
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
@@ -66,6 +68,23 @@ def _update(block, args, shape):
     return feeds
 
 
+def _binary(block, args, shape):
+    """A binary op over X [shape] and Y [--y-shape] (its grad op: and Out@GRAD of X's shape)."""
+    y_shape = tuple(int(d) for d in args.y_shape.split(",") if d)
+    feeds = {
+        n: np.linspace(-1, 1, int(np.prod(s))).astype(args.dtype).reshape(s) for n, s in (("x", shape), ("b", y_shape))
+    }
+    ins = {"X": ["x"], "Y": ["b"]}
+    outs = {"Out": ["y"]}
+    if args.op.endswith("_grad"):
+        feeds["dy"] = np.ones(shape, args.dtype)
+        ins["Out@GRAD"], outs = ["dy"], {"X@GRAD": ["dx"], "Y@GRAD": ["db"]}
+    for name in [*feeds, "dx", "db"]:
+        block.create_var(name=name)
+    block.append_op(args.op, ins, outs, json.loads(args.attrs))
+    return feeds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--op", default="relu")
@@ -74,7 +93,7 @@ def main():
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--shape", default=None, help="X's shape, comma-separated (default: [size])")
     parser.add_argument("--attrs", default="{}", help="the op's attributes, JSON")
-    parser.add_argument("--y-shape", default=None, help="a second input Y's shape, comma-separated (mul)")
+    parser.add_argument("--y-shape", default=None, help="Y's shape, comma-separated: a binary op (X, Y -> Out)")
     parser.add_argument("--calls", type=int, default=200_000)
     args = parser.parse_args()
     shape = tuple(int(d) for d in args.shape.split(",")) if args.shape else (args.size,)
@@ -86,17 +105,13 @@ def main():
         what = f"[{args.rows}, {args.size}]"
     elif args.op in ("sgd", "momentum"):
         feeds, what = _update(block, args, shape), list(shape)
+    elif args.y_shape:
+        feeds = _binary(block, args, shape)
+        what = f"{list(shape)} and {args.y_shape.split(',')}"
     else:
         block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True)
-        inputs, feeds = {"X": ["x"]}, {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}
-        if args.y_shape:
-            y_shape = tuple(int(d) for d in args.y_shape.split(","))
-            block.create_var(name="w", shape=y_shape, dtype=args.dtype, is_data=True)
-            inputs["Y"], feeds["w"] = (
-                ["w"],
-                np.linspace(-1, 1, int(np.prod(y_shape))).astype(args.dtype).reshape(y_shape),
-            )
-        block.append_op(args.op, inputs, {"Out": ["y"]}, json.loads(args.attrs))
+        block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, json.loads(args.attrs))
+        feeds = {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}
         what = list(shape)
     step = OpStep(block.ops[0], CPUPlace())
     values = Values(feeds)

@@ -12,9 +12,10 @@ parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.
 their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's forms; for linalg,
 mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes (_gemm: each path, dtype, split);
 for optimizer, sgd and momentum through theirs (_updates: dtypes, sizes, in place or not, Paddle 2.x's terms
-and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates);
+and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates); for
+elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shapes (every variant), dtypes and meanings;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
-(.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
+(.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
     PYTHONPATH=/work/main python tools/op_case_bytes.py dump /work/main activation activation_math --out a.npz
     PYTHONPATH=. python tools/op_case_bytes.py dump . activation activation_math --out b.npz
@@ -467,6 +468,75 @@ def _gemm_cases(results, rng, ops, key, dtypes, context):
                 _record(results, f"{k}|grad|{w}", lambda: _direct(fused_grad, gins, gattrs, ctx))
 
 
+_EW_SHAPES = [  # (X's shape, Y's shape, axis): one per variant and form the meta rules choose
+    ((3, 5), (3, 5), -1),  # same shapes
+    ((4, 3, 5), (3,), 1),  # a bias along a middle dim
+    ((4, 6), (6,), -1),  # a bias along the last dim
+    ((6,), (6,), 0),
+    ((1, 6, 2), (6,), 1),  # one row before the bias
+    ((2, 3, 4), (3, 1), 1),
+    ((3, 4), (2, 3, 4), -1),  # X smaller (numpy's broadcast)
+    ((3,), (2, 3, 4), 1),  # X placed in Y
+    ((3,), (3, 1), 0),  # X placed in Y as [3, 1]: Out@GRAD of X's aligned shape
+    ((2, 3, 4), (1, 3, 1), -1),
+    ((3, 4), (1,), -1),
+    ((), (), -1),
+    ((0, 3), (3,), -1),
+    ((2, 3), (4,), -1),  # does not broadcast
+    ((520, 260), (520, 260), -1),  # large: the threads' forms (same, one value a row, one row for all)
+    ((520, 260), (520, 1), -1),
+    ((520, 260), (260,), -1),
+    ((4, 130, 260), (130,), 1),  # a large bias
+    ((1, 520, 260), (520,), 1),
+]
+
+
+def _ew_value(rng, op, shape, dtype, divisor=False):
+    x = rng.uniform(-3, 3, size=shape)
+    if divisor or op == "pow":
+        x = np.where(np.abs(x) < 0.5, 1.5, x) if op != "pow" else np.abs(x) + 0.25
+    x = x * 10 if dtype.startswith("int") else x
+    return x.astype(dtype)
+
+
+def _elementwise(results):
+    """The binary elementwise ops and their gradients through their CPU kernels: each variant's shapes
+    (_EW_SHAPES) on float16/32/64 and int32/64 values, Fluid's and Paddle 2.x's meanings, in place, a
+    transposed (not contiguous) X, X and Y of two dtypes, an int zero divisor."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    rng = np.random.default_rng(13)
+    ops = ["add", "sub", "mul", "div", "max", "min", "pow", "floordiv", "mod"]
+    for op in ops:
+        fwd = registry.get(f"elementwise_{op}")
+        grad = registry.get(f"elementwise_{op}_grad") if op not in ("floordiv", "mod") else None
+        for xs, ys, axis in _EW_SHAPES:
+            for dtype in ("float16", "float32", "float64", "int32", "int64"):
+                x, y = _ew_value(rng, op, xs, dtype), _ew_value(rng, op, ys, dtype, divisor=True)
+                attrs = dict(fwd.default_attrs(), axis=axis)
+                for told in ("none", "paddle2", "inplace", "transposed", "mixed", "zero"):
+                    ins = {"X": x.copy(), "Y": y.copy()}
+                    if told == "transposed":
+                        ins["X"] = np.ascontiguousarray(x.T).T
+                    if told == "mixed":
+                        ins["Y"] = y.astype("float64" if dtype == "float32" else "float32")
+                    if told == "zero" and y.size:
+                        ins["Y"] = y.copy()
+                        ins["Y"].reshape(-1)[-1] = 0
+                    ctx = KernelContext(paddle2=told == "paddle2", inplace=told == "inplace")
+                    key = f"ew|{op}|{xs}|{ys}|{axis}|{dtype}|{told}"
+                    _record(results, key, lambda: _direct(fwd, dict(ins), attrs, ctx))
+                    if grad is None or told in ("inplace", "zero"):
+                        continue
+                    try:
+                        out = _as_array(_direct(fwd, {"X": x, "Y": y}, attrs, KernelContext())["Out"])
+                    except Exception:
+                        continue
+                    gins = dict(ins, Out=out, **{"Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(out.dtype)})
+                    _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -476,7 +546,18 @@ def _direct(opdef, ins, attrs, ctx):
     return kernel(ins, dict(attrs), ctx) if takes_context(kernel) else kernel(ins, dict(attrs))
 
 
-def dump(root, families, out):
+def _use_threads(n):
+    """Kernels run as on a device of ``n`` threads, each parallel twin compiled on its first call (not later by
+    the helper): the parallel forms' bits are compared too."""
+    from pe_cli.kernels.cpu.runtime import loops, threads
+
+    threads._share = threads._quiet_share = n
+    loops.EAGER = True
+
+
+def dump(root, families, out, threads=1):
+    if threads > 1:
+        _use_threads(threads)
     results = {}
     with np.errstate(all="ignore"):
         _op_cases(root, families, results)
@@ -486,6 +567,8 @@ def dump(root, families, out):
             _softmax_ce(results)
         if "pooling" in families:
             _pooling(results)
+        if "elementwise" in families:
+            _elementwise(results)
         if "pooling_mask" in families:
             _mask_pooling(results, np.random.default_rng(11))
         if "reduction" in families:
@@ -520,12 +603,13 @@ def main():
     d.add_argument("root")
     d.add_argument("families", nargs="+")
     d.add_argument("--out", required=True)
+    d.add_argument("--threads", type=int, default=1, help="kernels' threads (their parallel forms from 2)")
     c = sub.add_parser("compare")
     c.add_argument("a")
     c.add_argument("b")
     args = parser.parse_args()
     if args.command == "dump":
-        dump(os.path.abspath(args.root), args.families, args.out)
+        dump(os.path.abspath(args.root), args.families, args.out, args.threads)
     else:
         sys.exit(0 if compare(args.a, args.b) else 1)
 

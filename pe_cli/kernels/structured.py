@@ -23,9 +23,12 @@ def allocate(meta, ins, overwrite=False):
     input the Meta lets that output be when ``overwrite`` (the executor's leave) and that input is a
     writable C-contiguous array of the output's shape and dtype that no other input's array overlaps (an
     update's Grad, another state: none for a ``fresh`` variant, whose out-kernel puts the arrays its numpy
-    form made); the Meta's scratch buffers too, by name."""
-    outs = {}
+    form made); the Meta's scratch buffers too, by name. An output the Meta makes an alias of an input is
+    that input."""
+    outs = {slot: ins[src] for slot, src in meta.aliases.items()} if meta.aliases else {}
     for slot, (shape, dtype) in () if meta.fresh else meta.outputs.items():
+        if slot in outs:
+            continue
         src = meta.inplace.get(slot) if overwrite else None
         x = None if src is None else ins.get(src)
         if (
@@ -85,6 +88,10 @@ def signature(ins):
     if len(ins) == 1:  # (a unary op's, the most frequent: a quarter of a microsecond less)
         for v in ins.values():
             return ((v.shape, v.dtype),) if type(v) is np.ndarray else None
+    if len(ins) == 2:  # (a binary op's: X and Y)
+        a, b = ins.values()
+        if type(a) is np.ndarray and type(b) is np.ndarray:
+            return ((a.shape, a.dtype), (b.shape, b.dtype))
     key = []
     for v in ins.values():
         if type(v) is np.ndarray:
@@ -115,11 +122,12 @@ def step_kernel(meta, out_kernel, name, check=None):
             check(ins, attrs, ctx)
         decided = kernel.meta(attrs, ins, ctx)
         outputs = decided.outputs.items()
-        empties = (
-            None
-            if decided.scratch or decided.fresh
-            else tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs)
-        )
+        if decided.scratch:
+            empties = None
+        elif decided.fresh:  # (nothing to allocate: the out-kernel puts the arrays numpy made)
+            empties = ()
+        else:
+            empties = tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs if slot not in decided.aliases)
         run = getattr(out_kernel, "variants", {}).get(decided.variant, out_kernel)  # (one call less)
         if key is not None:
             if len(metas) >= KEPT:  # (shapes that drift from batch to batch: the recent ones)
@@ -132,13 +140,16 @@ def step_kernel(meta, out_kernel, name, check=None):
         found = metas.get(key)
         decided, empties, run = decide(key, ins, attrs, ctx) if found is None else found
         overwrite = ctx.inplace or ctx.update_in_place  # (the enable_inplace pass's leave, or an update's)
-        if empties is None or overwrite:  # (scratch, a fresh variant, or outputs that may be an input's buffer)
+        if empties is None or overwrite:  # (scratch, or outputs that may be an input's buffer)
             outs = allocate(decided, ins, overwrite)
         elif len(empties) == 1:
             slot, shape, dtype = empties[0]
             outs = {slot: np.empty(shape, dtype)}
         else:
             outs = {slot: np.empty(shape, dtype) for slot, shape, dtype in empties}
+        if decided.aliases:  # (outputs that are an input as it is)
+            for slot, src in decided.aliases.items():
+                outs[slot] = ins[src]
         run(ins, outs, attrs, decided)
         return outs if empties is not None else _outputs(decided, outs)
 

@@ -8,7 +8,19 @@ The grad makers of the elementwise grad ops are in elementwise_double_grad.py.""
 from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
 from ..base.dims import known_numel
-from .define import Attr, backend_attrs, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
+from ..kernels.cpu import elementwise_binary as cpu_binary
+from ..shapes import elementwise as meta_rules
+from .define import (
+    Attr,
+    Structured,
+    backend_attrs,
+    fmt_shape,
+    grads_like,
+    one_shape_blocked,
+    positive,
+    register,
+    same_as,
+)
 from .elementwise_double_grad import GRADS_OF_GRADS
 
 
@@ -90,6 +102,7 @@ for _name, _doc in [
         traits=("elementwise",),
         infer=_infer,
         grad=_grad,
+        structured=Structured(meta=meta_rules.FORWARD[_name], cpu=cpu_binary.FORWARD[_name]),
         doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.",
     )
     register(
@@ -102,6 +115,7 @@ for _name, _doc in [
         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
         grad=GRADS_OF_GRADS.get(_name),
         grad_reads=("Y", "Out", "Out@GRAD", "X@GRAD") if _name == "div" else (),
+        structured=Structured(meta=meta_rules.GRAD[_name], cpu=cpu_binary.GRAD[_name]),
     )
 
 register(
@@ -138,6 +152,7 @@ register(
     outputs=["Out"],
     attrs=_EW_ATTRS,
     infer=_infer,
+    structured=Structured(meta=meta_rules.FORWARD["floordiv"], cpu=cpu_binary.FORWARD["floordiv"]),
     run_dtypes={"X": _floordiv_dtypes},
     traits=("paddle2_semantics",),
     doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8; in a Paddle 2.x program floored, as "
@@ -150,6 +165,7 @@ register(
     outputs=["Out"],
     attrs=_EW_ATTRS,
     infer=_infer,
+    structured=Structured(meta=meta_rules.FORWARD["mod"], cpu=cpu_binary.FORWARD["mod"]),
     run_dtypes={"X": _INTS + _FLOATS},
     traits=("paddle2_semantics",),
     doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "

@@ -5,7 +5,9 @@ losing to a number; elementwise_heaviside; lerp: X + Weight (Y - X)). Their kern
 kernels/<device>/pointwise_math.py) and the formulas of each are there."""
 
 from ..base.broadcast_shapes import broadcast
-from .define import Attr, fmt_shape, grad_of, grads_like, register
+from ..kernels.cpu import elementwise_binary as cpu_binary
+from ..shapes import elementwise as elementwise_rules
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, register
 from .elementwise import broadcast_shape
 
 FLOATS = ("float16", "float32", "float64")
@@ -159,6 +161,7 @@ register(
     outputs=["Out"],
     attrs={"axis": Attr(-1, choices=(-1,)), **QUANT},
     infer=_infer_grad_add,  # (Paddle 2.6.2 adds numpy-style)
+    structured=Structured(meta=elementwise_rules.FORWARD["add"], cpu=cpu_binary.FORWARD["add"]),
     doc="Out = X + Y (numpy's broadcast; Paddle 2.6.2's kernel takes axis -1 alone): the sum of two gradients Paddle's "
     "backward writes.",
 )

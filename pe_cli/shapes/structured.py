@@ -44,7 +44,9 @@ class Meta(NamedTuple):
     a planned step launches them; a path's window geometry: pool2d's); ``fresh``: the variant is a numpy
     form that makes its result as a new array (no ``out=`` to write it through): nothing is allocated for
     its outputs, and the out-kernel puts the array numpy made in ``outs`` (a copy where it is not a new
-    C-contiguous array of the output's shape and dtype): no extra pass over the values."""
+    C-contiguous array of the output's shape and dtype): no extra pass over the values; ``aliases``: output
+    slot -> the input slot whose value that output is, as it is (of its shape and dtype: a gradient passed
+    through, elementwise_add's X@GRAD): nothing is allocated or computed for it, the out-kernel leaves it."""
 
     outputs: dict
     variant: str
@@ -54,6 +56,7 @@ class Meta(NamedTuple):
     scratch: Mapping = _NONE
     args: tuple = ()
     fresh: bool = False
+    aliases: Mapping = _NONE
 
 
 @dataclass(frozen=True)

@@ -362,3 +362,68 @@ def test_mean_and_fill_constant_launch_from_their_out_kernels(monkeypatch):
     assert {t: launched[t] is not None for t in ("mean", "mean_grad", "fill_constant")} == dict.fromkeys(
         ("mean", "mean_grad", "fill_constant"), True
     )
+
+
+def test_bias_adds_launch_the_variant_their_meta_chose(monkeypatch):
+    """The fc layers' bias adds and their gradients are planned from the Meta their steps decide (the bias
+    add's loop, the bias gradient's sum with X@GRAD the buffer of Out@GRAD), no launch form of their own
+    deciding the loop a second time; the same bits as op by op."""
+    from pe_cli.kernels.cpu.launch_forms import FORMS
+
+    assert not {"elementwise_add", "elementwise_add_grad"} & set(FORMS)
+    planned = train(monkeypatch, "mlp", True, 1)
+    assert_same(planned, train(monkeypatch, "mlp", False, 1))
+    (run,) = planned_runs(planned[2], 1)
+    launched = [
+        (step.op.type, [launch.fn.__name__ if launch.fn else dict(launch.aliases) for launch in launches])
+        for step, launches in zip(run.plan.steps, run.plan.launches)
+        if step.op.type.startswith("elementwise_add")
+    ]
+    grads = [(op, names) for op, names in launched if op == "elementwise_add_grad"]
+    assert [op for op, _ in launched].count("elementwise_add") == 3 and len(grads) == 3
+    assert all(names == ["add_mid"] for op, names in launched if op == "elementwise_add")
+    for step, launches in zip(run.plan.steps, run.plan.launches):
+        if step.op.type == "elementwise_add_grad":
+            dx, dout = step.op.outputs["X@GRAD"][0], step.op.inputs["Out@GRAD"][0]
+            assert launches[0].aliases == {dx: dout} and launches[1].fn.__name__ == "sum_outer"
+
+
+def _residual_run(monkeypatch, planned):
+    """x -> fc -> r, fc(r) + r (a residual add of one shape) -> fc -> mean, SGD, three steps: (losses and
+    parameters, executor)."""
+    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [13])
+        r = fluid.layers.fc(x, 13, act="relu")
+        h = fluid.layers.elementwise_add(fluid.layers.fc(r, 13), r)
+        loss = fluid.layers.mean(fluid.layers.fc(h, 4))
+        fluid.optimizer.SGD(0.01).minimize(loss)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    rng, fetched = np.random.default_rng(5), []
+    for _ in range(3):
+        feed = {"x": rng.standard_normal((16, 13)).astype(np.float32)}
+        fetched.append(exe.run(main, feed=feed, fetch_list=[loss], scope=scope)[0])
+    fetched += [np.array(scope.get_array(p.name)) for p in main.all_parameters()]
+    return fetched, exe
+
+
+def test_a_residual_add_and_its_gradient_are_launched(monkeypatch):
+    """elementwise_add of X and Y of one shape is launched in a segment (its "same" variant: add_mid over the
+    values as [1, size, 1], numpy's bits), its gradient as two aliases of Out@GRAD; the same bits as op by op."""
+    planned, exe = _residual_run(monkeypatch, True)
+    unplanned, _ = _residual_run(monkeypatch, False)
+    assert all(a.dtype == b.dtype and a.tobytes() == b.tobytes() for a, b in zip(planned, unplanned))
+    (run,) = planned_runs(exe, 1)
+    steps = {
+        step.op.type: (step, launches)
+        for step, launches in zip(run.plan.steps, run.plan.launches)
+        if step.op.type.startswith("elementwise_add") and not step.op.block.vars[step.op.inputs["Y"][0]].persistable
+    }
+    step, launches = steps["elementwise_add"]
+    assert [launch.fn.__name__ for launch in launches] == ["add_mid"]
+    step, launches = steps["elementwise_add_grad"]
+    dout = step.op.inputs["Out@GRAD"][0]
+    assert [launch.aliases for launch in launches] == [{n: dout for n in step.op.output_arg_names}]

@@ -1,5 +1,5 @@
 """elementwise add, sub and mul of a large X and a Y broadcast along its leading or trailing dims
-(_broadcast_loops.py, found by elementwise.row_view): numpy's bits, NaN, infinities and -0.0
+(_broadcast_loops.py, the form the meta rule's rows_form finds): numpy's bits, NaN, infinities and -0.0
 included, from the serial loop, its parallel twin and the kernels on a device of 1 or 2 threads."""
 
 import numpy as np
@@ -7,6 +7,7 @@ import pytest
 
 from pe_cli.kernels.cpu import _broadcast_loops as loops
 from pe_cli.kernels.cpu import elementwise
+from pe_cli.shapes.elementwise import rows_form
 
 rng = np.random.default_rng(11)
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf - inf, 0 * inf
@@ -66,13 +67,14 @@ def test_the_kernels_give_numpys_bits(device_threads, kernel, ufunc, x_shape, y_
     np.testing.assert_array_equal(out, want)
 
 
-def test_row_view_finds_ys_place():
-    x = np.zeros((6, 4, 5), np.float32)
-    assert elementwise.row_view(x, np.zeros((6, 4)), 0)[2] == loops.PER_ROW
-    assert elementwise.row_view(x, np.zeros((6, 4)), 0)[0].shape == (24, 5)
-    assert elementwise.row_view(x, np.zeros((6, 1, 1)), -1)[1].shape == (6, 1)
-    assert elementwise.row_view(x, np.zeros((4, 5)), -1)[2] == loops.PER_COL
-    assert elementwise.row_view(x, np.zeros((1, 4, 5)), -1)[0].shape == (6, 20)
-    assert elementwise.row_view(x, np.zeros((6, 4, 5)), -1)[2] == loops.SAME
-    assert elementwise.row_view(x, np.zeros(4), 1) is None  # a middle dim
-    assert elementwise.row_view(x, np.zeros((6, 1, 5)), -1) is None  # broadcast in the middle
+def test_rows_form_finds_ys_place():
+    """The meta rule's rows form (pe_cli/shapes/elementwise.py) of Y in X [6, 4, 5]: one value a row, one row for
+    all, the same shape; None along a middle dim."""
+    x = (6, 4, 5)
+    assert rows_form(x, (6, 4), 0) == ("PER_ROW", (24, 5), (24, 1))
+    assert rows_form(x, (6, 1, 1), -1) == ("PER_ROW", (6, 20), (6, 1))
+    assert rows_form(x, (4, 5), -1) == ("PER_COL", (6, 20), (1, 20))
+    assert rows_form(x, (1, 4, 5), -1) == ("PER_COL", (6, 20), (1, 20))
+    assert rows_form(x, (6, 4, 5), -1) == ("SAME", (24, 5), (24, 5))
+    assert rows_form(x, (4,), 1) is None  # a middle dim
+    assert rows_form(x, (6, 1, 5), -1) is None  # broadcast in the middle

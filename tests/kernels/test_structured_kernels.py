@@ -61,6 +61,10 @@ CONVERTED = {
         "proximal_adagrad",
     },
     "step counter": {"increment"},
+    # (their out-kernels' sentinel buffers: tests/kernels/test_structured_elementwise.py, gradients reading Y)
+    "elementwise binary": {f"elementwise_{op}" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
+    | {f"elementwise_{op}_grad" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
+    | {"elementwise_floordiv", "elementwise_mod", "grad_add"},
 }
 CASES = {
     "activation table": [

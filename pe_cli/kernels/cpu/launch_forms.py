@@ -20,42 +20,11 @@ into the step; ``("array", array)``: an array the plan keeps (an empty bias); ``
 dtype)``: the one value of the array ``name`` as a ``dtype`` scalar (a learning rate)."""
 
 from .runtime.loops import lazy
-from .elementwise import mid_run
-from .launches import Launch
-from .launches import Shape as _Shape
-from .launches import flat as _flat
-from .launches import floats as _floats
-from .launches import one as _one
 
 _pointwise = lazy("_pointwise_loops")
 
 
-# -- pointwise ---------------------------------------------------------------------------------------
-
-
-def elementwise_add(op, table):
-    """X + Y with Y along X's middle dims (a bias): the kernel's add_mid."""
-    x, y, out = _one(op, "X"), _one(op, "Y"), _one(op, "Out", "outputs")
-    if not _floats(table, x, y, out) or table[x][0] == table[y][0]:
-        return None
-    run = mid_run(_Shape(*table[x]), _Shape(*table[y]), op.attrs["axis"])
-    if run is None or run[0] == 1:
-        return None
-    return [Launch(_pointwise().add_mid, [("var", x, run), _flat(table, y), ("var", out, run)], writes=[out])]
-
-
-def elementwise_add_grad(op, table):
-    x, y, dout = _one(op, "X"), _one(op, "Y"), _one(op, "Out@GRAD")
-    dx, dy = _one(op, "X@GRAD", "outputs"), _one(op, "Y@GRAD", "outputs")
-    if not _floats(table, x, y, dout) or table[dout][0] != table[x][0]:
-        return None
-    run = mid_run(_Shape(*table[x]), _Shape(*table[y]), op.attrs["axis"])
-    if run is None:
-        return None
-    launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
-    if dy is not None:
-        launches.append(Launch(_pointwise().sum_outer, [("var", dout, run), _flat(table, dy)], writes=[dy]))
-    return launches
+# -- structured ops ---------------------------------------------------------------------------------
 
 
 def structured(op, table, meta, out_kernel):
@@ -66,10 +35,4 @@ def structured(op, table, meta, out_kernel):
     return None if form is None else form(op, table, meta)
 
 
-FORMS = {
-    f.__name__: f
-    for f in (
-        elementwise_add,
-        elementwise_add_grad,
-    )
-}
+FORMS = {f.__name__: f for f in ()}

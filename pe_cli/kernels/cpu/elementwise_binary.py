@@ -1,0 +1,309 @@
+"""The CPU out-kernels of the binary elementwise ops and their grad ops (structured kernels,
+pe_cli/shapes/structured.py): ``FORWARD[op]`` and ``GRAD[op]`` (op: add, sub, mul, div, max, min, pow,
+floordiv, mod), ``out(ins, outs, attrs, meta)``, compute the variant their meta rule chose
+(pe_cli/shapes/elementwise.py) into the buffers they are handed:
+
+- "same": add_same (runtime/loops.py: one add, in parts on the device's threads when large);
+- "threads": _broadcast_loops.binary over X's and Y's 2-D views in parts on the device's threads;
+- "mid": the bias add, _pointwise_loops.add_mid (its parallel twin over the rows: the same bits); numpy's
+  broadcast add over the middle axis is 2-3x slower. Its gradient: X@GRAD is Out@GRAD, Y@GRAD
+  _pointwise_loops.sum_outer (numpy's would be a strided reduction);
+- "numpy" and the integer forms ("truncated", "floored", "remainder", "remainder_paddle2": an int zero
+  divisor refused in one line): numpy on Y reshaped so that its broadcasting is Fluid's ``axis`` rule, cast
+  to X's dtype; gradients summed over the broadcast dims back to each input's shape (fresh variants).
+
+Their ``launches(op, table, meta)``: a planned step's launches of add's "mid" and "same" variants and of
+its gradient's "mid" and all-alias forms (pe_cli/executor/step_plan.py). ``elementwise_<op>`` and
+``elementwise_<op>_grad``: the ops' kernels over these (kernels/structured.adapter) for the kernels that call
+them (fused, momentum, minus, div_grad_grad)."""
+
+import math
+
+import numpy as np
+
+from . import _replicas
+from ..common import conj
+from ..structured import adapter, fresh_output
+from ..value_checks import check_divisor
+from ._int_division import floored_div, remainder, truncated_div
+from .activation_rows import _by_variant
+from .launches import Launch, flat as flat_arg, one
+from .runtime.loops import add_same, lazy, parallel_parts, run_in_parts, twin
+from ...shapes import elementwise as meta_rules
+
+_loops = lazy("_pointwise_loops")
+_broadcast = lazy("_broadcast_loops")
+
+
+def align(x, y, axis):
+    """Y reshaped to broadcast against X under Fluid's axis rule (no copy)."""
+    if y.ndim >= x.ndim or axis == -1 or axis == x.ndim - y.ndim:
+        return y
+    return y.reshape((1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim))
+
+
+def align_both(x, y, axis):
+    """(X, Y) reshaped to broadcast against each other under Fluid's axis rule: the one of fewer dims
+    placed in the other from ``axis`` on (X may be the smaller: Out then has Y's shape)."""
+    return align(y, x, axis), align(x, y, axis)
+
+
+def unbroadcast(grad, shape):
+    """Sums ``grad`` over the dims that were broadcast to reach it from ``shape``."""
+    if grad.shape == tuple(shape):
+        return grad
+    lead = grad.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and grad.shape[i + lead] != 1)
+    return grad.sum(axis=axes, keepdims=False).reshape(shape) if axes else grad.reshape(shape)
+
+
+def mid_run(x, y, axis):
+    """(pre, n, post) when Y's shape is exactly X's dims from ``axis`` on and Y has fewer dims than X
+    (shapes/elementwise.mid_run of the arrays' shapes), else None."""
+    return meta_rules.mid_run(x.shape, y.shape, axis)
+
+
+def bias_grad(dout, run, shape, out=None):
+    """The gradient of a bias Y of ``shape`` added to X [pre, n, post] (``run``), from X's gradient
+    ``dout`` (float32/float64): dout summed over pre and post, in a numba loop (its twin on the
+    device's threads when dout is large); into ``out`` where given (C-contiguous, of dout's dtype)."""
+    dy = np.empty(shape, dtype=dout.dtype) if out is None else out
+    _sum_outer(dout, run, dy)
+    return dy
+
+
+def _sum_outer(dout, run, dy):
+    args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
+    loops = _loops()
+    twin(
+        loops.sum_outer,
+        loops.sum_outer_parallel,
+        run[1] * run[2] >= 4 * loops.SUM_BLOCK and parallel_parts(dout.size) > 1,
+        *args,
+        replica=_replicas.sum_outer,
+    )(*args)
+
+
+def middle_view(x, y, axis):
+    """(X as [a, b, c], Y as [ya, c], ya 1 or a) where X and Y are C-contiguous and Y under Fluid's
+    axis rule is broadcast along one run of X's dims (b) with X's dims or 1s before it (the
+    attention's [B, T, H] + [B, 1, H]; a bias [rows, n] + [n]); Y of X's shape: [rows, 1, cols]
+    and [rows, cols]. None otherwise."""
+    yb = align(x, y, axis)
+    if yb.ndim > x.ndim or x.ndim == 0 or not (x.flags.c_contiguous and y.flags.c_contiguous):
+        return None
+    shape = (1,) * (x.ndim - yb.ndim) + yb.shape
+    if shape == x.shape:
+        rows = math.prod(x.shape[:-1])
+        return x.reshape(rows, 1, -1), y.reshape(rows, -1)
+    trail = x.ndim
+    while trail and shape[trail - 1] == x.shape[trail - 1]:
+        trail -= 1
+    mid = trail
+    while mid and shape[mid - 1] == 1:
+        mid -= 1
+    if shape[:mid] != x.shape[:mid]:
+        return None
+    a, b, c = math.prod(x.shape[:mid]), math.prod(x.shape[mid:trail]), math.prod(x.shape[trail:])
+    return x.reshape(a, b, c), y.reshape(-1, c)
+
+
+# -- forward variants ---------------------------------------------------------------------------------
+
+
+def _same(ins, outs, attrs, meta):
+    add_same(ins["X"], ins["Y"], outs["Out"])
+
+
+def _threads(op):
+    def variant(ins, outs, attrs, meta):
+        form, x2, y2 = meta.args
+        x, y, loops = (
+            np.ascontiguousarray(ins["X"]).reshape(x2),
+            np.ascontiguousarray(ins["Y"]).reshape(y2),
+            _broadcast(),
+        )
+        run_in_parts(loops, "binary", x.size, x, y, outs["Out"].reshape(x2), getattr(loops, op), getattr(loops, form))
+
+    return variant
+
+
+def _mid(ins, outs, attrs, meta):
+    (run,) = meta.args
+    x, loops = ins["X"], _loops()
+    args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(ins["Y"]).reshape(-1), outs["Out"].reshape(run))
+    use_parallel = run[0] > 1 and parallel_parts(x.size) > 1  # (add_mid_parallel splits the rows p)
+    twin(loops.add_mid, loops.add_mid_parallel, use_parallel, *args, replica=_replicas.add_mid)(*args)
+
+
+def _numpy(fn, op=None):
+    """numpy's ``fn`` on the aligned values (``op``: elementwise_<op>, whose int zero divisor is refused)."""
+
+    def variant(ins, outs, attrs, meta):
+        x, y = ins["X"], ins["Y"]
+        if op is not None:
+            check_divisor(y, f"elementwise_{op}")
+        out = fn(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)
+        outs["Out"] = _handed(out, meta.outputs["Out"], ins)
+
+    return variant
+
+
+def _handed(result, spec, ins, passed=None):
+    """``result``, the array numpy made of X's dtype (the output's), as the output of ``spec``: itself where it
+    is a new array of that shape (no view, not ``passed``: the input a gradient may be), else
+    kernels/structured.fresh_output's copy."""
+    if type(result) is np.ndarray and result.base is None and result.shape == spec[0] and result is not passed:
+        return result
+    return fresh_output(result, spec, tuple(ins.values()))
+
+
+def _add_launches(op, table, meta):
+    """A planned step's launch of add's "mid" variant: the serial add_mid over the values as they lie (its
+    parallel twin gives the same bits); of its "same" variant, add_mid over X and Y as [1, size, 1] and
+    [size] (each sum one IEEE add: numpy's bits). None for the other variants (a Python launch)."""
+    x, y, out = one(op, "X"), one(op, "Y"), one(op, "Out", "outputs")
+    if meta.variant not in ("mid", "same") or None in (x, y, out):
+        return None
+    if meta.variant == "mid":
+        (run,) = meta.args
+    else:
+        run = (1, math.prod(meta.outputs["Out"][0]), 1)
+    return [Launch(_loops().add_mid, [("var", x, run), ("var", y, (run[1],)), ("var", out, run)], writes=[out])]
+
+
+_UFUNCS = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": np.divide,
+    "max": np.maximum,
+    "min": np.minimum,
+    "pow": np.power,
+}
+
+
+def _forward(op):
+    variants = {"numpy": _numpy(_UFUNCS[op])} if op in _UFUNCS else {}
+    if op == "add":
+        variants.update(same=_same, mid=_mid)
+    if op in ("add", "sub", "mul"):
+        variants["threads"] = _threads(op.upper())
+    if op in ("div", "floordiv"):
+        variants["truncated"] = _numpy(truncated_div, op)
+    if op == "floordiv":
+        variants["floored"] = _numpy(floored_div, op)
+    if op == "mod":
+        variants["remainder"] = _numpy(lambda x, y: remainder(x, y, False), op)
+        variants["remainder_paddle2"] = _numpy(lambda x, y: remainder(x, y, True), op)
+    return _by_variant(f"elementwise_{op}_out", _add_launches if op == "add" else _no_launches, **variants)
+
+
+def _no_launches(op, table, meta):
+    return None
+
+
+# -- gradients ----------------------------------------------------------------------------------------
+
+# local_grads(x, y, out, dout) -> (dx, dy) in the broadcast shape (out: Out, which only div's grad op reads,
+# as Fluid's). Complex: the other factor's conjugate (kernels/common.py conj). max/min: ties send the
+# gradient to Y, as Fluid does.
+_LOCAL_GRADS = {
+    "add": lambda x, y, out, d: (d, d),
+    "sub": lambda x, y, out, d: (d, -d),
+    "mul": lambda x, y, out, d: (d * conj(y), d * conj(x)),
+    "div": lambda x, y, out, d: (d / conj(y), -d * conj(out / y)),
+    "max": lambda x, y, out, d: (d * (x > y), d * (x <= y)),
+    "min": lambda x, y, out, d: (d * (x < y), d * (x >= y)),
+    "pow": lambda x, y, out, d: (d * y * np.power(x, y - 1), d * np.power(x, y) * np.log(np.where(x > 0, x, 1))),
+}
+
+
+def _summed(grad, dout, like, shape):
+    """``grad`` summed over the dims broadcast from ``like``'s shape to Out@GRAD's (``dout``), cast to ``like``'s
+    dtype and shaped as ``shape`` (the input's): numpy's sums, as kernels/cpu/elementwise.unbroadcast takes
+    them; a sum's new array is shaped in place (no view, which an output would copy)."""
+    # (np.broadcast_to only where the shape differs: its view of an array of the same shape is read-only,
+    # and numba compiles every loop downstream once more for read-only arguments)
+    if grad.shape != dout.shape:
+        grad = np.broadcast_to(grad, dout.shape)
+    target = like.shape
+    if grad.shape != target:
+        lead = grad.ndim - len(target)
+        axes = tuple(range(lead)) + tuple(
+            i + lead for i, d in enumerate(target) if d == 1 and grad.shape[i + lead] != 1
+        )
+        grad = np.asarray(grad.sum(axis=axes, keepdims=False)) if axes else grad.reshape(target)
+    grad = grad.astype(like.dtype, copy=False)
+    if grad.shape != shape:
+        if grad.base is None and grad.flags.c_contiguous and grad is not dout:
+            grad.shape = shape  # (a sum's or a cast's new array, never an input)
+        else:
+            grad = grad.reshape(shape)
+    return grad
+
+
+def _grad_numpy(local_grads):
+    def variant(ins, outs, attrs, meta):
+        x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+        xa, ya = align_both(x, y, attrs["axis"])
+        dx, dy = local_grads(xa, ya, ins.get("Out"), dout)
+        aliases = meta.aliases  # (an alias is Out@GRAD, as the sum would give it)
+        if "X@GRAD" not in aliases:
+            outs["X@GRAD"] = _handed(_summed(dx, dout, xa, x.shape), meta.outputs["X@GRAD"], ins, dout)
+        if "Y@GRAD" not in aliases:
+            outs["Y@GRAD"] = _handed(_summed(dy, dout, ya, y.shape), meta.outputs["Y@GRAD"], ins, dout)
+
+    return variant
+
+
+def _bias_grad(ins, outs, attrs, meta):
+    _sum_outer(ins["Out@GRAD"], meta.args[0], outs["Y@GRAD"])
+
+
+def _add_grad_launches(op, table, meta):
+    """A planned step's launches of add's gradient: of its "mid" variant, X@GRAD the buffer of Out@GRAD and
+    Y@GRAD sum_outer's (serial) over Out@GRAD as it lies; where both gradients are Out@GRAD (X and Y of its
+    shape and dtype), both its buffer. None for the other forms (a Python launch)."""
+    dout, dx, dy = one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs"), one(op, "Y@GRAD", "outputs")
+    if dout is None:
+        return None
+    if meta.variant == "numpy" and len(meta.aliases) == 2:
+        aliases = {name: dout for name in (dx, dy) if name is not None}
+        return [Launch(None, (), aliases=aliases)] if aliases else None
+    if meta.variant != "mid":
+        return None
+    launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
+    if dy is not None:
+        launches.append(Launch(_loops().sum_outer, [("var", dout, meta.args[0]), flat_arg(table, dy)], writes=[dy]))
+    return launches
+
+
+def _grad(op):
+    variants = {"numpy": _grad_numpy(_LOCAL_GRADS[op])}
+    if op == "add":
+        variants["mid"] = _bias_grad
+    return _by_variant(f"elementwise_{op}_grad_out", _add_grad_launches if op == "add" else _no_launches, **variants)
+
+
+FORWARD = {op: _forward(op) for op in meta_rules.OPS}
+GRAD = {op: _grad(op) for op in meta_rules.GRAD_OPS}
+META, GRAD_META = meta_rules.FORWARD, meta_rules.GRAD
+
+# the ops' kernels, for the kernels that call them by name
+elementwise_add = adapter(META["add"], FORWARD["add"], "elementwise_add")
+elementwise_sub = adapter(META["sub"], FORWARD["sub"], "elementwise_sub")
+elementwise_mul = adapter(META["mul"], FORWARD["mul"], "elementwise_mul")
+elementwise_div = adapter(META["div"], FORWARD["div"], "elementwise_div")
+elementwise_max = adapter(META["max"], FORWARD["max"], "elementwise_max")
+elementwise_min = adapter(META["min"], FORWARD["min"], "elementwise_min")
+elementwise_pow = adapter(META["pow"], FORWARD["pow"], "elementwise_pow")
+elementwise_floordiv = adapter(META["floordiv"], FORWARD["floordiv"], "elementwise_floordiv")
+elementwise_mod = adapter(META["mod"], FORWARD["mod"], "elementwise_mod")
+elementwise_add_grad = adapter(GRAD_META["add"], GRAD["add"], "elementwise_add_grad")
+elementwise_sub_grad = adapter(GRAD_META["sub"], GRAD["sub"], "elementwise_sub_grad")
+elementwise_mul_grad = adapter(GRAD_META["mul"], GRAD["mul"], "elementwise_mul_grad")
+elementwise_div_grad = adapter(GRAD_META["div"], GRAD["div"], "elementwise_div_grad")
+elementwise_max_grad = adapter(GRAD_META["max"], GRAD["max"], "elementwise_max_grad")
+elementwise_min_grad = adapter(GRAD_META["min"], GRAD["min"], "elementwise_min_grad")
+elementwise_pow_grad = adapter(GRAD_META["pow"], GRAD["pow"], "elementwise_pow_grad")

@@ -1,0 +1,154 @@
+"""The meta rules of the binary elementwise ops (elementwise_add, _sub, _mul, _div, _max, _min, _pow,
+_floordiv, _mod) and their grad ops, structured kernels (shapes/structured.py): from ``axis`` and the
+shapes and dtypes of X and Y (and Out@GRAD), the outputs and the variant that computes them (the CPU
+out-kernels: kernels/cpu/elementwise_binary.py), decided once per shape signature.
+
+Y is placed in X under Fluid's axis rule (``aligned``: Y's dims matching X's from ``axis`` on, the one of
+fewer dims placed in the other), then numpy broadcasts. Forward variants:
+
+- "same" (add): float32/float64 X and Y of one shape and dtype: one add, on the device's threads when
+  large (runtime/loops.add_same); Out may be X's buffer;
+- "threads" (add, sub, mul): X of at least ``ON_THREADS`` float values and a Y of its dtype that is X's
+  shape, one value a row or one row for all (``rows_form``): _broadcast_loops.binary in parts; ``args``:
+  (the form, X's and Y's 2-D views);
+- "mid" (add): Y along a run of X's dims (a bias: X [pre, n, post], Y [n], ``mid_run``), floats of one
+  dtype: _pointwise_loops.add_mid; ``args``: (the run,); Out may be X's buffer;
+- "numpy": numpy's ufunc on the aligned values, cast to X's dtype (a fresh variant); "truncated"
+  (div, floordiv of ints in Fluid 1.8's meaning), "floored" (floordiv in Paddle 2.x's), "remainder" and
+  "remainder_paddle2" (mod): the integer forms, a zero divisor refused. Paddle 2.x's meaning is the op's
+  fact (``facts.paddle2``).
+
+Grad variants (X@GRAD of X's shape and dtype, Y@GRAD of Y's): "mid" (add, Y a bias of float values of one
+dtype, Out@GRAD of X's shape): X@GRAD is Out@GRAD (``Meta.aliases``), Y@GRAD _pointwise_loops.sum_outer's;
+"numpy": the local gradients summed over the broadcast dims (a fresh variant), where add's (or sub's X@GRAD)
+is Out@GRAD itself, of the input's shape and dtype, that output is Out@GRAD (an alias, no copy). A rule
+refuses nothing: the shape rule did at build time, and numpy refuses values that do not broadcast."""
+
+import math
+
+import numpy as np
+
+from ..base.broadcast_shapes import broadcast
+from ..base.dims import numel
+from .structured import Meta
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+# from this many values of X on, add, sub and mul of a Y in rows form split X over the device's threads
+# (kernels/cpu/runtime/loops.PARALLEL_MIN_ELEMENTS, below which a parallel loop's start costs more)
+ON_THREADS = 1 << 17
+SAME, PER_ROW, PER_COL = "SAME", "PER_ROW", "PER_COL"  # Y's rows form: [rows, cols], [rows, 1], [1, cols]
+_OUT_OVER_X = {"Out": "X"}
+
+
+def aligned(x, y, axis):
+    """Y's shape as Fluid's axis rule places it in X (kernels' ``align``: 1s around it from ``axis`` on)."""
+    x, y = tuple(x), tuple(y)
+    if len(y) >= len(x) or axis == -1 or axis == len(x) - len(y):
+        return y
+    return (1,) * axis + y + (1,) * (len(x) - axis - len(y))
+
+
+def out_shape(x, y, axis):
+    """The shape numpy gives X and Y aligned to each other, or X's where they do not broadcast (numpy
+    refuses them when the values are computed)."""
+    xa, ya = aligned(y, x, axis), aligned(x, y, axis)
+    if numel(xa) != numel(x) or numel(ya) != numel(y):
+        return tuple(x)
+    return tuple(broadcast((xa, ya)) or x)
+
+
+def mid_run(x, y, axis):
+    """(pre, n, post) when Y's shape is exactly X's dims from ``axis`` on (-1: aligned to the end) and Y
+    has fewer dims than X: X is then [pre, n, post] and Y [n]. None otherwise."""
+    x, y = tuple(x), tuple(y)
+    if len(y) >= len(x):
+        return None
+    start = len(x) - len(y) if axis == -1 else axis
+    if x[start : start + len(y)] != y:
+        return None
+    return math.prod(x[:start]), math.prod(y), math.prod(x[start + len(y) :])
+
+
+def rows_form(x, y, axis):
+    """(form, X's 2-D shape, Y's 2-D shape) where Y under the axis rule has X's shape (SAME), X's leading
+    dims and 1s after them (PER_ROW: one value a row) or 1s and then X's trailing dims (PER_COL: one row
+    for all); else None (Y along middle dims, or of more dims than X)."""
+    x, yb = tuple(x), aligned(x, y, axis)
+    if len(yb) > len(x) or not x:
+        return None
+    shape = (1,) * (len(x) - len(yb)) + yb
+    if shape == x:
+        rows = math.prod(x[:-1])
+        return SAME, (rows, x[-1]), (rows, x[-1])
+    lead = next((j for j in range(len(x)) if shape[j] != x[j]), len(x))
+    if all(d == 1 for d in shape[lead:]):
+        rows = math.prod(x[:lead])
+        return PER_ROW, (rows, math.prod(x[lead:])), (rows, 1)
+    trail = next((i for i in range(len(x), 0, -1) if shape[i - 1] != x[i - 1]), 0)
+    if all(d == 1 for d in shape[:trail]):
+        cols = math.prod(x[trail:])
+        return PER_COL, (math.prod(x[:trail]), cols), (1, cols)
+    return None
+
+
+def _floats(*values):
+    """float32 or float64 values, all of one dtype."""
+    return values[0].dtype in _FLOATS and all(v.dtype == values[0].dtype for v in values[1:])
+
+
+def _integer_variant(op, x, facts):
+    if op == "floordiv":
+        return "floored" if facts.paddle2 else "truncated"
+    if op == "mod":
+        return "remainder_paddle2" if facts.paddle2 else "remainder"
+    return "truncated" if op == "div" and x.dtype.kind in "iu" else "numpy"
+
+
+def binary_meta(op):
+    """The meta rule of elementwise_<op>'s forward (the variants above)."""
+
+    def meta(attrs, ins, facts):
+        x, y, axis = ins["X"], ins["Y"], attrs["axis"]
+        xs, ys = tuple(x.shape), tuple(y.shape)
+        floats = _floats(x, y)
+        if op == "add" and floats and xs == ys:
+            return Meta({"Out": (xs, x.dtype)}, "same", inplace=_OUT_OVER_X)
+        run = mid_run(xs, ys, axis) if floats and op == "add" else None
+        if op in ("add", "sub", "mul") and floats and (run is None or run[0] == 1) and numel(xs) >= ON_THREADS:
+            form = rows_form(xs, ys, axis)
+            if form is not None:
+                return Meta({"Out": (xs, x.dtype)}, "threads", args=form)
+        if run is not None:
+            return Meta({"Out": (xs, x.dtype)}, "mid", "add_mid", ("X", "Y"), inplace=_OUT_OVER_X, args=(run,))
+        return Meta({"Out": (out_shape(xs, ys, axis), x.dtype)}, _integer_variant(op, x, facts), fresh=True)
+
+    meta.__name__ = meta.__qualname__ = f"elementwise_{op}_meta"
+    return meta
+
+
+def grad_meta(op):
+    """The meta rule of elementwise_<op>_grad (the variants above)."""
+
+    def meta(attrs, ins, facts):
+        x, y, dout, axis = ins["X"], ins["Y"], ins["Out@GRAD"], attrs["axis"]
+        xs, ys, ds = tuple(x.shape), tuple(y.shape), tuple(dout.shape)
+        outputs = {"X@GRAD": (xs, x.dtype), "Y@GRAD": (ys, y.dtype)}
+        if op == "add" and _floats(x, y, dout) and ds == xs:
+            run = mid_run(xs, ys, axis)
+            if run is not None:
+                return Meta(outputs, "mid", "sum_outer", ("Out@GRAD",), args=(run,), aliases={"X@GRAD": "Out@GRAD"})
+        aliases = {}
+        passed = {"add": ("X", "Y"), "sub": ("X",)}.get(op, ())
+        for slot, s, like, v in (("X", xs, aligned(ys, xs, axis), x), ("Y", ys, aligned(xs, ys, axis), y)):
+            if slot in passed and ds == s == like and dout.dtype == v.dtype:
+                aliases[slot + "@GRAD"] = "Out@GRAD"
+        return Meta(outputs, "numpy", fresh=True, aliases=aliases)
+
+    meta.__name__ = meta.__qualname__ = f"elementwise_{op}_grad_meta"
+    return meta
+
+
+OPS = ("add", "sub", "mul", "div", "max", "min", "pow", "floordiv", "mod")
+GRAD_OPS = ("add", "sub", "mul", "div", "max", "min", "pow")
+FORWARD = {op: binary_meta(op) for op in OPS}
+GRAD = {op: grad_meta(op) for op in GRAD_OPS}
