@@ -2,8 +2,8 @@
 
 The schedule's nodes (parallel_scheduler.Schedule) are cut into phases: a *launch phase* holds
 each device's compute nodes that have launches and wait for nothing else since the last barrier;
-a *Python batch* holds the nodes that must touch Python (collectives, fetches, ops without a
-launch form), run by the caller in the schedule's order. A step runs launch phase 0 (each device's
+a *Python batch* holds the nodes that must touch Python (collectives, fetches, ops without
+launches), run by the caller in the schedule's order. A step runs launch phase 0 (each device's
 nodes as one compiled segment, the devices' segments at once on one thread each, without the
 GIL: a phase whose segments took less than HEAVY_SECONDS each, timed over the first runs, runs
 them one after the other in the caller, as a hand-over would cost more), then batch 0, then launch

@@ -2,11 +2,13 @@
 values, then run as compiled segments that release the GIL.
 
 Planning (``DevicePlan``), for one device's ops in run order and the values of a step that ran op by
-op: every op's output shapes and dtypes from its registry ``infer`` (checked against that step's
-values), an output buffer for each value a launch writes (allocated once, written again every
-step), and each op's launches from its launch form (pe_cli/kernels/cpu/launch_forms.py). An op
-without a launch form (another op type, a value with a LoD, a random op, a block, NaN checks) stays
-a Python launch: ``plan.run_step``, between segments.
+op: every structured op's Meta (pe_cli/shapes/structured.py: its meta rule, the one its op-by-op step
+runs, on the shapes and dtypes the step's values had), its outputs' shapes and dtypes from that Meta
+(checked against the step's values), an output buffer for each value a launch writes (allocated once,
+written again every step), and the op's launches from its CPU out-kernel (``out_kernel.launches(op,
+table, meta)``: the loops of the variant the Meta chose, kernels/cpu/launches.py), never a second
+decision. Any other op (no structured kernel, or no launches for its variant; a value with a LoD, a
+random op, a block, NaN checks) stays a Python launch: ``plan.run_step``, between segments.
 
 A ``Segment`` is consecutive launches of one device compiled into one numba function (generated
 source calling each launch's loop with its bound arguments, ``nogil=True``): one call runs them all
@@ -22,8 +24,6 @@ import os
 
 import numpy as np
 
-from ..base.errors import PeError
-from ..kernels.cpu import launch_forms
 from ..ops import registry
 from ..shapes.structured import Spec
 from . import nan_check
@@ -33,61 +33,8 @@ from .sub_block import runs_block
 
 
 def enabled():
-    """``PE_PLANNED_STEP=1``: CPU steps run planned (off by default while few ops have launch forms)."""
+    """``PE_PLANNED_STEP=1``: CPU steps run planned (off by default while few ops have launches)."""
     return os.environ.get("PE_PLANNED_STEP", "0") == "1"
-
-
-class _Var:
-    """A value's shape and dtype as a program variable shows them to an inference rule."""
-
-    def __init__(self, shape, dtype):
-        self.shape, self.dtype, self.lod_level, self.type, self.persistable = shape, dtype, 0, None, False
-
-
-class _PlanInfer(registry.InferContext):
-    """The registry's inference on the step's shapes (``table``: name -> (shape, dtype)); the
-    outputs it sets are collected in ``outs`` instead of written to the program."""
-
-    def __init__(self, op, opdef, table):
-        super().__init__(op, opdef)
-        self.table, self.outs = table, {}
-
-    def _var(self, names, slot, i):
-        if i >= len(names) or names[i] not in self.table:
-            raise KeyError(slot)
-        shape, dtype = self.table[names[i]]
-        return _Var(list(shape), str(dtype))
-
-    def shapes(self, slot):
-        return [self.input_var(slot, i).shape for i in range(self.num_inputs(slot))]
-
-    def set_output(self, slot, shape, dtype=None, i=0, lod_level=None, var_type=None):
-        names = self.op.outputs.get(slot, [])
-        if i < len(names):
-            self.outs[names[i]] = (None if shape is None else tuple(int(d) for d in shape), dtype)
-
-
-def infer_outputs(op, table):
-    """{name: (shape, dtype)} of the op's outputs by its registry inference on ``table``, or None
-    where it leaves one unknown (a -1, no shape, no rule)."""
-    opdef = registry.get(op.type)
-    if opdef.infer is None:
-        return None
-    ctx = _PlanInfer(op, opdef, table)
-    try:
-        opdef.infer(ctx)
-    except (KeyError, TypeError, ValueError, PeError):
-        return None
-    outs = {}
-    for name in op.output_arg_names:
-        shape, dtype = ctx.outs.get(name, (None, None))
-        if shape is None or any(d < 0 for d in shape):
-            return None
-        if dtype is None:  # a rule that keeps the dtype the builder gave: the program's
-            var = op.block.vars.get(name)
-            dtype = None if var is None else var.dtype
-        outs[name] = (shape, np.dtype(str(dtype)) if dtype is not None else None)
-    return outs
 
 
 def _out_kernel(step):
@@ -175,7 +122,7 @@ class DevicePlan:
         op = step.op
         opdef = registry.get(op.type)
         return (
-            (op.type in launch_forms.FORMS or _out_kernel(step) is not None)
+            _out_kernel(step) is not None
             and not any(op.inputs.get(s) for s in opdef.attr_tensors)  # (attributes given as tensors: read each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
             and not step.needs_lod
@@ -187,23 +134,17 @@ class DevicePlan:
 
     def _plan_op(self, step, sample):
         op, out_kernel = step.op, _out_kernel(step)
-        meta = None if out_kernel is None else _meta(step, self.table)
-        outs = infer_outputs(op, self.table) if out_kernel is None else _meta_outputs(op, meta)
+        form = getattr(out_kernel, "launches", None)  # (an out-kernel of none: a Python launch)
+        meta = None if form is None else _meta(step, self.table)
+        outs = _meta_outputs(op, meta)
         if outs is None:
             return None
         for name, (shape, dtype) in outs.items():
             seen = _array(sample.get(name))
-            if seen is not None and (seen.shape != shape or (dtype is not None and seen.dtype != dtype)):
-                return None  # the inference and the kernel disagree: the kernel's values rule
-            if dtype is None:
-                if seen is None:
-                    return None
-                outs[name] = (shape, seen.dtype)
+            if seen is not None and (seen.shape != shape or seen.dtype != dtype):
+                return None  # the Meta and the step's values disagree: the values rule
         table = dict(self.table, **outs)
-        if out_kernel is None:
-            launches = launch_forms.FORMS[op.type](op, table)
-        else:
-            launches = launch_forms.structured(op, table, meta, out_kernel)
+        launches = form(op, table, meta)  # (the loops of the variant the Meta chose, or None)
         if not launches:
             return None
         block_vars = op.block.vars

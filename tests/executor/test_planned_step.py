@@ -1,7 +1,7 @@
 """Planned CPU steps (PE_PLANNED_STEP=1, pe_cli/executor/step_plan.py) compute what op-by-op steps
 compute, bit for bit: the bench's MLP (784 -> 256 -> 256 -> 10, softmax cross-entropy, momentum) and
 the tiny X -> fc -> mean model, several training steps, on 1 and 2 devices; a new feed signature
-is planned anew; an op without a launch form runs between segments; a bad label is refused as
+is planned anew; an op without launches runs between segments; a bad label is refused as
 op by op. The segments' machine code is cached on disk (segment.py): a first run on a machine
 compiles for about 10 s."""
 
@@ -26,7 +26,7 @@ def build(model, extra_op=False, optimizer="momentum"):
             for i, size in enumerate([256, 256, 10]):
                 h = fluid.layers.fc(h, size, act=("relu" if model == "mlp" else "tanh") if i < 2 else None)
                 if extra_op and i == 0:
-                    h = fluid.layers.scale(h, 0.5)  # scale has no launch form: a Python launch
+                    h = fluid.layers.scale(h, 0.5)  # scale has no launches: a Python launch
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
         elif model == "lenet":
             x = fluid.layers.data("x", [1, 28, 28])
@@ -145,10 +145,8 @@ def test_fused_gemm_epilogue(monkeypatch, devices):
     """The MLP with each fc fused into fused_gemm_epilogue ops, planned: every op launched, the bits of op by op.
     The GEMM ops' launches are their out-kernels' (kernels/cpu/gemm.py), from the products their Meta decided:
     no launch form of theirs decides the split a second time."""
-    from pe_cli.kernels.cpu.launch_forms import FORMS
 
     gemm_ops = {"mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"}
-    assert not gemm_ops & set(FORMS)
     assert all(registry.get(t).structured.cpu.launches for t in gemm_ops)
     planned = train(monkeypatch, "mlp", True, devices, fused=True)
     assert_same(planned, train(monkeypatch, "mlp", False, devices, fused=True))
@@ -172,9 +170,7 @@ def test_updates_launch_the_loop_their_meta_chose(monkeypatch, optimizer):
     """sgd and momentum are planned from the Meta their steps decide: their out-kernels' launch of the in-place
     loop over Param (and Velocity), the bits of op by op. No launch form of theirs decides it a second time."""
     from pe_cli.kernels.cpu import _pointwise_loops
-    from pe_cli.kernels.cpu.launch_forms import FORMS
 
-    assert not {"sgd", "momentum"} & set(FORMS)
     planned = train(monkeypatch, "tiny", True, 1, optimizer=optimizer)
     assert_same(planned, train(monkeypatch, "tiny", False, 1, optimizer=optimizer))
     (run,) = planned_runs(planned[2], 1)
@@ -325,9 +321,7 @@ def test_softmax_with_cross_entropy_launches_the_variant_its_meta_chose(monkeypa
     """softmax_with_cross_entropy and its gradient are planned from the Meta their steps decide: the loops over
     last-axis float32 values launched in a segment, the axis-1 op and the float64 wide form Python launches of
     their kernels; every value the bits of op by op. No launch form of theirs decides the loop a second time."""
-    from pe_cli.kernels.cpu.launch_forms import FORMS
 
-    assert not {"softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"} & set(FORMS)
     planned, exe = _softmax_ce_run(monkeypatch, True)
     unplanned, _ = _softmax_ce_run(monkeypatch, False)
     for a, b in zip(planned, unplanned):
@@ -352,9 +346,7 @@ def test_mean_and_fill_constant_launch_from_their_out_kernels(monkeypatch):
     """mean, mean_grad and fill_constant (the loss's gradient seed) have no launch form of their own: a planned
     step launches the loops their out-kernels name for the Meta their steps decided (fill_constant's value
     computed once, when planned), every value the bits of op by op."""
-    from pe_cli.kernels.cpu.launch_forms import FORMS
 
-    assert not {"mean", "mean_grad", "fill_constant"} & set(FORMS)
     planned = train(monkeypatch, "tiny", True, 1)
     assert_same(planned, train(monkeypatch, "tiny", False, 1))
     (run,) = planned_runs(planned[2], 1)
@@ -368,9 +360,7 @@ def test_bias_adds_launch_the_variant_their_meta_chose(monkeypatch):
     """The fc layers' bias adds and their gradients are planned from the Meta their steps decide (the bias
     add's loop, the bias gradient's sum with X@GRAD the buffer of Out@GRAD), no launch form of their own
     deciding the loop a second time; the same bits as op by op."""
-    from pe_cli.kernels.cpu.launch_forms import FORMS
 
-    assert not {"elementwise_add", "elementwise_add_grad"} & set(FORMS)
     planned = train(monkeypatch, "mlp", True, 1)
     assert_same(planned, train(monkeypatch, "mlp", False, 1))
     (run,) = planned_runs(planned[2], 1)
@@ -427,3 +417,19 @@ def test_a_residual_add_and_its_gradient_are_launched(monkeypatch):
     step, launches = steps["elementwise_add_grad"]
     dout = step.op.inputs["Out@GRAD"][0]
     assert [launch.aliases for launch in launches] == [{n: dout for n in step.op.output_arg_names}]
+
+
+def test_only_structured_ops_are_planned_from_their_meta():
+    """A planned step decides nothing of its own: no launch forms beside the kernels, no second shape inference
+    (issue 95: launch_forms.py, gemm_launch_forms.py and step_plan's inference context retired); every op with
+    launches is a structured op whose out-kernel gives them for its Meta."""
+    import importlib.util
+
+    from pe_cli.executor import step_plan
+
+    assert importlib.util.find_spec("pe_cli.kernels.cpu.launch_forms") is None
+    assert importlib.util.find_spec("pe_cli.kernels.cpu.gemm_launch_forms") is None
+    assert not any(isinstance(v, type) and issubclass(v, registry.InferContext) for v in vars(step_plan).values())
+    launching = [t for t in registry.all_op_types() if getattr(registry.get(t).structured, "cpu", None) is not None]
+    launching = [t for t in launching if getattr(registry.get(t).structured.cpu, "launches", None) is not None]
+    assert {"mul", "elementwise_add", "sgd", "momentum", "mean", "fill_constant", "pool2d", "relu"} <= set(launching)

@@ -147,7 +147,7 @@ def product_into(path, a, b, out, trans_a=False, trans_b=False, weight_rows=None
 def blocked_gemm(m, n, k, dtype, weight_rows=None):
     """(mode, parts, gemm) of a float GEMM of at least SPLIT_GEMM_MACS: how matmul2d splits it
     (split_mode, into threads.work_parts() blocks at most) and the CBLAS GEMM its loop calls, None
-    where numpy's product runs it (one part, numpy's BLAS). A planned step's launch (launch_forms.py)
+    where numpy's product runs it (one part, numpy's BLAS). A planned step's launch (the out-kernels' ``launches``)
     makes the same choice."""
     mode = split_mode(m, n, k, weight_rows)
     parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])

@@ -1,5 +1,15 @@
-"""What a launch form returns (launch_forms.py): a ``Launch``, one compiled loop with its arguments
-bound for a planned step (pe_cli/executor/step_plan.py), and the helpers the forms share."""
+"""What a structured op's CPU out-kernel gives a planned step (pe_cli/executor/step_plan.py) for the variant its
+Meta chose (``out_kernel.launches(op, table, meta)``, ``table``: name -> (shape, dtype) of every value the step
+knows): a list of ``Launch``es, each one compiled loop with its arguments bound, or None (the op then runs as
+a Python launch, ``plan.run_step``). The loops are the ones the out-kernel calls when it runs unplanned, so
+the two paths give the same bits; the serial loop where the kernel would run its numpy replica (the same
+bits), its parallel twin where the kernel would run that on the device's threads. And the helpers the
+launches share.
+
+Arguments of a launch (``Launch.args``): ``("var", name, shape)``: the value of ``name`` (viewed as ``shape``
+when not None); ``("const", value)``: a number (or the GEMM's C function) compiled into the step;
+``("array", array)``: an array the plan keeps (an empty bias); ``("first", name, dtype)``: the one value of
+the array ``name`` as a ``dtype`` scalar (a learning rate)."""
 
 import math
 
