@@ -40,6 +40,7 @@ class OpStep:
         "unset",
         "context",
         "told",
+        "fixed_context",
     )
 
     def __init__(self, op, device, seed_offset=0, inplace=False, blocked=frozenset()):
@@ -51,6 +52,7 @@ class OpStep:
         runtime = kernels.runtime(device)
         tensor_attrs = any(op.inputs.get(slot) for slot in opdef.attr_tensors)  # (attributes a run's values give)
         self.kernel = runtime.bind_kernel(opdef.step_kernel(device.kind, bool(blocked), tensor_attrs), device)
+        structured = opdef.steps_structured(device.kind, bool(blocked), tensor_attrs)
         # a row-sparse input (SelectedRows) reaches only the kernels that take one; others get it dense
         self.densify = (
             None if opdef.has("selected_rows") else runtime.bind_kernel(runtime.selected_rows.densify, device)
@@ -78,8 +80,26 @@ class OpStep:
             rng = np.random.default_rng(default_generator.draw() if self.rng_seed is None else self.rng_seed)
             if self.rng_seed is not None:
                 self.fresh_rng = _numpy_stream(self.rng_seed)
-        # what the executor tells the kernel beyond the attributes (kernels/context.py), where it takes it
-        self.context = KernelContext(
+        self.context = self._context(opdef, rng, seed_offset, blocked)
+        self.told = takes_context(self.kernel)
+        # a structured step reads its context's fixed facts and the call's leaves alone (its meta rule the facts,
+        # its out-kernel none; it sets no LoD): a call of no LoD, Generator or leave of its own is told this one
+        self.fixed_context = (
+            self.context
+            if structured and not self.needs_lod and self.fresh_rng is None and self.context.block is None
+            else None
+        )
+        # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
+        self.updates = (
+            tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names)
+            if opdef.has("updates_in_place")
+            else ()
+        )
+
+    def _context(self, opdef, rng, seed_offset, blocked):
+        """What the executor tells the kernel beyond the attributes (kernels/context.py), where it takes it."""
+        op, device = self.op, self.device
+        return KernelContext(
             rng=rng,
             outputs=frozenset(slot for slot, _, _ in self.outputs) if opdef.has("optional_outputs") else None,
             output_counts={slot: len(names) for slot, names, _ in self.outputs} if opdef.has("output_counts") else None,
@@ -90,13 +110,6 @@ class OpStep:
             op_state=op.run_state,
             zero_dim=op.zero_dim,
             paddle2=op.paddle2,
-        )
-        self.told = takes_context(self.kernel)
-        # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
-        self.updates = (
-            tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names)
-            if opdef.has("updates_in_place")
-            else ()
         )
 
     @property
@@ -359,7 +372,9 @@ def run_step(step, values, profile=None):
     )
     in_lods = _input_lods(step, lods or {}) if lods or step.needs_lod else None
     ctx = None
-    if step.told:  # the call's own context: its inputs' LoD, a Generator seeded anew, its permissions
+    if step.told and step.fixed_context is not None and not inplace and not update:
+        ctx = step.fixed_context
+    elif step.told:  # the call's own context: its inputs' LoD, a Generator seeded anew, its permissions
         rng = None if step.fresh_rng is None else step.fresh_rng()
         ctx = step.context.for_call(in_lods if step.needs_lod else None, rng, inplace, update)
     outs = _call(step, ins, step.attrs, ctx, profile)

@@ -94,10 +94,9 @@ class OpDef:
         its ``axis`` (last_axis, first_axis), around the step's kernel as around ``kernel`` (the signature that of
         the values the kernel sees: NCHW, the axis moved), and its ``attr_tensors`` where the step's op gives
         none of them (``tensor_attrs`` False: its attributes are its own, not values of a run); else ``kernel``."""
-        out = None if blocked or self.structured is None else self.structured.out_kernel(device)
-        wrappers = self._wrappers(blocked) - ({"attr_tensors"} if not tensor_attrs else set())
-        if out is None or wrappers - {"run_dtypes", "channels_last", "last_axis", "first_axis"}:
+        if not self.steps_structured(device, blocked, tensor_attrs):
             return self.kernel(device, blocked)
+        out = self.structured.out_kernel(device)
         check = importlib.import_module("pe_cli.kernels.run_checks").dtypes_check(self) if self.run_dtypes else None
         fn = importlib.import_module("pe_cli.kernels.structured").step_kernel(
             self.structured.meta, out, self.kernel_name, check
@@ -108,6 +107,14 @@ class OpDef:
             if slots:
                 fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, slots, first=first)
         return fn
+
+    def steps_structured(self, device="cpu", blocked=False, tensor_attrs=True):
+        """Whether ``step_kernel`` is the structured step (its meta rule and out-kernel; a context it reads
+        only the fixed facts and the call's leaves of, ``inplace`` and ``update_in_place``) rather than ``kernel``."""
+        if blocked or self.structured is None or self.structured.out_kernel(device) is None:
+            return False
+        wrappers = self._wrappers(blocked) - ({"attr_tensors"} if not tensor_attrs else set())
+        return not wrappers - {"run_dtypes", "channels_last", "last_axis", "first_axis"}
 
     def _module_kernel(self, device, blocked):
         module_name = "blocked" if blocked else self.kernel_module
