@@ -11,6 +11,7 @@ and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loo
 parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS'; for reduction, mean, reduce_* and
 their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's forms; for linalg,
 mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes (_gemm: each path, dtype, split);
+for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -21,6 +22,7 @@ writes every result's dtype, shape and bytes (an error's type and message where 
 
 import argparse
 import importlib
+import itertools
 import os
 import sys
 
@@ -47,9 +49,11 @@ def _record(results, key, fn):
 def _op_cases(root, families, results):
     sys.path[:0] = [os.path.join(root, "tests"), root]
     op_test = importlib.import_module("op_test")
+    generator = importlib.import_module("pe_cli.framework.default_generator")
     for family in families:
         for i, case in enumerate(importlib.import_module(f"tests.ops.cases_{family}").CASES):
             key = f"case|{family}|{i}|{case.id}"
+            generator.manual_seed(1000 + i)  # (paddle.seed's: a random op's draws the same in both trees)
             _record(results, key + "|forward", lambda: op_test.run_forward(case))
             if case.grad:
                 _record(results, key + "|grad", lambda: op_test.analytic_grads(case)[0])
@@ -465,6 +469,35 @@ def _gemm_cases(results, rng, ops, key, dtypes, context):
                 _record(results, f"{k}|grad|{w}", lambda: _direct(fused_grad, gins, gattrs, ctx))
 
 
+def _dropout(results):
+    """dropout through its CPU kernel on each variant: is_test, p 0, 0.3 and 1, both implementations, a fixed
+    seed, a Seed input, each drawn by numpy's Generator and by Paddle's engine (seeded anew for each call),
+    float16/32/64 and int32, 0-D, empty and [60, 50]; dropout_grad on the masks drawn."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.kernels.cpu.mersenne_twister import Mt19937_64
+    from pe_cli.ops import registry
+
+    op, grad, rng = registry.get("dropout"), registry.get("dropout_grad"), np.random.default_rng(17)
+    engines = {"numpy": lambda: np.random.default_rng(5), "paddle": lambda: Mt19937_64.from_int(5)}
+    for dtype in ("float64", "float32", "float16", "int32"):
+        for shape in ((), (0, 3), (3, 4), (60, 50)):
+            x = _values(rng, shape, dtype)
+            dout = _values(rng, shape, dtype)
+            for p, impl, test, seeded in itertools.product(
+                (0.0, 0.3, 1.0), ("downgrade_in_infer", "upscale_in_train"), (False, True), ("", "fix", "input")
+            ):
+                attrs = dict(op.default_attrs(), dropout_prob=p, dropout_implementation=impl, is_test=test)
+                attrs.update(fix_seed=seeded == "fix", seed=11)
+                ins = {"X": x, "Seed": np.array([123], np.int32)} if seeded == "input" else {"X": x}
+                for name, engine in engines.items():
+                    k = f"dropout|{dtype}|{shape}|{p}|{impl}|{test}|{seeded}|{name}"
+                    _record(results, k, lambda: _direct(op, ins, attrs, KernelContext(rng=engine())))
+                    mask = results.get(f"{k}|Mask|{np.dtype(np.uint8).str}|{shape}")
+                    if mask is not None:
+                        gins = {"Mask": mask.reshape(shape), "Out@GRAD": dout}
+                        _record(results, f"{k}|grad", lambda: _direct(grad, gins, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -490,6 +523,8 @@ def dump(root, families, out):
             _reductions(results, np.random.default_rng(13))
         if "linalg" in families:
             _gemm(results, np.random.default_rng(13))
+        if "dropout" in families:
+            _dropout(results)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 
