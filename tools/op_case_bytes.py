@@ -11,7 +11,8 @@ and pool2d_grad through theirs on each variant's attributes (_POOLS: regular loo
 parallel, numpy's path, windows the loops do not take, adaptive, NHWC; Paddle 2.x's) and pool3d and pool3d_grad on _POOLS3D's; for pooling_mask, max_pool2d/3d_with_index on _MASK_POOLS'; for reduction, mean, reduce_* and
 their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's forms; for linalg,
 mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes (_gemm: each path, dtype, split);
-for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout);
+for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout); for manipulation, cast
+between _CAST_DTYPES (_casts);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -498,6 +499,27 @@ def _dropout(results):
                         _record(results, f"{k}|grad", lambda: _direct(grad, gins, attrs, None))
 
 
+_CAST_DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64")
+
+
+def _casts(results, rng):
+    """cast through its CPU kernel from and to each of _CAST_DTYPES, over values with NaN, infinities, float16's
+    subnormals and overflows, negatives and fractions, 0-D, empty, and a Fortran-ordered and a strided X."""
+    from pe_cli.ops import registry
+
+    op = registry.get("cast")
+    base = np.concatenate([rng.uniform(-300, 300, 40), [np.nan, np.inf, -np.inf, 1e-6, -3e-8, 7e4, -1e5, 0.5, -0.5]])
+    for src in _CAST_DTYPES:
+        with np.errstate(all="ignore"):
+            x = base.astype(src)
+        forms = {"flat": x, "2d": x.reshape(7, 7), "0d": x[3].reshape(()), "empty": x[:0].reshape(0, 3)}
+        forms.update(fortran=np.asfortranarray(x.reshape(7, 7)), strided=x.reshape(7, 7)[::2, 1::3])
+        for out in _CAST_DTYPES:
+            for form, value in forms.items():
+                attrs = dict(op.default_attrs(), out_dtype=out)
+                _record(results, f"cast|{src}|{out}|{form}", lambda: _direct(op, {"X": value}, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -525,6 +547,8 @@ def dump(root, families, out):
             _gemm(results, np.random.default_rng(13))
         if "dropout" in families:
             _dropout(results)
+        if "manipulation" in families:
+            _casts(results, np.random.default_rng(19))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

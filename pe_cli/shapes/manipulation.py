@@ -1,12 +1,16 @@
 """The manipulation family's shape rules (reshape, squeeze, unsqueeze, split, slice, strided_slice,
-crop, range), shared by shape inference (``pe_cli/ops``) and the kernels of both devices.
+crop, range), shared by shape inference (``pe_cli/ops``) and the kernels of both devices; cast's meta rule
+(a structured kernel, shapes/structured.py).
 
 Rules that can fail return ``(result, error)`` with ``error`` a sentence (or None): the caller adds
 where it happened (the layer, or the kernel) and raises. At build time a dim may be unknown (-1 or None)."""
 
 import math
 
+import numpy as np
+
 from ..base.dims import fmt_shape, is_known, numel
+from .structured import Meta
 
 
 def reshape_target(x_shape, shape):
@@ -183,3 +187,12 @@ def inverse_axis(axis):
     """The permutation that undoes transpose's ``axis`` (a negative entry counted from the end): transpose_grad's."""
     perm = [a % len(axis) for a in axis]
     return [perm.index(i) for i in range(len(perm))]
+
+
+def cast_meta(attrs, ins, facts):
+    """cast (X -> Out of X's shape, dtype ``out_dtype``): "paddle_float16" to float16 from another dtype
+    (Paddle's CPU conversion: kernels/cpu/manipulation.paddle_float16), else "astype" (numpy's conversion);
+    both numpy forms that make their array (``fresh``). Refuses nothing: the shape rule did at build time."""
+    x, dtype = ins["X"], np.dtype(attrs["out_dtype"])
+    variant = "paddle_float16" if dtype == np.float16 and x.dtype != np.float16 else "astype"
+    return Meta({"Out": (tuple(x.shape), dtype)}, variant, fresh=True)

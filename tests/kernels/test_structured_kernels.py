@@ -25,6 +25,7 @@ from tests.ops import (
     cases_fused,
     cases_linalg,
     cases_loss_classification,
+    cases_manipulation,
     cases_pooling,
     cases_pooling_mask,
     cases_reduction,
@@ -45,6 +46,7 @@ CONVERTED = {
     "fill_constant": {"fill_constant"},
     "gemm": {"mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"},
     "dropout": {"dropout", "dropout_grad"},
+    "cast": {"cast"},
 }
 CASES = {
     "activation table": [
@@ -70,6 +72,8 @@ CASES = {
     ],
     "gemm": [c for c in cases_linalg.CASES + cases_fused.CASES if c.op in CONVERTED["gemm"]],
     "dropout": cases_dropout.CASES,
+    # (a dtype named, as fill_constant's: the registry names a VarType code when the op is appended)
+    "cast": [c for c in cases_manipulation.CASES if c.op == "cast" and isinstance(c.attrs["out_dtype"], str)],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out)
@@ -276,6 +280,15 @@ def test_a_dropout_step_decides_its_meta_once_per_shape_signature_and_draws_on_e
             if x.dtype == np.float32:
                 seen.add(values["m"].tobytes())
         assert calls == [(20, 30), (10, 30)] and len(seen) == masks
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool"])
+def test_cast_keeps_a_0d_value_0d_in_every_dtype(dtype):
+    """A 0-D X cast is 0-D, as its shape rule says (to float16, Paddle's conversion, it was [1])."""
+    x = np.array(2.5).astype(dtype)
+    for out in ("float16", "float32", "int64"):
+        got = registry.get("cast").kernel("cpu")({"X": x}, {"in_dtype": None, "out_dtype": out})["Out"]
+        assert got.shape == () and got.dtype == out and got == x.astype(out)
 
 
 def test_a_mul_step_decides_its_meta_once_per_shape_signature():
