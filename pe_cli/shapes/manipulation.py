@@ -191,8 +191,10 @@ def inverse_axis(axis):
 
 def cast_meta(attrs, ins, facts):
     """cast (X -> Out of X's shape, dtype ``out_dtype``): "paddle_float16" to float16 from another dtype
-    (Paddle's CPU conversion: kernels/cpu/manipulation.paddle_float16), else "astype" (numpy's conversion);
-    both numpy forms that make their array (``fresh``). Refuses nothing: the shape rule did at build time."""
+    (Paddle's CPU conversion: kernels/cpu/manipulation.paddle_float16, a numpy form that makes its array:
+    ``fresh``), else "astype" (numpy's conversion, into the buffer handed). Refuses nothing: the shape rule did
+    at build time."""
     x, dtype = ins["X"], np.dtype(attrs["out_dtype"])
-    variant = "paddle_float16" if dtype == np.float16 and x.dtype != np.float16 else "astype"
-    return Meta({"Out": (tuple(x.shape), dtype)}, variant, fresh=True)
+    if dtype == np.float16 and x.dtype != np.float16:
+        return Meta({"Out": (tuple(x.shape), dtype)}, "paddle_float16", fresh=True)
+    return Meta({"Out": (tuple(x.shape), dtype)}, "astype")
