@@ -14,6 +14,8 @@ mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes
 for optimizer, sgd and momentum through theirs (_updates: dtypes, sizes, in place or not, Paddle 2.x's terms
 and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates); for
 elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shapes (every variant), dtypes and meanings;
+for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout); for manipulation, cast
+between _CAST_DTYPES (_casts);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -24,6 +26,7 @@ writes every result's dtype, shape and bytes (an error's type and message where 
 
 import argparse
 import importlib
+import itertools
 import os
 import sys
 
@@ -50,9 +53,11 @@ def _record(results, key, fn):
 def _op_cases(root, families, results):
     sys.path[:0] = [os.path.join(root, "tests"), root]
     op_test = importlib.import_module("op_test")
+    generator = importlib.import_module("pe_cli.framework.default_generator")
     for family in families:
         for i, case in enumerate(importlib.import_module(f"tests.ops.cases_{family}").CASES):
             key = f"case|{family}|{i}|{case.id}"
+            generator.manual_seed(1000 + i)  # (paddle.seed's: a random op's draws the same in both trees)
             _record(results, key + "|forward", lambda: op_test.run_forward(case))
             if case.grad:
                 _record(results, key + "|grad", lambda: op_test.analytic_grads(case)[0])
@@ -537,6 +542,56 @@ def _elementwise(results):
                     _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, ctx))
 
 
+def _dropout(results):
+    """dropout through its CPU kernel on each variant: is_test, p 0, 0.3 and 1, both implementations, a fixed
+    seed, a Seed input, each drawn by numpy's Generator and by Paddle's engine (seeded anew for each call),
+    float16/32/64 and int32, 0-D, empty and [60, 50]; dropout_grad on the masks drawn."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.kernels.cpu.mersenne_twister import Mt19937_64
+    from pe_cli.ops import registry
+
+    op, grad, rng = registry.get("dropout"), registry.get("dropout_grad"), np.random.default_rng(17)
+    engines = {"numpy": lambda: np.random.default_rng(5), "paddle": lambda: Mt19937_64.from_int(5)}
+    for dtype in ("float64", "float32", "float16", "int32"):
+        for shape in ((), (0, 3), (3, 4), (60, 50)):
+            x = _values(rng, shape, dtype)
+            dout = _values(rng, shape, dtype)
+            for p, impl, test, seeded in itertools.product(
+                (0.0, 0.3, 1.0), ("downgrade_in_infer", "upscale_in_train"), (False, True), ("", "fix", "input")
+            ):
+                attrs = dict(op.default_attrs(), dropout_prob=p, dropout_implementation=impl, is_test=test)
+                attrs.update(fix_seed=seeded == "fix", seed=11)
+                ins = {"X": x, "Seed": np.array([123], np.int32)} if seeded == "input" else {"X": x}
+                for name, engine in engines.items():
+                    k = f"dropout|{dtype}|{shape}|{p}|{impl}|{test}|{seeded}|{name}"
+                    _record(results, k, lambda: _direct(op, ins, attrs, KernelContext(rng=engine())))
+                    mask = results.get(f"{k}|Mask|{np.dtype(np.uint8).str}|{shape}")
+                    if mask is not None:
+                        gins = {"Mask": mask.reshape(shape), "Out@GRAD": dout}
+                        _record(results, f"{k}|grad", lambda: _direct(grad, gins, attrs, None))
+
+
+_CAST_DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64")
+
+
+def _casts(results, rng):
+    """cast through its CPU kernel from and to each of _CAST_DTYPES, over values with NaN, infinities, float16's
+    subnormals and overflows, negatives and fractions, 0-D, empty, and a Fortran-ordered and a strided X."""
+    from pe_cli.ops import registry
+
+    op = registry.get("cast")
+    base = np.concatenate([rng.uniform(-300, 300, 40), [np.nan, np.inf, -np.inf, 1e-6, -3e-8, 7e4, -1e5, 0.5, -0.5]])
+    for src in _CAST_DTYPES:
+        with np.errstate(all="ignore"):
+            x = base.astype(src)
+        forms = {"flat": x, "2d": x.reshape(7, 7), "0d": x[3].reshape(()), "empty": x[:0].reshape(0, 3)}
+        forms.update(fortran=np.asfortranarray(x.reshape(7, 7)), strided=x.reshape(7, 7)[::2, 1::3])
+        for out in _CAST_DTYPES:
+            for form, value in forms.items():
+                attrs = dict(op.default_attrs(), out_dtype=out)
+                _record(results, f"cast|{src}|{out}|{form}", lambda: _direct(op, {"X": value}, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -580,6 +635,10 @@ def dump(root, families, out, threads=1):
             updates.dense_updates(results, _record, _direct)
             updates.numpy_updates(results, _record, _direct)
             updates.adam_updates(results, _record, _direct)
+        if "dropout" in families:
+            _dropout(results)
+        if "manipulation" in families:
+            _casts(results, np.random.default_rng(19))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

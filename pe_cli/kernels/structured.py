@@ -113,9 +113,11 @@ def step_kernel(meta, out_kernel, name, check=None):
     once per signature of its inputs (``kernel.metas``: signature -> (Meta, its outputs as (slot, shape,
     dtype) or None where it has scratch buffers, the out-kernel's function of the Meta's variant where it
     names them: ``out_kernel.variants``); the rule is ``kernel.meta``), then ``out_kernel(ins, outs, attrs,
-    meta)`` into outputs allocated here. ``check(ins, attrs, ctx)``: the op's run-time checks of its
-    inputs' dtypes (kernels/run_checks.py), which a signature decides, made with its meta."""
-    metas = {}
+    meta)`` into outputs allocated here (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says
+    ``takes_context``: the call's own facts, a drawing op's Generator, which no Meta keeps; its variants take
+    it too). ``check(ins, attrs, ctx)``: the op's run-time checks of its inputs' dtypes (kernels/run_checks.py),
+    which a signature decides, made with its meta."""
+    metas, told = {}, getattr(out_kernel, "takes_context", False)
 
     def decide(key, ins, attrs, ctx):
         if check is not None:
@@ -150,7 +152,10 @@ def step_kernel(meta, out_kernel, name, check=None):
         if decided.aliases:  # (outputs that are an input as it is)
             for slot, src in decided.aliases.items():
                 outs[slot] = ins[src]
-        run(ins, outs, attrs, decided)
+        if told:
+            run(ins, outs, attrs, decided, ctx)
+        else:
+            run(ins, outs, attrs, decided)
         return outs if empties is not None else _outputs(decided, outs)
 
     kernel.__name__ = kernel.__qualname__ = name
@@ -161,11 +166,15 @@ def step_kernel(meta, out_kernel, name, check=None):
 
 def adapter(meta, out_kernel, name):
     """The op's ``kernel(ins, attrs, ctx=NO_CONTEXT)`` over its meta rule and out-kernel."""
+    told = getattr(out_kernel, "takes_context", False)
 
     def kernel(ins, attrs, ctx=NO_CONTEXT):
         decided = meta(attrs, ins, ctx)
         outs = allocate(decided, ins, ctx.inplace or ctx.update_in_place)
-        out_kernel(ins, outs, attrs, decided)
+        if told:
+            out_kernel(ins, outs, attrs, decided, ctx)
+        else:
+            out_kernel(ins, outs, attrs, decided)
         return _outputs(decided, outs)
 
     kernel.__name__ = kernel.__qualname__ = name

@@ -1,6 +1,8 @@
 """dropout: a random mask in training, a scaling at test time (kernels in kernels/<device>/dropout.py)."""
 
-from .define import Attr, grads_like, is_int, register
+from ..kernels.cpu import dropout as cpu_dropout
+from ..shapes import dropout as meta_rules
+from .define import Attr, Structured, grads_like, is_int, register
 
 
 # -- dropout ----------------------------------------------------------------------------------------
@@ -53,6 +55,7 @@ register(
     needs_rng=True,
     traits=("paddle_engine",),
     attr_tensors=_PROB_TENSOR,
+    structured=Structured(meta=meta_rules.dropout_meta, cpu=cpu_dropout.dropout_out),
     doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
     "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "
     "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run; a Seed input (an int32 [1], the seed "
@@ -67,4 +70,5 @@ register(
     attrs=_DROPOUT_ATTRS,
     infer=grads_like({"X@GRAD": "Out@GRAD"}),
     attr_tensors=_PROB_TENSOR,
+    structured=Structured(meta=meta_rules.dropout_grad_meta, cpu=cpu_dropout.dropout_grad_out),
 )

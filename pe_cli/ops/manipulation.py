@@ -9,8 +9,9 @@ registered in manipulation_joining.py.
 
 from ..base.dtypes import convert_dtype, is_float
 from ..base.dims import is_known, numel
-from ..shapes.manipulation import inverse_axis, reshape_target, squeeze_shape, unsqueeze_shape
-from .define import LAYOUT_NAME, Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
+from ..kernels.cpu import manipulation as cpu_manipulation
+from ..shapes.manipulation import cast_meta, inverse_axis, reshape_target, squeeze_shape, unsqueeze_shape
+from .define import LAYOUT_NAME, Attr, Structured, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
 def _reshape_grad_op(name, attrs):
@@ -294,6 +295,7 @@ register(
     attrs={"in_dtype": _DTYPE, "out_dtype": _DTYPE},
     infer=_infer_cast,
     grad=_grad_cast,
+    structured=Structured(meta=cast_meta, cpu=cpu_manipulation.cast_out),
     doc="Out = X converted to out_dtype (floats to ints truncate toward 0). The gradient is cast back.",
 )
 

@@ -1,12 +1,16 @@
 """The manipulation family's shape rules (reshape, squeeze, unsqueeze, split, slice, strided_slice,
-crop, range), shared by shape inference (``pe_cli/ops``) and the kernels of both devices.
+crop, range), shared by shape inference (``pe_cli/ops``) and the kernels of both devices; cast's meta rule
+(a structured kernel, shapes/structured.py).
 
 Rules that can fail return ``(result, error)`` with ``error`` a sentence (or None): the caller adds
 where it happened (the layer, or the kernel) and raises. At build time a dim may be unknown (-1 or None)."""
 
 import math
 
+import numpy as np
+
 from ..base.dims import fmt_shape, is_known, numel
+from .structured import Meta
 
 
 def reshape_target(x_shape, shape):
@@ -183,3 +187,14 @@ def inverse_axis(axis):
     """The permutation that undoes transpose's ``axis`` (a negative entry counted from the end): transpose_grad's."""
     perm = [a % len(axis) for a in axis]
     return [perm.index(i) for i in range(len(perm))]
+
+
+def cast_meta(attrs, ins, facts):
+    """cast (X -> Out of X's shape, dtype ``out_dtype``): "paddle_float16" to float16 from another dtype
+    (Paddle's CPU conversion: kernels/cpu/manipulation.paddle_float16, a numpy form that makes its array:
+    ``fresh``), else "astype" (numpy's conversion, into the buffer handed). Refuses nothing: the shape rule did
+    at build time."""
+    x, dtype = ins["X"], np.dtype(attrs["out_dtype"])
+    if dtype == np.float16 and x.dtype != np.float16:
+        return Meta({"Out": (tuple(x.shape), dtype)}, "paddle_float16", fresh=True)
+    return Meta({"Out": (tuple(x.shape), dtype)}, "astype")

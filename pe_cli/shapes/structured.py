@@ -9,7 +9,9 @@
 - an out-kernel per device, ``out_kernel(ins, outs, attrs, meta) -> None``: computes into the output
   (and ``outs["@scratch"]``) buffers it is handed, with the variant ``meta`` names. It checks no
   shape, allocates no output and chooses no loop (a ``fresh`` variant, a numpy form, hands over the
-  array numpy made instead: ``Meta.fresh``, kernels/structured.fresh_output).
+  array numpy made instead: ``Meta.fresh``, kernels/structured.fresh_output). An out-kernel that says
+  ``takes_context`` (a drawing op's: the call's Generator, which no Meta may keep) is also handed the call's
+  context, ``out_kernel(ins, outs, attrs, meta, ctx)``.
 
 An op type registers them together, by object, beside its definition: ``register(...,
 structured=Structured(meta=..., cpu=...))`` (ops/define.py)."""

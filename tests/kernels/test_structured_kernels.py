@@ -15,11 +15,13 @@ from pe_cli.base.places import CPUPlace
 from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
 from pe_cli.kernels.context import KernelContext
+from pe_cli.kernels.cpu.mersenne_twister import Mt19937_64
 from pe_cli.ops import registry
 from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_dropout,
     cases_fused,
     cases_linalg,
     cases_adamw,
@@ -27,6 +29,7 @@ from tests.ops import (
     cases_momentum,
     cases_optimizer,
     cases_optimizer_proximal,
+    cases_manipulation,
     cases_pooling,
     cases_pooling_mask,
     cases_reduction,
@@ -65,6 +68,8 @@ CONVERTED = {
     "elementwise binary": {f"elementwise_{op}" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
     | {f"elementwise_{op}_grad" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
     | {"elementwise_floordiv", "elementwise_mod", "grad_add"},
+    "dropout": {"dropout", "dropout_grad"},
+    "cast": {"cast"},
 }
 CASES = {
     "activation table": [
@@ -104,10 +109,13 @@ CASES = {
         for c in cases_optimizer.CASES + cases_adamw.CASES + cases_optimizer_proximal.CASES
         if c.op in CONVERTED["numpy updates"] and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
     ],
+    "dropout": cases_dropout.CASES,
+    # (a dtype named, as fill_constant's: the registry names a VarType code when the op is appended)
+    "cast": [c for c in cases_manipulation.CASES if c.op == "cast" and isinstance(c.attrs["out_dtype"], str)],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm")
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout")  # (dropout's: its draws seeded alike for each fill)
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 
@@ -237,6 +245,88 @@ def test_gemm_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
         gwant = registry.get(grad_op).kernel("cpu")(gins, dict(gattrs), gctx)
         assert set(douts) == set(gwant) == set(wanted)
         assert all(douts[slot].tobytes() == gwant[slot].tobytes() for slot in wanted)
+
+
+_ENGINES = {  # a dropout's context, made anew for each call: the same draws each time
+    "numpy": lambda: KernelContext(rng=np.random.default_rng(5)),
+    "paddle": lambda: KernelContext(rng=Mt19937_64.from_int(5)),
+}
+
+
+def _dropout_filled(op, ins, attrs, engine):
+    """dropout's or dropout_grad's out-kernel into two sentinel patterns, each call's context seeded alike; the
+    outputs of the first, which every element of both runs gives alike."""
+    structured = registry.get(op).structured
+    meta = structured.meta(attrs, ins, _ENGINES[engine]())
+    answers = []
+    for fill, mask_fill in ((np.nan, 77), (-7.25, 5)):  # (a mask's uint8 takes no -5)
+        outs = {
+            s: np.full(shape, mask_fill if s == "Mask" else fill, dtype) for s, (shape, dtype) in meta.outputs.items()
+        }
+        given = dict(outs)
+        extra = (_ENGINES[engine](),) if getattr(structured.cpu, "takes_context", False) else ()
+        assert structured.cpu(ins, outs, dict(attrs), meta, *extra) is None
+        assert all(outs[slot] is buffer for slot, buffer in given.items()), op
+        answers.append(outs)
+    assert all(answers[0][s].tobytes() == answers[1][s].tobytes() for s in answers[0]), f"{op} ({meta.variant})"
+    return answers[0]
+
+
+@pytest.mark.parametrize("engine", sorted(_ENGINES))
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["dropout"], ids=[c.id for c in CASES["dropout"]])
+def test_dropout_out_kernels_fill_the_buffers_they_are_handed(case, dtype, engine):
+    """Every op case of dropout (training, upscale_in_train, p 0 and 1, is_test, a fixed seed, a Seed input) and
+    dropout_grad over its mask, in float64 and float32, drawn by numpy's Generator and by Paddle's engine: the
+    out-kernels fill every element of the buffers they are handed with what the op's kernel computes with a
+    context seeded alike (the call's own draws: the context is handed to the out-kernel, never kept)."""
+    attrs = _attrs_with_defaults(case)
+    ins = {s: np.asarray(v).astype(dtype) if s == "X" else v for s, v in case.inputs.items()}
+    outs = _dropout_filled("dropout", ins, attrs, engine)
+    want = registry.get("dropout").kernel("cpu")(ins, dict(attrs), _ENGINES[engine]())
+    assert set(outs) == set(want) and all(outs[s].tobytes() == want[s].tobytes() for s in want)
+    if "Mask" in outs:
+        gins = {"Mask": outs["Mask"], "Out@GRAD": rng.uniform(-1, 1, size=outs["Out"].shape).astype(dtype)}
+        douts = _dropout_filled("dropout_grad", gins, attrs, engine)
+        gwant = registry.get("dropout_grad").kernel("cpu")(gins, dict(attrs))
+        assert douts["X@GRAD"].tobytes() == gwant["X@GRAD"].tobytes()
+
+
+def test_a_dropout_step_decides_its_meta_once_per_shape_signature_and_draws_on_every_run():
+    """dropout's step decides its variant once per shape and dtype of X, and draws its mask on every run: with a
+    fixed seed the mask its kernel draws from that seed, without one a new mask each run."""
+    feeds = [rng.standard_normal((20, 30)).astype(np.float32)] * 3 + [rng.standard_normal((10, 30))] * 2
+    for fixed, masks in ((True, 1), (False, 3)):
+        attrs = {"dropout_prob": 0.5, "fix_seed": fixed, "seed": 11 if fixed else 0}  # (a seed alone: one stream a run)
+        step = _step("dropout", {"X": ["x"]}, {"Out": ["y"], "Mask": ["m"]}, attrs)
+        inner = inspect.unwrap(step.kernel)
+        rule, calls, seen = inner.meta, [], set()
+
+        def counted(attrs, ins, facts, rule=rule, calls=calls):
+            calls.append(ins["X"].shape)
+            return rule(attrs, ins, facts)
+
+        inner.meta = counted
+        full = dict(registry.get("dropout").default_attrs(), **attrs)
+        for x in feeds:
+            values = Values({"x": x})
+            run_step(step, values)
+            assert values["y"].tobytes() == (x * values["m"]).astype(x.dtype).tobytes()
+            if fixed:
+                want = registry.get("dropout").kernel("cpu")({"X": x}, dict(full))
+                assert values["m"].tobytes() == want["Mask"].tobytes()
+            if x.dtype == np.float32:
+                seen.add(values["m"].tobytes())
+        assert calls == [(20, 30), (10, 30)] and len(seen) == masks
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool"])
+def test_cast_keeps_a_0d_value_0d_in_every_dtype(dtype):
+    """A 0-D X cast is 0-D, as its shape rule says (to float16, Paddle's conversion, it was [1])."""
+    x = np.array(2.5).astype(dtype)
+    for out in ("float16", "float32", "int64"):
+        got = registry.get("cast").kernel("cpu")({"X": x}, {"in_dtype": None, "out_dtype": out})["Out"]
+        assert got.shape == () and got.dtype == out and got == x.astype(out)
 
 
 def test_a_mul_step_decides_its_meta_once_per_shape_signature():

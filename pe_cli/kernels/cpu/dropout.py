@@ -1,73 +1,109 @@
-"""CPU kernel of dropout (ops/dropout.py): numpy's generator draws the mask, or in a program that
-follows Paddle 2.6, Paddle's engine (ctx.rng a ``Mt19937_64``) Paddle's mask."""
+"""CPU out-kernels of dropout and dropout_grad (ops/dropout.py; their meta rules: shapes/dropout.py), which
+compute the variant the rule names into the buffers they are handed (``dropout`` and ``dropout_grad``: the
+same two as kernels, kernels/structured.adapter). The mask is drawn with the call's
+context (``ctx.rng``): numpy's generator draws it, or in a program that follows Paddle 2.6, Paddle's
+engine (ctx.rng a ``Mt19937_64``) Paddle's mask."""
 
 import numpy as np
 
 from . import _paddle_random
-from .mersenne_twister import Mt19937_64
+from ..structured import adapter
+from ...shapes.dropout import dropout_grad_meta, dropout_meta
 
 
 # -- dropout ----------------------------------------------------------------------------------------
 
 
-def _paddle_dropout(x, seed, attrs, default):
+def _seed_value(ins):
+    seed = ins.get("Seed")
+    return None if seed is None else np.asarray(seed).reshape(-1)[0]
+
+
+def _test_copy(ins, outs, attrs, meta, ctx):
+    np.copyto(outs["Out"], ins["X"])
+
+
+def _test_scale(ins, outs, attrs, meta, ctx):
+    """Out = X * (1 - p), the factor the rule made in the engine's precision."""
+    np.multiply(ins["X"], meta.args[0], out=outs["Out"])
+
+
+def _none_kept(ins, outs, attrs, meta, ctx):
+    """p 1 in Paddle's engine: nothing drawn, Out and Mask 0."""
+    outs["Out"].fill(0)
+    outs["Mask"].fill(0)
+
+
+def _paddle_draw(ins, outs, attrs, meta, ctx):
     """Paddle 2.6's CPU dropout: kept where a float uniform in [0, 1) is >= p (the engine of the Seed
     input's or the fixed seed, else the default generator's), kept values divided by 1 - p (upscale_in_train),
     dropped ones 0."""
-    t = x.dtype.type
-    p = np.float32(attrs["dropout_prob"])
-    kept_scale = t(np.float32(1) - p)
-    if attrs["is_test"]:
-        upscale = attrs["dropout_implementation"] == "upscale_in_train"
-        return {"Out": x.copy() if upscale else x * kept_scale}
-    if p == 1:
-        return {"Out": np.zeros_like(x), "Mask": np.zeros(x.shape, np.uint8)}
+    x, out, mask = ins["X"], outs["Out"], outs["Mask"]
+    p, kept_scale, upscale = meta.args
+    seed = _seed_value(ins)
     if seed is None:
         seed = attrs["seed"] if attrs["fix_seed"] else 0
-    engine = _paddle_random.engine(int(seed), default)
+    engine = _paddle_random.engine(int(seed), ctx.rng)
     with engine.lock:
-        kept = _paddle_random.uniform(engine, x.size, 0.0, 1.0, np.float32).reshape(x.shape) >= p
-    if attrs["dropout_implementation"] == "upscale_in_train":
-        out = np.where(kept, x / kept_scale, t(0))
+        uniforms = _paddle_random.uniform(engine, x.size, 0.0, 1.0, np.float32).reshape(x.shape)
+    kept = mask.view(np.bool_)
+    np.greater_equal(uniforms, p, out=kept)
+    if upscale:
+        np.divide(x, kept_scale, out=out)
     else:
-        out = np.where(kept, x, t(0))
-    return {"Out": out.astype(x.dtype, copy=False), "Mask": kept.view(np.uint8)}
+        np.copyto(out, x)
+    np.copyto(out, 0, where=~kept)
 
 
-def dropout(ins, attrs, ctx):
-    x = ins["X"]
-    if isinstance(ctx.rng, Mt19937_64) and x.dtype in (np.float32, np.float64):
-        seed = ins.get("Seed")
-        seed = None if seed is None else np.asarray(seed).reshape(-1)[0]
-        return _paddle_dropout(x, seed, attrs, ctx.rng)
-    p = attrs["dropout_prob"]
-    upscale = attrs["dropout_implementation"] == "upscale_in_train"
-    if attrs["is_test"]:
-        out = x.copy() if upscale else x * x.dtype.type(1.0 - p)
-        return {"Out": out}
-    if ins.get("Seed") is not None:
-        rng = np.random.default_rng(
-            int(np.asarray(ins["Seed"]).reshape(-1)[0])
-        )  # the seed op's: a recomputation's mask
-    elif attrs["fix_seed"]:
-        rng = np.random.default_rng(attrs["seed"] % (1 << 32))  # the same mask on every run
-    else:
-        rng = ctx.rng or np.random.default_rng()
-    mask = (
-        (rng.random(x.shape, dtype=np.float32) >= np.float32(p)).view(np.uint8)
-        if p < 1.0
-        else np.zeros(x.shape, dtype=np.uint8)
-    )
-    out = x * mask
-    if upscale and p < 1.0:
-        out *= x.dtype.type(1.0 / (1.0 - p))
-    return {"Out": out.astype(x.dtype, copy=False), "Mask": mask}
+def _numpy_generator(ins, attrs, ctx):
+    seed = _seed_value(ins)
+    if seed is not None:
+        return np.random.default_rng(int(seed))  # the seed op's: a recomputation's mask
+    if attrs["fix_seed"]:
+        return np.random.default_rng(attrs["seed"] % (1 << 32))  # the same mask on every run
+    return ctx.rng or np.random.default_rng()
 
 
-def dropout_grad(ins, attrs):
-    mask, dout = ins["Mask"], ins["Out@GRAD"]
-    p = attrs["dropout_prob"]
-    dx = dout * mask
-    if attrs["dropout_implementation"] == "upscale_in_train" and p < 1.0:
-        dx *= dout.dtype.type(1.0 / (1.0 - p))
-    return {"X@GRAD": dx.astype(dout.dtype, copy=False)}
+def _numpy_none_kept(ins, outs, attrs, meta, ctx):
+    """p 1 with numpy's generator: nothing drawn, Mask 0, Out = X * Mask (-0 for a negative X, NaN for inf)."""
+    outs["Mask"].fill(0)
+    np.multiply(ins["X"], outs["Mask"], out=outs["Out"], casting="unsafe")
+
+
+def _numpy_draw(ins, outs, attrs, meta, ctx):
+    x, out, mask = ins["X"], outs["Out"], outs["Mask"]
+    p, scale = meta.args
+    draws = _numpy_generator(ins, attrs, ctx).random(x.shape, dtype=np.float32)
+    np.greater_equal(draws, p, out=mask.view(np.bool_))
+    np.multiply(x, mask, out=out, casting="unsafe")
+    if scale is not None:
+        np.multiply(out, scale, out=out)
+
+
+def dropout_out(ins, outs, attrs, meta, ctx):
+    """The out-kernel of dropout: the variant ``meta`` names (``dropout_out.variants``)."""
+    dropout_out.variants[meta.variant](ins, outs, attrs, meta, ctx)
+
+
+dropout_out.variants = {
+    "test_copy": _test_copy,
+    "paddle_test": _test_scale,
+    "numpy_test": _test_scale,
+    "paddle_none_kept": _none_kept,
+    "paddle_draw": _paddle_draw,
+    "numpy_none_kept": _numpy_none_kept,
+    "numpy_draw": _numpy_draw,
+}
+dropout_out.takes_context = True  # (the call's Generator or engine: kernels/structured.py hands it on)
+
+
+def dropout_grad_out(ins, outs, attrs, meta):
+    """X@GRAD = Out@GRAD * Mask (times 1 / (1 - p) for upscale_in_train)."""
+    dx, scale = outs["X@GRAD"], meta.args[0]
+    np.multiply(ins["Out@GRAD"], ins["Mask"], out=dx, casting="unsafe")
+    if scale is not None:
+        np.multiply(dx, scale, out=dx)
+
+
+dropout = adapter(dropout_meta, dropout_out, "dropout")  # (CUDA's host fallback draws its mask with it)
+dropout_grad = adapter(dropout_grad_meta, dropout_grad_out, "dropout_grad")

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ...shapes.manipulation import inverse_axis
+from ...shapes.manipulation import cast_meta, inverse_axis
 from ...shapes.manipulation_run import (
     expand_times,
     reshape_shape,
@@ -20,6 +20,7 @@ from ...shapes.manipulation_run import (
 )
 from .runtime.loops import is_float, lazy, run_in_parts
 from ..context import NO_CONTEXT
+from ..structured import adapter, fresh_output
 
 _transpose_loops = lazy("_transpose_loops")
 
@@ -150,11 +151,20 @@ def _adjacent_swap(x, axis):
     return None if inner < SWAP_LOOP_ROW else (math.prod(x.shape[:i]), x.shape[i], x.shape[i + 1], inner)
 
 
-def cast(ins, attrs):
-    x, dtype = ins["X"], np.dtype(attrs["out_dtype"])
-    if dtype == np.float16 and x.dtype != np.float16:
-        return {"Out": paddle_float16(x)}
-    return {"Out": x.astype(dtype)}
+def _cast_float16(ins, outs, attrs, meta):
+    outs["Out"] = fresh_output(paddle_float16(ins["X"]), meta.outputs["Out"], (ins["X"],))
+
+
+def _cast_astype(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], ins["X"], casting="unsafe")  # (numpy's conversion, astype's)
+
+
+def cast_out(ins, outs, attrs, meta):
+    """cast's out-kernel (its meta rule: shapes/manipulation.cast_meta): the variant ``meta`` names."""
+    cast_out.variants[meta.variant](ins, outs, attrs, meta)
+
+
+cast_out.variants = {"paddle_float16": _cast_float16, "astype": _cast_astype}
 
 
 _MIN_NORMAL, _MAX_HALF, _INF, _NAN = 0x38800000, 0x477FE000, 0x7F800000, 0x7F802000
@@ -177,6 +187,9 @@ def paddle_float16(x):
     v = np.where(v > _MAX_HALF >> 13, v - 0x1C000, v)  # the exponent rebiased (maxD)
     v = np.where(v > 0x3FF, v - 0x1C000, v)  # (minD, past the subnormals)
     return (v | sign).astype(np.uint16).view(np.float16).reshape(f.shape)
+
+
+cast = adapter(cast_meta, cast_out, "cast")  # (CUDA's host fallback for its narrowing casts)
 
 
 def expand(ins, attrs):

@@ -81,9 +81,11 @@ def _tempered(y):
 
 class Mt19937_64:
     """One engine. ``lock``: held by a caller whose draws must not interleave with another thread's
-    (a kernel drawing its whole output from the default generator's engine)."""
+    (a kernel drawing its whole output from the default generator's engine). ``paddle_engine``: what a
+    meta rule, which imports no kernel module, tells it from a numpy Generator by (shapes/dropout.py)."""
 
     __slots__ = ("_words", "_next", "_back", "lock")
+    paddle_engine = True
 
     def __init__(self, words, position=_N):
         self._words = np.array(words, dtype=np.uint64)
