@@ -64,10 +64,15 @@ def test_the_kernel_writes_over_a_dead_input_at_run_time():
     strategy.enable_inplace = True
     compiled = fluid.CompiledProgram(main).with_data_parallel(build_strategy=strategy, places=[fluid.CPUPlace()])
     exe.run(compiled, feed=batch("mlp", 8), fetch_list=[loss], scope=scope)
-    relu = [op for op in main.global_block().ops if op.type == "relu"][0]
+    ops = main.global_block().ops
+    add, relu = next(op for op in ops if op.type == "elementwise_add"), next(op for op in ops if op.type == "relu")
     local = compiled._engine.exec_scopes[0]
+    # the first bias add writes over the product (mul's Out, a buffer of its own, dead after the add); the
+    # relu after it then finds its input held by two names (the product's and the add's) and writes a new array
+    biased, product = local.get_array(add.output("Out")[0]), local.get_array(add.input("X")[0])
+    assert biased is product
     out, dead = local.get_array(relu.output("Out")[0]), local.get_array(relu.input("X")[0])
-    assert out is dead and np.all(out >= 0)
+    assert out is not dead and np.array_equal(out, np.maximum(dead, 0))
 
 
 def test_an_input_something_else_holds_is_never_overwritten():
