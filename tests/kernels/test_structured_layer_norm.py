@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid
+from pe_cli.base.errors import EnforceNotMet
 from pe_cli.base.places import CPUPlace
 from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
@@ -140,3 +141,20 @@ def test_a_planned_step_launches_layer_norm_with_the_bits_of_op_by_op(monkeypatc
         if step.op.type.startswith("layer_norm")
     )
     assert launched == [("layer_norm", True)] * 3 + [("layer_norm_grad", False)] * 3
+
+
+def test_a_layer_norm_step_refuses_a_scale_of_another_size_as_its_shape_rule_did():
+    """Fluid compares Scale's and Bias's size with X's when the op runs: the meta rule refuses in the one line
+    the run-time shape rule gave, and again on the next run (a refused signature is not kept)."""
+    program = Program()
+    block = program.global_block()
+    for name in ("x", "s", "y", "m", "v"):
+        block.create_var(name=name)
+    block.append_op("layer_norm", {"X": ["x"], "Scale": ["s"]}, {"Y": ["y"], "Mean": ["m"], "Variance": ["v"]}, {})
+    step = OpStep(block.ops[0], CPUPlace())
+    for _ in range(2):
+        with pytest.raises(
+            EnforceNotMet,
+            match=r"built at .*: layer_norm: Scale \[5\] must be \[4\], the size of X \[3, 4\] from begin_norm_axis=1$",
+        ):
+            run_step(step, Values({"x": np.ones((3, 4), np.float32), "s": np.ones(5, np.float32)}))
