@@ -16,6 +16,7 @@ and master copy, row-sparse values) and the numpy updates' cases in three dtypes
 elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shapes (every variant), dtypes and meanings;
 for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout); for manipulation, cast
 between _CAST_DTYPES (_casts);
+for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (dtypes, params given or not, layouts);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -592,6 +593,52 @@ def _casts(results, rng):
                 _record(results, f"cast|{src}|{out}|{form}", lambda: _direct(op, {"X": value}, attrs, None))
 
 
+_LN_FORMS = [  # (X's shape, begin_norm_axis, the params given)
+    ((2, 3), 1, ("Scale", "Bias")),
+    ((4, 5, 6), 1, ("Scale", "Bias")),
+    ((4, 5, 6), 2, ("Scale",)),
+    ((4, 5, 6), 2, ("Bias",)),
+    ((3, 7), 1, ()),
+    ((3, 1), 1, ("Scale", "Bias")),
+    ((0, 5), 1, ("Scale", "Bias")),
+    ((64, 1024), 1, ("Scale", "Bias")),  # (the parallel twins from 2 threads)
+    ((2, 64, 512), 2, ()),
+]
+
+
+def _layer_norms(results, rng):
+    """layer_norm and layer_norm_grad through their CPU kernels: _LN_FORMS in float16/32/64 and int32, X laid
+    out transposed, float16 X with float32 Scale and Bias."""
+    from pe_cli.ops import registry
+
+    fwd, grad = registry.get("layer_norm"), registry.get("layer_norm_grad")
+    x = rng.uniform(-1, 1, (3, 4))
+    for bad, attrs in (({"Scale": np.ones(5)}, {}), ({"Bias": np.ones((2, 2))}, {}), ({}, {"begin_norm_axis": 2})):
+        attrs = {"begin_norm_axis": 1, "epsilon": 1e-5, **attrs}
+        _record(
+            results, f"layer_norm|refused|{sorted(bad)}|{attrs}", lambda: _direct(fwd, {"X": x, **bad}, attrs, None)
+        )
+    for (shape, axis, params), dtype in [(f, d) for f in _LN_FORMS for d in ("float16", "float32", "float64", "int32")]:
+        for layout, pdtype in (("c", dtype), ("t", dtype), ("mixed", "float32")):
+            if layout != "c" and (len(shape) != 2 or dtype != "float16" and layout == "mixed"):
+                continue
+            x = (rng.uniform(-3, 3, shape[::-1]).T if layout == "t" else rng.uniform(-3, 3, shape)).astype(dtype)
+            n = int(np.prod(shape[axis:]))
+            ins = {"X": x, **{p: rng.uniform(0.5, 1.5, n).astype(pdtype) for p in params}}
+            attrs, key = (
+                {"begin_norm_axis": axis, "epsilon": 1e-5},
+                f"layer_norm|{shape}|{axis}|{params}|{dtype}|{layout}",
+            )
+            _record(results, key, lambda: _direct(fwd, ins, attrs, None))
+            try:
+                outs = _direct(fwd, ins, attrs, None)
+            except Exception:
+                continue
+            dy = rng.uniform(-1, 1, shape).astype(dtype)
+            gins = {**ins, "Mean": outs["Mean"], "Variance": outs["Variance"], "Y@GRAD": dy}
+            _record(results, key + "|grad", lambda: _direct(grad, gins, attrs, None))
+
+
 def _direct(opdef, ins, attrs, ctx):
     from pe_cli.kernels.context import takes_context
 
@@ -630,6 +677,8 @@ def dump(root, families, out, threads=1):
             _reductions(results, np.random.default_rng(13))
         if "linalg" in families:
             _gemm(results, np.random.default_rng(13))
+        if "normalization" in families:
+            _layer_norms(results, np.random.default_rng(17))
         if "optimizer" in families:
             updates = importlib.import_module("update_case_bytes")  # (beside this script)
             updates.dense_updates(results, _record, _direct)

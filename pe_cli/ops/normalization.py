@@ -5,11 +5,12 @@ channel: they are registered in normalization_groups.py."""
 
 from ..base.activations import real_number
 from ..base.dims import known_numel
-from ..shapes.normalization import bn_channel_axis
+from ..kernels.cpu import layer_norm as cpu_layer_norm
+from ..shapes.normalization import bn_channel_axis, layer_norm_grad_meta, layer_norm_meta, layer_norm_refusal
 from .convolution import _known
 from .image import four_d
 from .loss_classification import _grad_of
-from .define import Attr, backend_attrs, fmt_shape, grads_like, in_range, is_int, register
+from .define import Attr, Structured, backend_attrs, fmt_shape, grads_like, in_range, is_int, register
 from .norm_double_grad import BN_ATTRS as _BN_ATTRS, grad_batch_norm_grad
 
 
@@ -113,17 +114,11 @@ _LN_ATTRS = {
 
 def _infer_layer_norm(ctx):
     x = ctx.shape("X")
-    b = ctx.attrs["begin_norm_axis"]
-    if x is None or not 1 <= b < len(x):
-        ctx.fail(f"begin_norm_axis={b} must be in [1, {len(x or ()) - 1}] for X {fmt_shape(x)}")
-    left, right = known_numel(x[:b]), known_numel(x[b:])
-    for slot in ("Scale", "Bias"):
-        if ctx.has_input(slot):
-            s = ctx.shape(slot)
-            if len(s) != 1 or (ctx.is_runtime and s[0] != right):  # (Fluid compares the size when it runs)
-                ctx.fail(
-                    f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} from begin_norm_axis={b}"
-                )
+    params = {slot: ctx.shape(slot) for slot in ("Scale", "Bias") if ctx.has_input(slot)}
+    refusal = layer_norm_refusal(x, ctx.attrs["begin_norm_axis"], params, ctx.is_runtime)
+    if refusal:
+        ctx.fail(refusal)
+    left = known_numel(x[: ctx.attrs["begin_norm_axis"]])
     dtype = ctx.dtype("X")
     ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
     ctx.set_output("Mean", [left], dtype)
@@ -145,12 +140,12 @@ register(
     "layer_norm",
     kernel_module="normalization",
     grad_reads=("Bias", "Mean", "Scale", "Variance", "X"),
-    run_infer=True,
     inputs=["X", "Scale?", "Bias?"],
     outputs=["Y", "Mean", "Variance"],
     attrs=_LN_ATTRS,
     infer=_infer_layer_norm,
     grad=_grad_layer_norm,
+    structured=Structured(meta=layer_norm_meta, cpu=cpu_layer_norm.FORWARD),
     doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
     "* Scale + Bias (Scale and Bias flattened, optional).",
 )
@@ -172,6 +167,7 @@ register(
     outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
     attrs=_LN_ATTRS,
     infer=_infer_layer_norm_grad,
+    structured=Structured(meta=layer_norm_grad_meta, cpu=cpu_layer_norm.GRAD),
 )
 
 

@@ -3,6 +3,10 @@ channel axis, the views of X the kernels normalize over, when batch_norm uses it
 
 import numpy as np
 
+from ..base.dims import fmt_shape, known_numel
+from ..base.errors import EnforceNotMet
+from .structured import Meta
+
 
 def bn_channel_axis(ndim, layout):
     """The channel axis of batch_norm's X: last for NHWC, else 1."""
@@ -47,3 +51,64 @@ def lrn_view(x, attrs):
     """(pre, C, post) around the channel dim: 1 in NCHW, 3 in NHWC."""
     axis = 3 if attrs["data_format"] == "NHWC" else 1
     return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
+
+
+# -- layer_norm's structured kernels (shapes/structured.py; out-kernels: kernels/cpu/layer_norm.py) ------------
+# X seen as [left, right] (layer_norm_split at begin_norm_axis), each row normalized by itself in the loops of
+# _norm_loops.py. Y of X's shape and dtype, Mean and Variance [left] in X's dtype (as the shape rule says), and
+# the gradient's X@GRAD, Bias@GRAD (always) and Scale@GRAD (where Scale is given), [right], in X's dtype.
+# Variants: "rows": float32 or float64 X, the loops write the outputs' buffers; "cast": other dtypes (float16)
+# computed in float32 scratch buffers, then cast to the outputs. ``Meta.args``: the [left, right] view.
+
+_LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _ln_view(attrs, x):
+    return tuple(layer_norm_split(tuple(x.shape), attrs["begin_norm_axis"]))
+
+
+def layer_norm_refusal(x, begin_norm_axis, params, runtime):
+    """Why layer_norm cannot normalize X (shape ``x``) from ``begin_norm_axis`` with ``params`` (Scale, Bias:
+    slot -> shape, the ones given), or None. The size of Scale and Bias is compared where the op runs
+    (``runtime``; Fluid compares it then): the shape rule and, on its values' shapes, the meta rule."""
+    b = begin_norm_axis
+    if x is None or not 1 <= b < len(x):
+        return f"begin_norm_axis={b} must be in [1, {len(x or ()) - 1}] for X {fmt_shape(x)}"
+    right = known_numel(x[b:])
+    for slot, s in params.items():
+        if len(s) != 1 or (runtime and s[0] != right):
+            return f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} from begin_norm_axis={b}"
+    return None
+
+
+def layer_norm_meta(attrs, ins, facts):
+    """layer_norm's outputs and variant (above); refuses what its shape rule refuses where the op runs."""
+    x = ins["X"]
+    params = {slot: tuple(ins[slot].shape) for slot in ("Scale", "Bias") if ins.get(slot) is not None}
+    refusal = layer_norm_refusal(tuple(x.shape), attrs["begin_norm_axis"], params, True)
+    if refusal:
+        raise EnforceNotMet(f"layer_norm: {refusal}")
+    view, dtype = _ln_view(attrs, x), np.dtype(x.dtype)
+    rows = (view[0],)
+    outputs = {"Y": (tuple(x.shape), dtype), "Mean": (rows, dtype), "Variance": (rows, dtype)}
+    if dtype in _LOOP_DTYPES:
+        return Meta(outputs, "rows", "layer_norm", args=view)
+    f32 = np.dtype(np.float32)
+    scratch = {"y": (view, f32), "mean": (rows, f32), "var": (rows, f32)}
+    return Meta(outputs, "cast", scratch=scratch, args=view)
+
+
+def layer_norm_grad_meta(attrs, ins, facts):
+    """layer_norm_grad's outputs and variant (above): the sums over rows in float64 scratch buffers."""
+    x = ins["X"]
+    view, dtype = _ln_view(attrs, x), np.dtype(x.dtype)
+    cols = (view[1],)
+    outputs = {"X@GRAD": (tuple(x.shape), dtype), "Bias@GRAD": (cols, dtype)}
+    if "Scale" in ins and ins["Scale"] is not None:
+        outputs["Scale@GRAD"] = (cols, dtype)
+    f64 = np.dtype(np.float64)
+    scratch = {"dscale": (cols, f64), "dbias": (cols, f64)}
+    if dtype in _LOOP_DTYPES:
+        return Meta(outputs, "rows", "layer_norm_grad", scratch=scratch, args=view)
+    scratch["dx"] = (view, np.dtype(np.float32))
+    return Meta(outputs, "cast", scratch=scratch, args=view)

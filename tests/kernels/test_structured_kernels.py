@@ -27,6 +27,7 @@ from tests.ops import (
     cases_adamw,
     cases_loss_classification,
     cases_momentum,
+    cases_normalization,
     cases_optimizer,
     cases_optimizer_proximal,
     cases_manipulation,
@@ -70,6 +71,8 @@ CONVERTED = {
     | {"elementwise_floordiv", "elementwise_mod", "grad_add"},
     "dropout": {"dropout", "dropout_grad"},
     "cast": {"cast"},
+    # (layer_norm_grad's sentinel buffers, float16 too: tests/kernels/test_structured_layer_norm.py)
+    "layer_norm": {"layer_norm", "layer_norm_grad"},
 }
 CASES = {
     "activation table": [
@@ -103,6 +106,7 @@ CASES = {
         and all(isinstance(v, np.ndarray) for v in c.inputs.values())
         and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
     ],
+    "layer_norm": [c for c in cases_normalization.CASES if c.op == "layer_norm"],
     "step counter": [c for c in cases_optimizer.CASES if c.op == "increment"],
     "numpy updates": [
         c

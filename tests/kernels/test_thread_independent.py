@@ -104,8 +104,8 @@ KERNELS = {
         },
         attrs_of("batch_norm"),
     ),
-    "layer_norm": lambda: normalization.layer_norm(LN_INS, attrs_of("layer_norm", begin_norm_axis=1)),
-    "layer_norm_grad": lambda: normalization.layer_norm_grad(
+    "layer_norm": lambda: registry.get("layer_norm").kernel("cpu")(LN_INS, attrs_of("layer_norm", begin_norm_axis=1)),
+    "layer_norm_grad": lambda: registry.get("layer_norm_grad").kernel("cpu")(
         dict(LN_INS, Mean=LN_X.mean(axis=1), Variance=LN_X.var(axis=1), **{"Y@GRAD": LN_X[::-1] * 0.5}),
         attrs_of("layer_norm", begin_norm_axis=1),
     ),

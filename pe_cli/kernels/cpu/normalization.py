@@ -1,6 +1,6 @@
 """CPU kernels of the normalization ops (ops/normalization.py). batch_norm in training on float NCHW
 data runs the numba loops of _norm_loops.py (per channel, blocks of channels over threads); other
-cases, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm are numpy. instance_norm and
+cases, instance_norm, group_norm, affine_channel, lrn and norm are numpy. instance_norm and
 group_norm are in normalization_groups.py."""
 
 import numpy as np
@@ -8,7 +8,6 @@ import numpy as np
 from ...shapes.normalization import (
     bn_channel_axis,
     channel_view,
-    layer_norm_split,
     lrn_view,
     running_stats,
 )
@@ -161,68 +160,6 @@ def batch_norm_grad(ins, attrs):
 
 def batch_norm_grad_param(ins, attrs):
     return _bn_grad(ins, attrs, False)
-
-
-# -- layer_norm -------------------------------------------------------------------------------------
-
-
-def _ln_rows(x, attrs):
-    """X as C-contiguous [rows, n] in a dtype the loops take (float16 computes in float32)."""
-    x2 = np.ascontiguousarray(x.reshape(layer_norm_split(x.shape, attrs["begin_norm_axis"])))
-    return x2 if is_float(x2) else x2.astype(np.float32)
-
-
-# values from which layer_norm's passes split their runs of rows over the device's threads: a row
-# costs three passes and a square root, more than a pointwise loop's element
-LN_PARALLEL_MIN_ELEMENTS = 1 << 15
-
-
-def _ln_parallel(x2):
-    return x2.shape[0] > 1 and parallel_parts(x2.size, LN_PARALLEL_MIN_ELEMENTS) > 1
-
-
-def _ln_param(ins, slot, x2, fill):
-    n, dt = x2.shape[1], x2.dtype
-    return ins[slot].reshape(-1).astype(dt, copy=False) if slot in ins else np.full(n, fill, dt)
-
-
-def layer_norm(ins, attrs):
-    """By rows, in the numba loops of _norm_loops.py (statistics in float64)."""
-    x = ins["X"]
-    x2, dt = _ln_rows(x, attrs), x.dtype
-    y, mean, var = np.empty_like(x2), np.empty(x2.shape[0], x2.dtype), np.empty(x2.shape[0], x2.dtype)
-    args = (x2, _ln_param(ins, "Scale", x2, 1), _ln_param(ins, "Bias", x2, 0), float(attrs["epsilon"]), y, mean, var)
-    loops = _norm_loops()
-    twin(loops.layer_norm, loops.layer_norm_parallel, _ln_parallel(x2), *args)(*args)
-    return {
-        "Y": y.reshape(x.shape).astype(dt, copy=False),
-        "Mean": mean.astype(dt, copy=False),
-        "Variance": var.astype(dt, copy=False),
-    }
-
-
-def layer_norm_grad(ins, attrs):
-    x, mean, var, dy = ins["X"], ins["Mean"], ins["Variance"], ins["Y@GRAD"]
-    x2, dt = _ln_rows(x, attrs), x.dtype
-    n, work = x2.shape[1], x2.dtype
-    dx, dscale, dbias = np.empty_like(x2), np.zeros(n), np.zeros(n)
-    args = (
-        x2,
-        np.ascontiguousarray(dy, work).reshape(x2.shape),
-        mean.astype(work, copy=False),
-        var.astype(work, copy=False),
-        _ln_param(ins, "Scale", x2, 1),
-        float(attrs["epsilon"]),
-        dx,
-        dscale,
-        dbias,
-    )
-    loops = _norm_loops()
-    twin(loops.layer_norm_grad, loops.layer_norm_grad_parallel, _ln_parallel(x2), *args)(*args)
-    outs = {"X@GRAD": dx.reshape(x.shape).astype(dt, copy=False), "Bias@GRAD": dbias.astype(dt)}
-    if "Scale" in ins:
-        outs["Scale@GRAD"] = dscale.astype(dt)
-    return outs
 
 
 # -- affine_channel -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from numba import cuda
 from ...shapes.normalization import (
     bn_channel_axis,
     channel_view,
+    layer_norm_meta,
     layer_norm_split,
     lrn_view,
     running_stats,
@@ -124,7 +125,7 @@ def _ln_shape(x, attrs):
 
 def layer_norm(ins, attrs):
     x = ins["X"]
-    rows, n = _ln_shape(x, attrs)
+    rows, n = layer_norm_meta(attrs, ins, None).args  # (its refusals: X's and Scale's, Bias's shapes)
     dt = x.dtype
     y, mean, var = rt.empty(x.shape, dt), rt.empty((rows,), dt), rt.empty((rows,), dt)
     scale, bias = ins.get("Scale"), ins.get("Bias")

@@ -1,0 +1,114 @@
+"""The CPU out-kernels of layer_norm and layer_norm_grad (structured kernels, pe_cli/shapes/structured.py):
+``FORWARD`` and ``GRAD``, ``out(ins, outs, attrs, meta)``, compute X's rows ([left, right], ``meta.args``) in
+the numba loops of _norm_loops.py (statistics and the gradient's sums over rows in float64) into the buffers
+they are handed, the variant their meta rule chose (pe_cli/shapes/normalization.py):
+
+- "rows": float32 or float64 X; the loops write the outputs' buffers;
+- "cast": other dtypes (float16): the loops compute in float32 scratch buffers, cast to the outputs.
+
+The serial loop or its parallel twin (the same bits: fixed runs of rows) by the device's threads. Their
+``launches(op, table, meta)``: a planned step's launch of the forward's loop (the gradient runs as a Python
+launch: its sums over rows start at zero in scratch)."""
+
+import numpy as np
+
+from .activation_rows import _by_variant
+from .launches import Launch, floats, one
+from .runtime.loops import lazy, parallel_parts, twin
+
+_norm_loops = lazy("_norm_loops")
+
+# values from which layer_norm's passes split their runs of rows over the device's threads: a row
+# costs three passes and a square root, more than a pointwise loop's element
+LN_PARALLEL_MIN_ELEMENTS = 1 << 15
+
+
+def _parallel(view):
+    return view[0] > 1 and parallel_parts(view[0] * view[1], LN_PARALLEL_MIN_ELEMENTS) > 1
+
+
+def _rows(value, view, dtype):
+    """``value`` as C-contiguous [left, right] of ``dtype`` (no copy where it is that already)."""
+    return np.ascontiguousarray(value, dtype).reshape(view)
+
+
+def _param(ins, slot, n, dtype, fill):
+    value = ins.get(slot)
+    return np.full(n, fill, dtype) if value is None else value.reshape(-1).astype(dtype, copy=False)
+
+
+def _run(name, view, *args):
+    loops = _norm_loops()
+    twin(getattr(loops, name), getattr(loops, name + "_parallel"), _parallel(view), *args)(*args)
+
+
+def _forward(ins, attrs, meta, y, mean, var):
+    view = meta.args
+    x2 = _rows(ins["X"], view, y.dtype)
+    scale, bias = _param(ins, "Scale", view[1], y.dtype, 1), _param(ins, "Bias", view[1], y.dtype, 0)
+    _run("layer_norm", view, x2, scale, bias, float(attrs["epsilon"]), y, mean, var)
+
+
+def _forward_rows(ins, outs, attrs, meta):
+    _forward(ins, attrs, meta, outs["Y"].reshape(meta.args), outs["Mean"], outs["Variance"])
+
+
+def _forward_cast(ins, outs, attrs, meta):
+    y, mean, var = outs["y"], outs["mean"], outs["var"]
+    _forward(ins, attrs, meta, y, mean, var)
+    np.copyto(outs["Y"].reshape(meta.args), y, casting="unsafe")
+    np.copyto(outs["Mean"], mean, casting="unsafe")
+    np.copyto(outs["Variance"], var, casting="unsafe")
+
+
+def _grad(ins, outs, attrs, meta, dx):
+    view, work = meta.args, dx.dtype
+    dscale, dbias = outs["dscale"], outs["dbias"]
+    dscale.fill(0)
+    dbias.fill(0)
+    args = (
+        _rows(ins["X"], view, work),
+        _rows(ins["Y@GRAD"], view, work),
+        ins["Mean"].astype(work, copy=False),
+        ins["Variance"].astype(work, copy=False),
+        _param(ins, "Scale", view[1], work, 1),
+        float(attrs["epsilon"]),
+        dx,
+        dscale,
+        dbias,
+    )
+    _run("layer_norm_grad", view, *args)
+    np.copyto(outs["Bias@GRAD"], dbias, casting="unsafe")
+    if "Scale@GRAD" in meta.outputs:
+        np.copyto(outs["Scale@GRAD"], dscale, casting="unsafe")
+
+
+def _grad_rows(ins, outs, attrs, meta):
+    _grad(ins, outs, attrs, meta, outs["X@GRAD"].reshape(meta.args))
+
+
+def _grad_cast(ins, outs, attrs, meta):
+    _grad(ins, outs, attrs, meta, outs["dx"])
+    np.copyto(outs["X@GRAD"].reshape(meta.args), outs["dx"], casting="unsafe")
+
+
+def forward_launches(op, table, meta):
+    """A planned step's launch of the "rows" variant's serial loop (its parallel twin gives the same bits) over
+    the values as they lie, Scale and Bias of X's dtype (absent: ones and zeros the plan keeps); None for the
+    rest (the op then runs as a Python launch, its out-kernel)."""
+    x, y, mean, var = one(op, "X"), one(op, "Y", "outputs"), one(op, "Mean", "outputs"), one(op, "Variance", "outputs")
+    given = [one(op, s) for s in ("Scale", "Bias") if op.inputs.get(s)]
+    if meta.variant != "rows" or None in (x, y, mean, var, *given) or not floats(table, x, *given):
+        return None
+    view, dtype = meta.args, table[x][1]
+    params = []
+    for slot, fill in (("Scale", 1), ("Bias", 0)):
+        name = one(op, slot) if op.inputs.get(slot) else None
+        params.append(("array", np.full(view[1], fill, dtype)) if name is None else ("var", name, (view[1],)))
+    args = [("var", x, view), *params, ("const", float(op.attrs["epsilon"]))]
+    args += [("var", y, view), ("var", mean, (view[0],)), ("var", var, (view[0],))]
+    return [Launch(_norm_loops().layer_norm, args, writes=[y, mean, var])]
+
+
+FORWARD = _by_variant("layer_norm_out", forward_launches, rows=_forward_rows, cast=_forward_cast)
+GRAD = _by_variant("layer_norm_grad_out", lambda op, table, meta: None, rows=_grad_rows, cast=_grad_cast)
