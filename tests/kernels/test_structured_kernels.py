@@ -42,6 +42,7 @@ CONVERTED = {
     | {f"reduce_{r}{g}" for r in ("sum", "mean", "max", "min", "prod") for g in ("", "_grad")},
     "fill_constant": {"fill_constant"},
     "gemm": {"mul", "mul_grad", "fused_gemm_epilogue", "fused_gemm_epilogue_grad"},
+    "softmax": {"softmax", "softmax_grad", "log_softmax", "log_softmax_grad"},
 }
 CASES = {
     "activation table": [
@@ -66,6 +67,7 @@ CASES = {
         if c.op == "fill_constant" and not c.inputs and isinstance(c.attrs.get("dtype", ""), str)
     ],
     "gemm": [c for c in cases_linalg.CASES + cases_fused.CASES if c.op in CONVERTED["gemm"]],
+    "softmax": [c for c in cases_activation.CASES if c.op in CONVERTED["softmax"]],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out)
