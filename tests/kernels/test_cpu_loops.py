@@ -267,6 +267,21 @@ def test_softmax_rows_agree_with_numpy_and_across_threads(dtype, device_threads,
             np.testing.assert_array_equal(activation.softmax_grad(ins, attrs)["X@GRAD"], grad_fast["X@GRAD"])
 
 
+@pytest.mark.parametrize(
+    "op,dtype", [(op, d) for op in ("softmax", "softmax_grad") for d in DTYPES] + [("log_softmax", np.float32)]
+)
+def test_softmax_bits_do_not_depend_on_the_values_memory_layout(op, dtype):
+    """Where the row loops run (the last axis; log_softmax's: float32), a transposed view (another op's output as
+    it may hand it over) gives the bits of its contiguous copy: the meta rule decides the loop from the shape and
+    dtype alone (before, a view took numpy's passes)."""
+    x = rng.uniform(-4, 4, (40, 30)).astype(dtype).T
+    ins = {"X": x} if op != "softmax_grad" else {"Out": x, "Out@GRAD": rng.uniform(-1, 1, (30, 40)).astype(dtype)}
+    kernel, slot = registry.get(op).kernel("cpu"), "X@GRAD" if op == "softmax_grad" else "Out"
+    view = kernel(ins, {"axis": -1})[slot]
+    copy = kernel({k: np.ascontiguousarray(v) for k, v in ins.items()}, {"axis": -1})[slot]
+    assert view.tobytes() == copy.tobytes()
+
+
 @pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
 @pytest.mark.parametrize(
     "x_shape,y_shape,axis",
