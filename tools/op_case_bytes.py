@@ -17,6 +17,8 @@ elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shape
 for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout); for manipulation, cast
 between _CAST_DTYPES (_casts);
 for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (dtypes, params given or not, layouts);
+for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
+_softmax's dtypes, shapes and axes;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -56,12 +58,46 @@ def _op_cases(root, families, results):
     op_test = importlib.import_module("op_test")
     generator = importlib.import_module("pe_cli.framework.default_generator")
     for family in families:
-        for i, case in enumerate(importlib.import_module(f"tests.ops.cases_{family}").CASES):
+        for i, case in enumerate(_family_cases(family)):
             key = f"case|{family}|{i}|{case.id}"
             generator.manual_seed(1000 + i)  # (paddle.seed's: a random op's draws the same in both trees)
             _record(results, key + "|forward", lambda: op_test.run_forward(case))
             if case.grad:
                 _record(results, key + "|grad", lambda: op_test.analytic_grads(case)[0])
+
+
+_SOFTMAX_OPS = ("softmax", "softmax_grad", "log_softmax", "log_softmax_grad")
+
+
+def _family_cases(family):
+    """The op cases of ``family``: tests/ops/cases_<family>.py's, and for softmax cases_activation's of its ops."""
+    if family == "softmax":
+        return [c for c in importlib.import_module("tests.ops.cases_activation").CASES if c.op in _SOFTMAX_OPS]
+    return importlib.import_module(f"tests.ops.cases_{family}").CASES
+
+
+def _softmax(results, rng):
+    """softmax, log_softmax and their grad ops through their CPU kernels: float16/32/64 and int32 values, 0-D,
+    empty (along the axis and beside it), rows, a large array (rows in parts), each axis, negative and out of
+    range; the gradients on the forward's Out with dOut of its dtype, and of float64 beside float32 Out."""
+    from pe_cli.ops import registry
+
+    for op in ("softmax", "log_softmax"):
+        fwd, grad = registry.get(op), registry.get(op + "_grad")
+        for dtype in ("float16", "float32", "float64", "int32"):
+            for shape in [(), (0,), (0, 5), (5, 0), (7,), (3, 5), (2, 3, 4), (300, 1000), (64, 4, 28, 28)]:
+                x = (rng.uniform(-4, 4, size=shape) * (30 if dtype == "int32" else 1)).astype(dtype)
+                for axis in (-1, 0, 1, -2, 2, 3, 5, -6):
+                    attrs = dict(fwd.default_attrs(), axis=axis)
+                    key = f"softmax|{op}|{dtype}|{shape}|{axis}"
+                    _record(results, key, lambda: _direct(fwd, {"X": x}, attrs, None))
+                    try:
+                        out = _as_array(_direct(fwd, {"X": x}, attrs, None)["Out"])
+                    except Exception:
+                        continue
+                    for d in dict.fromkeys([out.dtype.name, "float64"]):
+                        gins = {"Out": out, "Out@GRAD": rng.uniform(-1, 1, size=out.shape).astype(d)}
+                        _record(results, f"{key}|grad|{d}", lambda: _direct(grad, gins, attrs, None))
 
 
 def _inputs(row, rng, dtype, shape):
@@ -688,6 +724,8 @@ def dump(root, families, out, threads=1):
             _dropout(results)
         if "manipulation" in families:
             _casts(results, np.random.default_rng(19))
+        if "softmax" in families:
+            _softmax(results, np.random.default_rng(17))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

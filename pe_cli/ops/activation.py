@@ -1,6 +1,7 @@
 """Activations: Out = f(X) elementwise, one op (and its grad op) per row of the activation table
 (pe_cli/base/activations.py). Each grad op reads what its derivative needs (X or Out: the row's ``reads``).
-softmax and log_softmax (normalised along ``axis``) are registered here by hand, and beside them prelu
+softmax and log_softmax (normalised along ``axis``; structured kernels: shapes/softmax.py's meta rules,
+kernels/cpu/softmax.py's out-kernels) are registered here by hand, and beside them prelu
 (a learned slope for X < 0) and maxout (the max over groups of channels)."""
 
 import numbers
@@ -11,8 +12,8 @@ from ..base.activations_paddle2_forms import PADDLE2_FORMS
 from ..base.dims import known_numel
 from .convolution import _known
 from .image import POS_INT, div, divides
-from ..kernels.cpu import activation_rows as cpu_rows
-from ..shapes import activation as meta_rules
+from ..kernels.cpu import activation_rows as cpu_rows, softmax as cpu_softmax
+from ..shapes import activation as meta_rules, softmax as softmax_rules
 from .define import LAYOUT_NAME, Attr, Structured, backend_attrs, fmt_shape, grads_like, is_int, register
 
 
@@ -184,28 +185,9 @@ def _grad_grad(name, uses):
 _ROW_TENSORS = {"pow": {"FactorTensor": "factor"}}
 # The activations whose Fluid 1.8 protos declare which library's kernel runs them (BACKEND_ATTRS)
 _ONEDNN_ONLY = ("leaky_relu", "swish")
-_ONEDNN_AND_CUDNN = (
-    "abs",
-    "ceil",
-    "cos",
-    "exp",
-    "floor",
-    "gelu",
-    "log",
-    "log1p",
-    "logsigmoid",
-    "reciprocal",
-    "relu",
-    "round",
-    "rsqrt",
-    "sigmoid",
-    "sin",
-    "softplus",
-    "softsign",
-    "sqrt",
-    "square",
-    "tanh",
-    "tanh_shrink",
+_ONEDNN_AND_CUDNN = tuple(
+    "abs ceil cos exp floor gelu log log1p logsigmoid reciprocal relu round rsqrt sigmoid sin softplus softsign "
+    "sqrt square tanh tanh_shrink".split()
 )
 
 
@@ -275,6 +257,10 @@ _activation(
     attrs=dict(_AXIS, data_format=LAYOUT_NAME, **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
     infer=_infer_softmax("softmax"),
     traits=("probabilities",),
+    structured=(
+        Structured(meta=softmax_rules.softmax_meta, cpu=cpu_softmax.SOFTMAX),
+        Structured(meta=softmax_rules.softmax_grad_meta, cpu=cpu_softmax.SOFTMAX_GRAD),
+    ),
 )
 _activation(
     "log_softmax",
@@ -282,6 +268,10 @@ _activation(
     uses="Out",
     attrs=_AXIS,
     infer=_infer_softmax("log_softmax"),
+    structured=(
+        Structured(meta=softmax_rules.log_softmax_meta, cpu=cpu_softmax.LOG_SOFTMAX),
+        Structured(meta=softmax_rules.log_softmax_grad_meta, cpu=cpu_softmax.LOG_SOFTMAX_GRAD),
+    ),
 )
 
 

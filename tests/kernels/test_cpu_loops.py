@@ -219,16 +219,17 @@ def _loop_and_numpy(op, ins, attrs):
 SPECIALS = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -2.5, 3.0])
 
 
-def _loop_and_array(op, ins):
-    """(outputs of the "loop" variant its meta rule chooses, outputs of the row's numpy "array" variant) of a
-    structured activation op (pe_cli/shapes/activation.py): its out-kernel run with each."""
-    structured = registry.get(op).structured
-    meta = structured.meta({}, ins, KernelContext())
-    assert meta.variant == "loop"
+def _loop_and_array(op, ins, attrs=None, variants=("loop", "array")):
+    """(outputs of the loop variant its meta rule chooses, outputs of its numpy variant) of a structured op (an
+    activation's "loop" and "array", pe_cli/shapes/activation.py; softmax's "rows" and "numpy", shapes/softmax.py):
+    its out-kernel run with each."""
+    structured, attrs = registry.get(op).structured, attrs or {}
+    meta = structured.meta(attrs, ins, KernelContext())
+    assert meta.variant == variants[0]
     answers = []
-    for variant in (meta, meta._replace(variant="array")):
+    for variant in (meta, meta._replace(variant=variants[1])):
         outs = {slot: np.empty(shape, dtype) for slot, (shape, dtype) in meta.outputs.items()}
-        structured.cpu(ins, outs, {}, variant)
+        structured.cpu(ins, outs, attrs, variant)
         answers.append(outs)
     return answers
 
@@ -253,17 +254,32 @@ def test_softmax_rows_agree_with_numpy_and_across_threads(dtype, device_threads,
     x = (4 * rng.normal(size=(5, 7, 28))).astype(dtype)
     x[1, 2, 3], x[2, 0, :] = np.nan, 90.0  # a NaN row; a row of ties shifted to zeros
     dout = rng.normal(size=x.shape).astype(dtype)
-    attrs = {"axis": -1}
-    fast, slow = both_paths(activation, activation.softmax, {"X": x}, attrs, monkeypatch)
+    attrs, variants = {"axis": -1}, ("rows", "numpy")
+    fast, slow = _loop_and_array("softmax", {"X": x}, attrs, variants)
     assert_same(fast, slow, dtype)
     ins = {"Out": fast["Out"], "Out@GRAD": dout}
-    grad_fast, grad_slow = both_paths(activation, activation.softmax_grad, ins, attrs, monkeypatch)
+    grad_fast, grad_slow = _loop_and_array("softmax_grad", ins, attrs, variants)
     assert_same(grad_fast, grad_slow, dtype)
     if device_threads > 1:
         with monkeypatch.context() as m:
             m.setattr(threads, "_share", 1)
             np.testing.assert_array_equal(activation.softmax({"X": x}, attrs)["Out"], fast["Out"])
             np.testing.assert_array_equal(activation.softmax_grad(ins, attrs)["X@GRAD"], grad_fast["X@GRAD"])
+
+
+@pytest.mark.parametrize(
+    "op,dtype", [(op, d) for op in ("softmax", "softmax_grad") for d in DTYPES] + [("log_softmax", np.float32)]
+)
+def test_softmax_bits_do_not_depend_on_the_values_memory_layout(op, dtype):
+    """Where the row loops run (the last axis; log_softmax's: float32), a transposed view (another op's output as
+    it may hand it over) gives the bits of its contiguous copy: the meta rule decides the loop from the shape and
+    dtype alone (before, a view took numpy's passes)."""
+    x = rng.uniform(-4, 4, (40, 30)).astype(dtype).T
+    ins = {"X": x} if op != "softmax_grad" else {"Out": x, "Out@GRAD": rng.uniform(-1, 1, (30, 40)).astype(dtype)}
+    kernel, slot = registry.get(op).kernel("cpu"), "X@GRAD" if op == "softmax_grad" else "Out"
+    view = kernel(ins, {"axis": -1})[slot]
+    copy = kernel({k: np.ascontiguousarray(v) for k, v in ins.items()}, {"axis": -1})[slot]
+    assert view.tobytes() == copy.tobytes()
 
 
 @pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])

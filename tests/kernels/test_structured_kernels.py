@@ -73,6 +73,7 @@ CONVERTED = {
     "cast": {"cast"},
     # (layer_norm_grad's sentinel buffers, float16 too: tests/kernels/test_structured_layer_norm.py)
     "layer_norm": {"layer_norm", "layer_norm_grad"},
+    "softmax": {"softmax", "softmax_grad", "log_softmax", "log_softmax_grad"},
 }
 CASES = {
     "activation table": [
@@ -116,6 +117,7 @@ CASES = {
     "dropout": cases_dropout.CASES,
     # (a dtype named, as fill_constant's: the registry names a VarType code when the op is appended)
     "cast": [c for c in cases_manipulation.CASES if c.op == "cast" and isinstance(c.attrs["out_dtype"], str)],
+    "softmax": [c for c in cases_activation.CASES if c.op in CONVERTED["softmax"]],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out)

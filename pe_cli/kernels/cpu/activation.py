@@ -2,24 +2,21 @@
 ``<op>_grad``) are structured kernels: each row's meta rule (pe_cli/shapes/activation.py) decides the output and
 the variant, its out-kernel (activation_rows.py) computes it into the buffer it is handed; the ops are
 registered with both (ops/activation.py), and this module's kernels of those op types are the two as
-``kernel(ins, attrs, ctx)`` for the callers that run a kernel by name. softmax and log_softmax, along an
-axis, prelu and maxout are written here, and Fluid's second-order ops of five rows (``<op>_grad_grad``)."""
+``kernel(ins, attrs, ctx)`` for the callers that run a kernel by name; so are softmax and log_softmax, along an
+axis (shapes/softmax.py, softmax.py). prelu and maxout are written here, and Fluid's second-order ops of five rows
+(``<op>_grad_grad``)."""
 
 import numpy as np
 
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, bind
-from ...shapes import activation as meta_rules
-from .runtime.loops import is_float, lazy, run_in_parts
+from ...shapes import activation as meta_rules, softmax as softmax_rules
+from . import softmax as cpu_softmax
 from ..context import NO_CONTEXT
 from ..common import table_getattr
 from ..structured import adapter
 from ...shapes.activation import params_in
 from .activation_rows import FORWARD, GRAD, _erf, libm_sigmoid  # noqa: F401 (libm_sigmoid: fused.py's)
-
-_rows = lazy("_softmax_rows_loops")
-_softmax = lazy("_softmax_loops")
-
 
 # The table's kernels: one per row of the activation table and one per row's gradient (relu, relu_grad,
 # leaky_relu, ...), each its row's meta rule (pe_cli/shapes/activation.py) and out-kernel (activation_rows.py)
@@ -58,66 +55,12 @@ def _grad_grad_kernel(second):
 _ROW_KERNELS.update(grad_grad_kernels(_grad_grad_kernel))  # relu_grad_grad, elu_grad_grad, ...
 
 
-def softmax(ins, attrs):
-    """As Fluid's CPU kernel (its ValueClip): the shifted logits are clipped at -64, so no probability
-    is below exp(-64) (about 1.6e-28) and a following log stays finite. Along the last axis of float
-    data, by numba loops around numpy's exp (_softmax_loops.py): numpy's reductions over
-    short rows (an attention's 28 keys) cost more per row than the row's arithmetic."""
-    x = ins["X"]
-    axis = attrs["axis"]
-    if _last_axis_rows(x, axis):
-        out, rows = np.empty_like(x), (-1, x.shape[-1])
-        run_in_parts(_softmax(), "softmax_shift", x.size, x.reshape(rows), SOFTMAX_FLOOR, out.reshape(rows))
-        np.exp(out, out=out)
-        run_in_parts(_softmax(), "softmax_scale", x.size, out.reshape(rows))
-        return {"Out": out}
-    e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), SOFTMAX_FLOOR))
-    return {"Out": e / e.sum(axis=axis, keepdims=True)}
-
-
-SOFTMAX_FLOOR = -64.0
-
-
-def _last_axis_rows(x, axis, *others):
-    return (
-        axis % max(x.ndim, 1) == x.ndim - 1
-        and x.size > 0
-        and is_float(x, *others)
-        and x.flags.c_contiguous
-        and all(o.flags.c_contiguous and o.shape == x.shape for o in others)
-    )
-
-
-def softmax_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    if _last_axis_rows(out, attrs["axis"], dout):
-        dx = np.empty_like(out)
-        rows = (-1, out.shape[-1])
-        run_in_parts(_softmax(), "softmax_rows_grad", out.size, out.reshape(rows), dout.reshape(rows), dx.reshape(rows))
-        return {"X@GRAD": dx}
-    return {"X@GRAD": out * (dout - (dout * out).sum(axis=attrs["axis"], keepdims=True))}
-
-
-def log_softmax(ins, attrs):
-    """Along the last axis of float32 data, rows of _softmax_rows_loops (vectorised exponentials, on
-    the device's threads for large arrays; the beam search's [256, 10,000] scores); else numpy's passes."""
-    x = ins["X"]
-    axis = attrs["axis"]
-    if x.dtype == np.float32 and _last_axis_rows(x, axis):
-        out, rows = np.empty_like(x), (-1, x.shape[-1])
-        run_in_parts(_rows(), "log_softmax", x.size, x.reshape(rows), out.reshape(rows))
-        return {"Out": out}
-    out = x - x.max(axis=axis, keepdims=True)
-    if out.dtype.kind != "f":  # integers: numpy's exp gives float64, as the result then
-        out = out.astype(np.float64)
-    sums = np.exp(out).sum(axis=axis, keepdims=True)
-    out -= np.log(sums, out=sums)  # in place: one [rows, classes] array fewer (the beam's [256, 10,000])
-    return {"Out": out}
-
-
-def log_softmax_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout - np.exp(out) * dout.sum(axis=attrs["axis"], keepdims=True)}
+# softmax, log_softmax and their gradients: their meta rules (pe_cli/shapes/softmax.py) and out-kernels
+# (softmax.py) as ``kernel(ins, attrs, ctx)``, for the callers that run them by name (attention.py's softmax)
+softmax = adapter(softmax_rules.softmax_meta, cpu_softmax.SOFTMAX, "softmax")
+softmax_grad = adapter(softmax_rules.softmax_grad_meta, cpu_softmax.SOFTMAX_GRAD, "softmax_grad")
+log_softmax = adapter(softmax_rules.log_softmax_meta, cpu_softmax.LOG_SOFTMAX, "log_softmax")
+log_softmax_grad = adapter(softmax_rules.log_softmax_grad_meta, cpu_softmax.LOG_SOFTMAX_GRAD, "log_softmax_grad")
 
 
 # -- prelu ------------------------------------------------------------------------------------------

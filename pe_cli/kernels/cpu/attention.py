@@ -8,7 +8,8 @@ import numpy as np
 
 from .runtime import cblas, threads
 from .runtime.loops import is_float, lazy, parallel_threads, twin
-from .activation import SOFTMAX_FLOOR, softmax, softmax_grad
+from .activation import softmax, softmax_grad
+from .softmax import SOFTMAX_FLOOR
 from ..context import NO_CONTEXT
 
 _loops = lazy("_attention_loops")

@@ -1,0 +1,80 @@
+"""The CPU out-kernels of softmax, log_softmax and their grad ops (structured kernels, pe_cli/shapes/structured.py):
+``SOFTMAX``, ``SOFTMAX_GRAD``, ``LOG_SOFTMAX``, ``LOG_SOFTMAX_GRAD``, ``out(ins, outs, attrs, meta)``, compute the
+variant their meta rule chose (pe_cli/shapes/softmax.py) along ``meta.args[0]``, the axis it decided:
+
+- "rows": along the last axis, numba loops around numpy's exp (_softmax_loops.py: numpy's reductions over short
+  rows, an attention's 28 keys, cost more per row than the row's arithmetic), log_softmax's rows of
+  _softmax_rows_loops (vectorised exponentials; the beam search's [256, 10,000] scores), rows in parts on the
+  device's threads for large arrays (the same bits), into the output handed;
+- "numpy": numpy's passes along the axis, a ``fresh`` variant (the array numpy made is the output).
+
+softmax is Fluid's CPU kernel's (its ValueClip): the shifted logits are clipped at ``SOFTMAX_FLOOR``, so no
+probability is below exp(-64) (about 1.6e-28) and a following log stays finite."""
+
+import numpy as np
+
+from ..structured import fresh_output
+from .activation_rows import _by_variant
+from .runtime.loops import lazy, run_in_parts
+
+_rows = lazy("_softmax_rows_loops")
+_softmax = lazy("_softmax_loops")
+
+SOFTMAX_FLOOR = -64.0
+
+
+def _as_rows(a):
+    """``a`` as [rows, its last dim], C-contiguous (a view where it is)."""
+    return np.ascontiguousarray(a).reshape(-1, a.shape[-1])
+
+
+def _softmax_rows(ins, outs, attrs, meta):
+    x2, out2 = _as_rows(ins["X"]), outs["Out"].reshape(-1, outs["Out"].shape[-1])
+    run_in_parts(_softmax(), "softmax_shift", x2.size, x2, SOFTMAX_FLOOR, out2)
+    np.exp(out2, out=out2)
+    run_in_parts(_softmax(), "softmax_scale", x2.size, out2)
+
+
+def _softmax_numpy(ins, outs, attrs, meta):
+    x, axis = ins["X"], meta.args[0]
+    e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), SOFTMAX_FLOOR))
+    outs["Out"] = fresh_output(e / e.sum(axis=axis, keepdims=True), meta.outputs["Out"], (x,))
+
+
+def _softmax_grad_rows(ins, outs, attrs, meta):
+    out2, dout2 = _as_rows(ins["Out"]), _as_rows(ins["Out@GRAD"])
+    dx2 = outs["X@GRAD"].reshape(out2.shape)
+    run_in_parts(_softmax(), "softmax_rows_grad", out2.size, out2, dout2, dx2)
+
+
+def _softmax_grad_numpy(ins, outs, attrs, meta):
+    out, dout = ins["Out"], ins["Out@GRAD"]
+    dx = out * (dout - (dout * out).sum(axis=meta.args[0], keepdims=True))
+    outs["X@GRAD"] = fresh_output(dx, meta.outputs["X@GRAD"], (out, dout))
+
+
+def _log_softmax_rows(ins, outs, attrs, meta):
+    x2 = _as_rows(ins["X"])
+    run_in_parts(_rows(), "log_softmax", x2.size, x2, outs["Out"].reshape(x2.shape))
+
+
+def _log_softmax_numpy(ins, outs, attrs, meta):
+    x, axis = ins["X"], meta.args[0]
+    out = x - x.max(axis=axis, keepdims=True)
+    if out.dtype.kind != "f":  # integers: numpy's exp gives float64, as the result then
+        out = out.astype(np.float64)
+    sums = np.exp(out).sum(axis=axis, keepdims=True)
+    out -= np.log(sums, out=sums)  # in place: one [rows, classes] array fewer (the beam's [256, 10,000])
+    outs["Out"] = fresh_output(out, meta.outputs["Out"], (x,))
+
+
+def _log_softmax_grad_numpy(ins, outs, attrs, meta):
+    out, dout = ins["Out"], ins["Out@GRAD"]
+    dx = dout - np.exp(out) * dout.sum(axis=meta.args[0], keepdims=True)
+    outs["X@GRAD"] = fresh_output(dx, meta.outputs["X@GRAD"], (out, dout))
+
+
+SOFTMAX = _by_variant("softmax_out", None, rows=_softmax_rows, numpy=_softmax_numpy)
+SOFTMAX_GRAD = _by_variant("softmax_grad_out", None, rows=_softmax_grad_rows, numpy=_softmax_grad_numpy)
+LOG_SOFTMAX = _by_variant("log_softmax_out", None, rows=_log_softmax_rows, numpy=_log_softmax_numpy)
+LOG_SOFTMAX_GRAD = _by_variant("log_softmax_grad_out", None, numpy=_log_softmax_grad_numpy)
