@@ -14,6 +14,7 @@ mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes
 for optimizer, sgd and momentum through theirs (_updates: dtypes, sizes, in place or not, Paddle 2.x's terms
 and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates); for
 elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shapes (every variant), dtypes and meanings;
+for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -580,6 +581,10 @@ def dump(root, families, out, threads=1):
             updates.dense_updates(results, _record, _direct)
             updates.numpy_updates(results, _record, _direct)
             updates.adam_updates(results, _record, _direct)
+        if "embedding" in families:
+            importlib.import_module("embedding_case_bytes").embedding(
+                results, _record, _direct, np.random.default_rng(17)
+            )
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 
