@@ -17,6 +17,11 @@ Out@GRAD of X's shape -> X@GRAD, Y@GRAD); ``--op sgd`` / ``--op momentum``: the 
     .venv/bin/python benchmarks/op_overhead.py --op elementwise_add[_grad] --shape 8,10 --y-shape 10
     .venv/bin/python benchmarks/op_overhead.py --op mul --shape 4,6 --y-shape 6,3
 
+``--op lookup_table`` (lookup_table_v2, their grad ops): W [100, --size] of --dtype, int64 Ids [--rows, 1]
+(the grad ops: Out@GRAD too; --attrs '{"is_sparse": true}': the row-sparse gradient):
+
+    .venv/bin/python benchmarks/op_overhead.py --op lookup_table[_grad] --rows 8 --size 16
+
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
 is of the order of the differences.
@@ -68,6 +73,22 @@ def _update(block, args, shape):
     return feeds
 
 
+def _lookup(block, args):
+    """lookup_table(_v2) over W [100, --size] and int64 Ids [--rows, 1] (the grad op: and Out@GRAD)."""
+    rng = np.random.default_rng(0)
+    feeds = {"w": rng.uniform(-1, 1, (100, args.size)).astype(args.dtype), "ids": rng.integers(0, 100, (args.rows, 1))}
+    v2 = args.op.startswith("lookup_table_v2")
+    feeds["dout"] = np.ones((args.rows, 1, args.size) if v2 else (args.rows, args.size), args.dtype)
+    for name in [*feeds, "dw"]:
+        block.create_var(name=name)
+    ins = {"W": ["w"], "Ids": ["ids"]}
+    if args.op.endswith("_grad"):
+        block.append_op(args.op, dict(ins, **{"Out@GRAD": ["dout"]}), {"W@GRAD": ["dw"]}, json.loads(args.attrs))
+    else:
+        block.append_op(args.op, ins, {"Out": ["y"]}, json.loads(args.attrs))
+    return feeds
+
+
 def _binary(block, args, shape):
     """A binary op over X [shape] and Y [--y-shape] (its grad op: and Out@GRAD of X's shape)."""
     y_shape = tuple(int(d) for d in args.y_shape.split(",") if d)
@@ -103,6 +124,8 @@ def main():
     if args.op.startswith("softmax_with_cross_entropy"):
         feeds = _softmax_ce(block, args)
         what = f"[{args.rows}, {args.size}]"
+    elif args.op.startswith("lookup_table"):
+        feeds, what = _lookup(block, args), f"W [100, {args.size}], Ids [{args.rows}, 1]"
     elif args.op in ("sgd", "momentum"):
         feeds, what = _update(block, args, shape), list(shape)
     elif args.y_shape:

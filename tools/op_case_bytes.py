@@ -19,6 +19,7 @@ between _CAST_DTYPES (_casts);
 for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (dtypes, params given or not, layouts);
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
+for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -726,6 +727,10 @@ def dump(root, families, out, threads=1):
             _casts(results, np.random.default_rng(19))
         if "softmax" in families:
             _softmax(results, np.random.default_rng(17))
+        if "embedding" in families:
+            importlib.import_module("embedding_case_bytes").embedding(
+                results, _record, _direct, np.random.default_rng(17)
+            )
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -1,10 +1,13 @@
 """Embedding lookup: lookup_table, lookup_table_v2 (fluid.embedding) and lookup_table_grad, dense or
-SelectedRows (kernels in kernels/<device>/embedding.py)."""
+SelectedRows (kernels in kernels/<device>/embedding.py; on the CPU lookup_table, lookup_table_v2 and their
+gradients are structured kernels: meta rules in shapes/embedding.py)."""
 
 from ..base.dtypes import VarType
+from ..kernels.cpu import embedding as cpu_embedding
+from ..shapes import embedding as meta_rules
 from ..shapes.embedding import lookup_out_shape
 from .convolution import _known
-from .define import Attr, backend_attrs, fmt_shape, is_int, register
+from .define import Attr, Structured, backend_attrs, fmt_shape, is_int, register
 
 
 # -- lookup_table -----------------------------------------------------------------------------------
@@ -47,6 +50,7 @@ register(
     attrs=_LOOKUP_ATTRS,
     infer=_infer_lookup,
     grad=_grad_lookup,
+    structured=Structured(meta=meta_rules.lookup_meta, cpu=cpu_embedding.LOOKUP),
     doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
     "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
     "kept, padding_idx left out) and the rows of Out@GRAD.",
@@ -61,6 +65,7 @@ register(
     attrs=_LOOKUP_ATTRS,
     infer=lambda ctx: _infer_lookup(ctx, lambda ids, width: list(ids) + [width]),
     grad=_grad_lookup,
+    structured=Structured(meta=meta_rules.lookup_v2_meta, cpu=cpu_embedding.LOOKUP),
     doc="Fluid 1.8's lookup_table_v2 (fluid.embedding): lookup_table whose Out is Ids' shape plus the "
     "embedding dim (a trailing 1 of Ids is kept); the same gradient.",
 )
@@ -82,6 +87,7 @@ for _type in ("lookup_table_grad", "lookup_table_v2_grad"):
         outputs=["W@GRAD"],
         attrs=_LOOKUP_ATTRS,
         infer=_infer_lookup_grad,
+        structured=Structured(meta=meta_rules.lookup_grad_meta, cpu=cpu_embedding.LOOKUP_GRAD),
     )
 
 

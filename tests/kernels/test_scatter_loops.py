@@ -1,12 +1,15 @@
 """The dense gradients of lookup_table and gather add rows by index in a numba loop
 (_scatter_loops.add_rows): the bits of numpy's np.add.at, duplicates and padding_idx included; and
-lookup_table's rows copied out on the device's threads (gather_rows_parallel) are numpy's w[ids]."""
+lookup_table's rows copied out on the device's threads (gather_rows_parallel, its out-kernel's "rows" variant) are
+numpy's w[ids]."""
 
 import numpy as np
 import pytest
 
 from pe_cli.kernels.cpu.runtime import loops
-from pe_cli.kernels.cpu import _scatter_loops, embedding, indexing
+from pe_cli.kernels.cpu import _scatter_loops, indexing
+from pe_cli.ops import registry
+from pe_cli.shapes import embedding as meta_rules
 
 rng = np.random.default_rng(3)
 
@@ -24,7 +27,7 @@ def test_lookup_table_grad_adds_rows_as_add_at(dtype, pad):
     ids = rng.integers(0, 50, (300, 1))  # many duplicates: the order of the adds shows in the bits
     ids[::7] = 3
     dout = rng.standard_normal((300, 8)).astype(dtype)
-    grad = embedding.lookup_table_grad(
+    grad = registry.get("lookup_table_grad").kernel("cpu")(
         {"W": w, "Ids": ids, "Out@GRAD": dout}, {"padding_idx": pad, "is_sparse": False}
     )["W@GRAD"]
     keep = ids[:, 0] != pad
@@ -57,11 +60,11 @@ def test_no_rows_give_zeros():
 @pytest.mark.parametrize("pad", [-1, 3])
 @pytest.mark.parametrize("count", [1, 2, 5, 301])
 def test_lookup_table_rows_on_the_devices_threads_are_numpys(dtype, pad, count, device_threads, monkeypatch):
-    monkeypatch.setattr(embedding, "GATHER_PARALLEL_MIN_ROWS", 1)
+    monkeypatch.setattr(meta_rules, "GATHER_PARALLEL_MIN_ROWS", 1)
     w = rng.standard_normal((40, 7)).astype(dtype)
     ids = rng.integers(0, 40, (count, 1))
     ids[::3] = 3  # duplicates, and padding_idx where it is 3
-    out = embedding.lookup_table({"W": w, "Ids": ids}, {"padding_idx": pad})["Out"]
+    out = registry.get("lookup_table").kernel("cpu")({"W": w, "Ids": ids}, {"padding_idx": pad})["Out"]
     want = w[ids[:, 0]]
     want[ids[:, 0] == pad] = 0
     assert out.shape == (count, 7) and out.dtype == dtype
@@ -69,11 +72,11 @@ def test_lookup_table_rows_on_the_devices_threads_are_numpys(dtype, pad, count, 
 
 
 def test_a_padding_idx_beyond_the_table_is_never_read_by_the_loop(device_threads, monkeypatch):
-    monkeypatch.setattr(embedding, "GATHER_PARALLEL_MIN_ROWS", 1)
+    monkeypatch.setattr(meta_rules, "GATHER_PARALLEL_MIN_ROWS", 1)
     w = rng.standard_normal((40, 7)).astype(np.float32)
     ids = np.full((300, 1), 40)  # every id is padding_idx, one row past the table
     with pytest.raises(IndexError, match="index 40 is out of bounds for axis 0 with size 40"):
-        embedding.lookup_table({"W": w, "Ids": ids}, {"padding_idx": 40})
+        registry.get("lookup_table").kernel("cpu")({"W": w, "Ids": ids}, {"padding_idx": 40})
 
 
 @pytest.mark.parametrize("parts", [2, 3, 8])

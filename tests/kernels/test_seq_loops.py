@@ -8,7 +8,8 @@ import pytest
 from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.common import POOL_CODES
 from pe_cli.kernels.cpu.runtime import loops as _numba
-from pe_cli.kernels.cpu import _seq_loops, embedding, sequence
+from pe_cli.kernels.cpu import _seq_loops, sequence
+from pe_cli.ops import registry
 
 rng = np.random.default_rng(11)
 
@@ -50,7 +51,8 @@ def test_embedding_sums_are_lookup_then_sequence_pool_on_one_thread_and_in_block
     offs = offsets(rng.integers(0, 5, 40))
     ids = rng.integers(0, 30, (int(offs[-1]), k)).astype(np.int64)
     w = rng.standard_normal((30, 5)).astype(np.float32)
-    rows = embedding.lookup_table({"W": w, "Ids": ids.reshape(-1, 1)}, {"padding_idx": pad})["Out"]
+    lookup = registry.get("lookup_table").kernel("cpu")
+    rows = lookup({"W": w, "Ids": ids.reshape(-1, 1)}, {"padding_idx": pad})["Out"]
     want = sequence.sequence_pool(
         {"X": rows.reshape(len(ids), -1)},
         {"pooltype": "SUM", "pad_value": 0.0},

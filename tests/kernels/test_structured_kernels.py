@@ -22,6 +22,7 @@ from tests.ops import (
     cases_activation_math,
     cases_creation,
     cases_dropout,
+    cases_embedding,
     cases_fused,
     cases_linalg,
     cases_adamw,
@@ -74,6 +75,7 @@ CONVERTED = {
     # (layer_norm_grad's sentinel buffers, float16 too: tests/kernels/test_structured_layer_norm.py)
     "layer_norm": {"layer_norm", "layer_norm_grad"},
     "softmax": {"softmax", "softmax_grad", "log_softmax", "log_softmax_grad"},
+    "embedding lookup": {"lookup_table", "lookup_table_v2", "lookup_table_grad", "lookup_table_v2_grad"},
 }
 CASES = {
     "activation table": [
@@ -118,10 +120,12 @@ CASES = {
     # (a dtype named, as fill_constant's: the registry names a VarType code when the op is appended)
     "cast": [c for c in cases_manipulation.CASES if c.op == "cast" and isinstance(c.attrs["out_dtype"], str)],
     "softmax": [c for c in cases_activation.CASES if c.op in CONVERTED["softmax"]],
+    "embedding lookup": [c for c in cases_embedding.CASES if c.op in CONVERTED["embedding lookup"]],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
-# the GEMM ops' too, whose gradients read more than X and Out)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout")  # (dropout's: its draws seeded alike for each fill)
+# the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
+# the lookups', whose Ids stay ints)
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup")
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 
@@ -333,6 +337,64 @@ def test_cast_keeps_a_0d_value_0d_in_every_dtype(dtype):
     for out in ("float16", "float32", "int64"):
         got = registry.get("cast").kernel("cpu")({"X": x}, {"in_dtype": None, "out_dtype": out})["Out"]
         assert got.shape == () and got.dtype == out and got == x.astype(out)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["embedding lookup"], ids=[c.id for c in CASES["embedding lookup"]])
+def test_embedding_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
+    """Every op case of lookup_table and lookup_table_v2 (W float64 and float32, Ids int64), forward and dense
+    gradient: the out-kernels fill every element of the sentinel buffers they are handed with what the op's
+    kernel computes; the row-sparse gradient (is_sparse, a fresh SelectedRows) is the kernel's rows and values."""
+    attrs, ctx = _attrs_with_defaults(case), KernelContext()
+    ins = {"W": case.inputs["W"].astype(dtype), "Ids": case.inputs["Ids"]}
+    outs = _filled_completely(case.op, ins, attrs, ctx)
+    assert outs["Out"].tobytes() == registry.get(case.op).kernel("cpu")(ins, dict(attrs))["Out"].tobytes()
+    grad = registry.get(case.op + "_grad")
+    gins = dict(ins, **{"Out@GRAD": rng.uniform(-1, 1, size=outs["Out"].shape).astype(dtype)})
+    douts = _filled_completely(case.op + "_grad", gins, dict(attrs, is_sparse=False), ctx)
+    want = grad.kernel("cpu")(gins, dict(attrs, is_sparse=False))["W@GRAD"]
+    assert douts["W@GRAD"].tobytes() == want.tobytes()
+    sparse_attrs = dict(attrs, is_sparse=True)
+    meta, given = grad.structured.meta(sparse_attrs, gins, ctx), {}
+    assert meta.fresh and meta.outputs["W@GRAD"] == (ins["W"].shape, ins["W"].dtype)
+    grad.structured.cpu(gins, given, sparse_attrs, meta)
+    rows, want = given["W@GRAD"], grad.kernel("cpu")(gins, sparse_attrs)["W@GRAD"]
+    assert rows.rows.tobytes() == want.rows.tobytes() and rows.values.tobytes() == want.values.tobytes()
+    assert rows.height == ins["W"].shape[0] and rows.to_dense().tobytes() == douts["W@GRAD"].tobytes()
+
+
+@pytest.mark.parametrize("op_type", ["lookup_table", "lookup_table_v2"])
+def test_a_lookup_step_decides_its_meta_once_per_shape_signature(op_type):
+    """A lookup's step decides Out's shape and its variant once per shape and dtype of W and Ids (from 256 ids of a
+    float table the rows copied on the threads, numpy's take below or for ints), gives the op's kernel's bits,
+    and refuses an id out of range with the one line it always gave, on every run."""
+    step = _step(op_type, {"W": ["w"], "Ids": ["ids"]}, {"Out": ["out"]}, {"padding_idx": 2})
+    inner = inspect.unwrap(step.kernel)
+    rule, calls = inner.meta, []
+
+    def counted(attrs, ins, facts):
+        decided = rule(attrs, ins, facts)
+        calls.append((ins["Ids"].shape, str(ins["W"].dtype), decided.variant, decided.outputs["Out"][0]))
+        return decided
+
+    inner.meta = counted
+    kernel, full = registry.get(op_type).kernel("cpu"), dict(step.attrs)
+    w = rng.standard_normal((10, 3)).astype(np.float32)
+    feeds = [(w, rng.integers(0, 10, (4, 1))) for _ in range(3)] + [(w, rng.integers(0, 10, (300, 1)))] * 2
+    feeds += [(w.astype(np.int64), rng.integers(0, 10, (4, 1)))]
+    for w_value, ids in feeds:
+        values = Values({"w": w_value, "ids": ids})
+        run_step(step, values)
+        assert values["out"].tobytes() == kernel({"W": w_value, "Ids": ids}, dict(full))["Out"].tobytes()
+    kept = (lambda n: (n, 1, 3)) if op_type == "lookup_table_v2" else (lambda n: (n, 3))
+    assert calls == [
+        ((4, 1), "float32", "gather", kept(4)),
+        ((300, 1), "float32", "rows", kept(300)),
+        ((4, 1), "int64", "gather", kept(4)),
+    ]
+    for _ in range(2):
+        with pytest.raises(Exception, match=r"Ids hold 10, outside the table of 10 rows \(W \[10, 3\]\)$"):
+            run_step(step, Values({"w": w, "ids": np.array([[1], [10]])}))
 
 
 def test_a_mul_step_decides_its_meta_once_per_shape_signature():

@@ -1,10 +1,11 @@
-"""CPU kernels of the embedding lookup ops (ops/embedding.py): numpy; the sparse gradient is a
-SelectedRows, the dense one its rows added into the table's shape (_scatter_loops.py)."""
+"""CPU kernels of the embedding lookup ops (ops/embedding.py): the out-kernels of lookup_table, lookup_table_v2
+and their gradient (LOOKUP, LOOKUP_GRAD: the variants of shapes/embedding.py's meta rules), numpy or a copy on
+the device's threads; the sparse gradient a SelectedRows, the dense one its rows added into the table's shape
+(_scatter_loops.py); lookup_table_dequant's kernel."""
 
 import numpy as np
 
 from ...base.selected_rows import SelectedRows
-from ...shapes.embedding import lookup_out_shape
 from ..value_checks import check_dequant_ids, table_ids
 from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
@@ -25,54 +26,82 @@ def _add_at(out, ids, rows):
     np.add.at(out, ids, rows)
 
 
-# -- lookup_table -----------------------------------------------------------------------------------
+# -- lookup_table, lookup_table_v2 and their gradient: out-kernels of the variants their meta rules choose
+# (shapes/embedding.py)
 
 
-def lookup_table(ins, attrs):
-    w, ids = ins["W"], ins["Ids"]
-    pad = attrs["padding_idx"]
-    flat = table_ids(ids, w.shape, pad)
-    out = _gather(w, flat, pad)
+def _ids(ins, pad):
+    """Ids as a flat int64 array, checked to lie in the table or be ``pad`` (the one line as ever)."""
+    return table_ids(ins["Ids"], ins["W"].shape, pad)
+
+
+def _zero_padding(out, flat, pad):
     if pad >= 0:
         out[flat == pad] = 0
-    return {"Out": out.reshape(lookup_out_shape(ids.shape, w.shape[1]))}
 
 
-def _gather(w, flat, pad):
-    """w[flat] (rows of a 2-D table, ``flat`` checked by table_ids: in range, or ``pad``): numpy's, or
-    a copy on the device's threads from GATHER_PARALLEL_MIN_ROWS ids of a float table
-    (_scatter_loops.gather_rows_parallel), where ``pad`` is a row of the table too (the loop does not
-    check its ids; numpy's IndexError names one beyond it)."""
-    parts = parallel_parts(flat.size, least=GATHER_PARALLEL_MIN_ROWS)
-    if parts > 1 and w.ndim == 2 and is_float(w) and w.flags.c_contiguous and pad < w.shape[0]:
-        out = np.empty((flat.size, w.shape[1]), dtype=w.dtype)
-        if parallel_ready(_loops().gather_rows_parallel, w, flat, out, parts):
-            _loops().gather_rows_parallel(w, flat, out, parts)
-            return out
-    return w[flat]
+def _gather(ins, outs, attrs, meta):
+    """Out = W's rows picked by Ids (numpy's take: its IndexError names a padding_idx beyond the table)."""
+    w, pad = ins["W"], attrs["padding_idx"]
+    flat = _ids(ins, pad)
+    out = outs["Out"].reshape(flat.size, w.shape[1])
+    w.take(flat, axis=0, out=out)
+    _zero_padding(out, flat, pad)
 
 
-GATHER_PARALLEL_MIN_ROWS = 256  # ids from which a lookup's rows are copied on the device's threads
+def _rows(ins, outs, attrs, meta):
+    """Out = W's rows picked by Ids, copied on the device's threads (_scatter_loops.gather_rows_parallel); numpy's
+    take, the same bits, on one thread, for a W that is not C-contiguous or while the loop compiles."""
+    w, pad = ins["W"], attrs["padding_idx"]
+    flat = _ids(ins, pad)
+    out = outs["Out"].reshape(flat.size, w.shape[1])
+    parts = parallel_parts(flat.size, least=1)
+    if parts > 1 and w.flags.c_contiguous and parallel_ready(_loops().gather_rows_parallel, w, flat, out, parts):
+        _loops().gather_rows_parallel(w, flat, out, parts)
+    else:
+        w.take(flat, axis=0, out=out)
+    _zero_padding(out, flat, pad)
 
 
-def lookup_table_v2(ins, attrs):
-    out = lookup_table(ins, attrs)["Out"]
-    return {"Out": out.reshape(tuple(ins["Ids"].shape) + (ins["W"].shape[1],))}
-
-
-def lookup_table_grad(ins, attrs):
-    w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
-    pad = attrs["padding_idx"]
-    flat = table_ids(ids, w.shape, pad)
-    rows = dout.reshape(-1, w.shape[1])
+def _grad_rows(ins, attrs):
+    """The ids looked up (padding_idx left out) and their rows of Out@GRAD."""
+    w, pad = ins["W"], attrs["padding_idx"]
+    flat = _ids(ins, pad)
+    rows = ins["Out@GRAD"].reshape(-1, w.shape[1])
     if pad >= 0:
         keep = flat != pad
         flat, rows = flat[keep], rows[keep]
-    if attrs["is_sparse"]:  # the rows looked up (duplicates kept, padding_idx left out) and their gradients
-        return {"W@GRAD": SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])}
-    dw = np.zeros(w.shape, dtype=w.dtype)
+    return flat, rows
+
+
+def _dense_grad(ins, outs, attrs, meta):
+    flat, rows = _grad_rows(ins, attrs)
+    dw = outs["W@GRAD"]
+    dw.fill(0)
     add_rows(dw, flat, rows)
-    return {"W@GRAD": dw}
+
+
+def _selected_rows_grad(ins, outs, attrs, meta):
+    """The rows looked up (duplicates kept, padding_idx left out) and their gradients, a SelectedRows."""
+    w = ins["W"]
+    flat, rows = _grad_rows(ins, attrs)
+    outs["W@GRAD"] = SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])
+
+
+def _by_variant(name, **variants):
+    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``,
+    which a step binds once per Meta). No ``launches``: a planned step runs these ops as Python launches."""
+
+    def out(ins, outs, attrs, meta):
+        variants[meta.variant](ins, outs, attrs, meta)
+
+    out.__name__ = out.__qualname__ = name
+    out.variants = variants
+    return out
+
+
+LOOKUP = _by_variant("lookup_table_out", gather=_gather, rows=_rows)
+LOOKUP_GRAD = _by_variant("lookup_table_grad_out", dense=_dense_grad, selected_rows=_selected_rows_grad)
 
 
 def lookup_table_dequant(ins, attrs):
