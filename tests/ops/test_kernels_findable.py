@@ -1,7 +1,9 @@
 """A reader looking for an op type's kernel finds it by name: in the module the op names for its kernels
 (kernels/<device>/<kernel_module>.py) a ``def``, an assignment or an import binds the kernel's name, or a table
 row names it (a string in that module, or a row of the activation table in pe_cli/base/activations*.py; a
-gradient's kernel is made from its op's row)."""
+gradient's kernel is made from its op's row). A structured op's out-kernel (issue 95) is bound by object in the
+op's definition, ``structured=Structured(meta=..., cpu=...)``: one import away, a function of the device's
+kernels."""
 
 import ast
 import functools
@@ -42,6 +44,9 @@ def _activation_rows():
 
 
 def _findable(device, opdef):
+    out_kernel = None if opdef.structured is None else opdef.structured.out_kernel(device)
+    if out_kernel is not None:  # bound by object beside the op's definition: one import away, in this device's kernels
+        return getattr(out_kernel, "__module__", "").startswith(f"pe_cli.kernels.{device}.")
     path = os.path.join(ROOT, "kernels", device, opdef.kernel_module + ".py")
     if not os.path.exists(path):
         return False
