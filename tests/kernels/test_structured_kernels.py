@@ -20,6 +20,7 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_elementwise,
     cases_fused,
     cases_linalg,
     cases_adamw,
@@ -65,6 +66,7 @@ CONVERTED = {
     "elementwise binary": {f"elementwise_{op}" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
     | {f"elementwise_{op}_grad" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
     | {"elementwise_floordiv", "elementwise_mod", "grad_add"},
+    "scale": {"scale"},
 }
 CASES = {
     "activation table": [
@@ -104,6 +106,7 @@ CASES = {
         for c in cases_optimizer.CASES + cases_adamw.CASES + cases_optimizer_proximal.CASES
         if c.op in CONVERTED["numpy updates"] and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
     ],
+    "scale": [c for c in cases_elementwise.CASES if c.op == "scale"],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out)
