@@ -14,7 +14,7 @@ mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes
 for optimizer, sgd and momentum through theirs (_updates: dtypes, sizes, in place or not, Paddle 2.x's terms
 and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates); for
 elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shapes (every variant), dtypes and meanings;
-and scale on further dtypes, shapes, attributes and contexts (scale_case_bytes.py);
+and scale, clip and clip_grad on further dtypes, shapes, attributes and contexts (scale_case_bytes.py);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -570,7 +570,9 @@ def dump(root, families, out, threads=1):
             _pooling(results)
         if "elementwise" in families:
             _elementwise(results)
-            importlib.import_module("scale_case_bytes").scale_cases(results, _record, _direct)  # (beside this script)
+            scaling = importlib.import_module("scale_case_bytes")  # (beside this script)
+            scaling.scale_cases(results, _record, _direct)
+            scaling.clip_cases(results, _record, _direct)
         if "pooling_mask" in families:
             _mask_pooling(results, np.random.default_rng(11))
         if "reduction" in families:

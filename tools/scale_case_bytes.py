@@ -50,3 +50,26 @@ def scale_cases(results, record, direct):
     for i, attrs in enumerate(_ATTRS):
         x = SelectedRows(np.array([3, 0, 3, 5]), values, 8)
         record(results, f"scale|rows|{i}", lambda: direct(op, {"X": x}, attrs, KernelContext()))
+
+
+def clip_cases(results, record, direct):
+    """clip and clip_grad through their CPU kernels: the dtypes and shapes above, bounds as attributes or as
+    one-value tensors Min and Max, bounds inverted, an Out@GRAD of another dtype."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    rng, fwd, grad = np.random.default_rng(29), registry.get("clip"), registry.get("clip_grad")
+    for shape in _SHAPES[:4]:
+        for dtype in _DTYPES[:6]:
+            x = _value(rng, shape, dtype)
+            dout = rng.uniform(-1, 1, size=shape).astype("float32" if dtype != "float32" else "float64")
+            for lo, hi in ((-5.5, 7.25), (3, 3), (9, -9)):
+                for told in ("attrs", "tensors"):
+                    ins, attrs = {"X": x}, {"min": lo, "max": hi}
+                    if told == "tensors":
+                        ins.update(Min=np.array([lo], "float32"), Max=np.array([hi], "float32"))
+                        attrs = {"min": -1.0, "max": 1.0}
+                    key = f"clip|{shape}|{dtype}|{lo}|{hi}|{told}"
+                    record(results, key, lambda: direct(fwd, dict(ins), attrs, KernelContext()))
+                    gins = dict(ins, **{"Out@GRAD": dout})
+                    record(results, key + "|grad", lambda: direct(grad, gins, attrs, KernelContext()))

@@ -265,6 +265,7 @@ register(
     infer=_infer_clip,
     grad=_grad_clip,
     attr_tensors={"Min": "min", "Max": "max"},
+    structured=Structured(meta=scale_rules.clip_meta, cpu=cpu_scaling.CLIP),
     doc="Out = min(max(X, min), max); one-element tensors Min and Max, when given, are the bounds "
     "(Fluid 1.8's). The gradient passes where min < X < max.",
 )
@@ -276,6 +277,7 @@ register(
     attrs=_CLIP_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     attr_tensors={"Min": "min", "Max": "max"},
+    structured=Structured(meta=scale_rules.clip_grad_meta, cpu=cpu_scaling.CLIP_GRAD),
 )
 
 

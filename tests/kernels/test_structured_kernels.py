@@ -67,6 +67,7 @@ CONVERTED = {
     | {f"elementwise_{op}_grad" for op in ("add", "sub", "mul", "div", "max", "min", "pow")}
     | {"elementwise_floordiv", "elementwise_mod", "grad_add"},
     "scale": {"scale"},
+    "clip": {"clip", "clip_grad"},
 }
 CASES = {
     "activation table": [
@@ -107,6 +108,8 @@ CASES = {
         if c.op in CONVERTED["numpy updates"] and not set(c.inputs) & set(registry.get(c.op).attr_tensors)
     ],
     "scale": [c for c in cases_elementwise.CASES if c.op == "scale"],
+    # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
+    "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out)

@@ -38,7 +38,7 @@ from .elementwise_binary import (  # noqa: F401 (named here for the kernels that
     mid_run,
     unbroadcast,
 )
-from .scaling import scale  # noqa: F401 (a structured kernel, named here for the kernels that call it)
+from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, named here for the kernels that call them)
 from .selected_rows import sum_with_sparse
 from .runtime.loops import add_same, flat, is_float, lazy, run_in_parts
 
@@ -85,17 +85,6 @@ def _sum_floats(xs):
     return out
 
 
-def clip(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.clip(x, x.dtype.type(attrs["min"]), x.dtype.type(attrs["max"]))}
-
-
-def clip_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    inside = (x > x.dtype.type(attrs["min"])) & (x < x.dtype.type(attrs["max"]))
-    return {"X@GRAD": dout * inside}
-
-
 def clip_by_norm(ins, attrs):
     x = ins["X"]
     if isinstance(x, SelectedRows):  # as Fluid's: the rows merged (duplicates summed), their values clipped
@@ -125,7 +114,7 @@ def elementwise_div_grad_grad(ins, attrs, ctx):
     return div_grad_grad(globals(), ins, attrs, ctx)
 
 
-def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):
+def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):  # noqa: F811 (not the clip op)
     """clip_by_norm from step rampup_begin_step on (``clip``, ``step_of``: the CUDA kernel's clip and host copy)."""
     begin = int(attrs["rampup_begin_step"])
     if begin < 0 or int(np.asarray(step_of(ins["current_step"])).reshape(-1)[0]) < begin:

@@ -13,11 +13,11 @@ s and b are of X's dtype: the attribute ``scale`` or ScaleTensor's one value (Fl
 import numpy as np
 
 from . import _replicas
-from ..structured import adapter
+from ..structured import adapter, fresh_output
 from .activation_rows import _by_variant
 from .launches import FLOATS, Launch, flat as flat_arg, one
 from .runtime.loops import flat, lazy, run_in_parts
-from ...shapes.scaling import scale_meta
+from ...shapes.scaling import clip_grad_meta, clip_meta, scale_meta
 
 _elementwise = lazy("_elementwise_loops")
 
@@ -72,3 +72,21 @@ def _launches(op, table, meta):
 
 SCALE = _by_variant("scale_out", _launches, loop=_loop, numpy=_numpy, rows=_rows)
 scale = adapter(scale_meta, SCALE, "scale")
+
+
+def _clip(ins, outs, attrs, meta):
+    x = ins["X"]
+    out = np.clip(x, x.dtype.type(attrs["min"]), x.dtype.type(attrs["max"]))
+    outs["Out"] = fresh_output(out, meta.outputs["Out"], tuple(ins.values()))
+
+
+def _clip_grad(ins, outs, attrs, meta):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    inside = (x > x.dtype.type(attrs["min"])) & (x < x.dtype.type(attrs["max"]))
+    outs["X@GRAD"] = fresh_output(dout * inside, meta.outputs["X@GRAD"], tuple(ins.values()))
+
+
+CLIP = _by_variant("clip_out", None, numpy=_clip)
+CLIP_GRAD = _by_variant("clip_grad_out", None, numpy=_clip_grad)
+clip = adapter(clip_meta, CLIP, "clip")
+clip_grad = adapter(clip_grad_meta, CLIP_GRAD, "clip_grad")
