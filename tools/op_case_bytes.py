@@ -13,7 +13,8 @@ their gradients on _REDUCE_ATTRS' over dtypes and shapes, and fill_constant's fo
 mul, mul_grad, fused_gemm_epilogue and its gradient on _MULS' and _GEMMS' shapes (_gemm: each path, dtype, split);
 for optimizer, sgd and momentum through theirs (_updates: dtypes, sizes, in place or not, Paddle 2.x's terms
 and master copy, row-sparse values) and the numpy updates' cases in three dtypes (_numpy_updates); for
-elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shapes (every variant), dtypes and meanings;
+elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shapes (every variant), dtypes and meanings,
+and scale, clip and clip_grad on further dtypes, shapes, attributes and contexts (scale_case_bytes.py);
 for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout); for manipulation, cast
 between _CAST_DTYPES (_casts);
 for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (dtypes, params given or not, layouts);
@@ -708,6 +709,9 @@ def dump(root, families, out, threads=1):
             _pooling(results)
         if "elementwise" in families:
             _elementwise(results)
+            scaling = importlib.import_module("scale_case_bytes")  # (beside this script)
+            scaling.scale_cases(results, _record, _direct)
+            scaling.clip_cases(results, _record, _direct)
         if "pooling_mask" in families:
             _mask_pooling(results, np.random.default_rng(11))
         if "reduction" in families:

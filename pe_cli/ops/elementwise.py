@@ -8,8 +8,8 @@ The grad makers of the elementwise grad ops are in elementwise_double_grad.py.""
 from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
 from ..base.dims import known_numel
-from ..kernels.cpu import elementwise_binary as cpu_binary
-from ..shapes import elementwise as meta_rules
+from ..kernels.cpu import elementwise_binary as cpu_binary, scaling as cpu_scaling
+from ..shapes import elementwise as meta_rules, scaling as scale_rules
 from .define import (
     Attr,
     Structured,
@@ -228,6 +228,7 @@ register(
     inplace=("Out", "X"),
     traits=("elementwise", "selected_rows"),
     attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
+    structured=Structured(meta=scale_rules.scale_meta, cpu=cpu_scaling.SCALE),
     doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias); a one-element ScaleTensor, "
     "when given, is the scale (Fluid 1.8's). A row-sparse X gives a "
     "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
@@ -264,6 +265,7 @@ register(
     infer=_infer_clip,
     grad=_grad_clip,
     attr_tensors={"Min": "min", "Max": "max"},
+    structured=Structured(meta=scale_rules.clip_meta, cpu=cpu_scaling.CLIP),
     doc="Out = min(max(X, min), max); one-element tensors Min and Max, when given, are the bounds "
     "(Fluid 1.8's). The gradient passes where min < X < max.",
 )
@@ -275,6 +277,7 @@ register(
     attrs=_CLIP_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     attr_tensors={"Min": "min", "Max": "max"},
+    structured=Structured(meta=scale_rules.clip_grad_meta, cpu=cpu_scaling.CLIP_GRAD),
 )
 
 

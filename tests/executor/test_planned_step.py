@@ -26,7 +26,7 @@ def build(model, extra_op=False, optimizer="momentum"):
             for i, size in enumerate([256, 256, 10]):
                 h = fluid.layers.fc(h, size, act=("relu" if model == "mlp" else "tanh") if i < 2 else None)
                 if extra_op and i == 0:
-                    h = fluid.layers.scale(h, 0.5)  # scale has no launches: a Python launch
+                    h = fluid.layers.clip(h, -0.5, 0.5)  # clip has no launches: a Python launch
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
         elif model == "lenet":
             x = fluid.layers.data("x", [1, 28, 28])
@@ -242,7 +242,7 @@ def test_op_without_launch_form_runs_between_segments(monkeypatch):
     assert_same(planned, train(monkeypatch, "mlp", False, 1, extra_op=True))
     (run,) = planned_runs(planned[2], 1)
     python = [run.plan.steps[e].op.type for e in run.entries if type(e) is int]
-    assert python == ["scale", "scale"]  # the scale and its gradient (a scale too)
+    assert python == ["clip", "clip_grad"]  # the clip and its gradient
     assert sum(1 for e in run.entries if type(e) is not int) == 3  # segments cut before and after each
 
 

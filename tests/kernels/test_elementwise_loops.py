@@ -1,13 +1,14 @@
 """scale, sum and add_position_encoding through their numba loops (_elementwise_loops.py), on one
 thread and on two (the parallel twins), against the kernels' numpy expressions (``is_float`` patched
-to send floats down that path) and against the replicas a first run uses: the same bits, with NaN,
+to send floats down that path; scale's numpy variant) and against the replicas a first run uses: the same bits, with NaN,
 infinities and -0.0 among the values."""
 
 import numpy as np
 import pytest
 
 from pe_cli.kernels.context import KernelContext
-from pe_cli.kernels.cpu import _elementwise_loops, _replicas, elementwise, position
+from pe_cli.kernels.cpu import _elementwise_loops, _replicas, elementwise, position, scaling
+from pe_cli.shapes.scaling import scale_meta
 
 from .test_cpu_loops import both_paths
 
@@ -39,7 +40,9 @@ def assert_bits(got, want):
 def test_scale_is_numpys_two_roundings(dtype, device_threads, bias_after, monkeypatch):
     x = awkward((6, 7, 5), dtype)
     attrs = {"scale": 0.37, "bias": 0.3, "bias_after_scale": bias_after}  # a bias: a fused multiply-add would show
-    fast, slow = both_paths(elementwise, elementwise.scale, {"X": x}, attrs, monkeypatch)
+    fast = elementwise.scale({"X": x}, attrs)
+    slow = {"Out": np.empty_like(x)}  # the out-kernel's numpy variant (float16's, ints') over the same values
+    scaling.SCALE({"X": x}, slow, attrs, scale_meta(attrs, {"X": x}, None)._replace(variant="numpy"))
     assert_bits(fast["Out"], slow["Out"])
     before = x.copy()
     over = elementwise.scale({"X": x}, attrs, KernelContext(inplace=True))["Out"]  # enable_inplace: written over X

@@ -23,6 +23,7 @@ from tests.ops import (
     cases_creation,
     cases_dropout,
     cases_embedding,
+    cases_elementwise,
     cases_fused,
     cases_linalg,
     cases_adamw,
@@ -76,6 +77,8 @@ CONVERTED = {
     "layer_norm": {"layer_norm", "layer_norm_grad"},
     "softmax": {"softmax", "softmax_grad", "log_softmax", "log_softmax_grad"},
     "embedding lookup": {"lookup_table", "lookup_table_v2", "lookup_table_grad", "lookup_table_v2_grad"},
+    "scale": {"scale"},
+    "clip": {"clip", "clip_grad"},
 }
 CASES = {
     "activation table": [
@@ -121,6 +124,9 @@ CASES = {
     "cast": [c for c in cases_manipulation.CASES if c.op == "cast" and isinstance(c.attrs["out_dtype"], str)],
     "softmax": [c for c in cases_activation.CASES if c.op in CONVERTED["softmax"]],
     "embedding lookup": [c for c in cases_embedding.CASES if c.op in CONVERTED["embedding lookup"]],
+    "scale": [c for c in cases_elementwise.CASES if c.op == "scale"],
+    # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
+    "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;

@@ -1,9 +1,9 @@
 """Elementwise kernels: the sum of several tensors (``sum``, a kernel of that name: the builtin is never
-called here; up to four float arrays a pass), scale (one pass for floats; both _elementwise_loops.py), clip,
-clip_by_norm, the isfinite/isinf/isnan checks, minus and elementwise_div_grad_grad.
+called here; up to four float arrays a pass, _elementwise_loops.py), clip, clip_by_norm, the
+isfinite/isinf/isnan checks, minus and elementwise_div_grad_grad.
 
-The binary elementwise ops (elementwise_add, ...) and their gradients are structured kernels
-(elementwise_binary.py); their kernels and the helpers of Fluid's ``axis`` broadcasting are named here too
+The binary elementwise ops (elementwise_add, ...) and their gradients (elementwise_binary.py) and scale
+(scaling.py) are structured kernels; their kernels and the helpers of Fluid's ``axis`` broadcasting are named here too
 for the kernels that call them (fused, momentum, the gradients of other families)."""
 
 import functools
@@ -38,9 +38,9 @@ from .elementwise_binary import (  # noqa: F401 (named here for the kernels that
     mid_run,
     unbroadcast,
 )
+from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, named here for the kernels that call them)
 from .selected_rows import sum_with_sparse
-from .runtime.loops import add_same, flat, is_float, lazy, out_buffer, run_in_parts
-from ..context import NO_CONTEXT
+from .runtime.loops import add_same, flat, is_float, lazy, run_in_parts
 
 _elementwise = lazy("_elementwise_loops")
 
@@ -85,51 +85,6 @@ def _sum_floats(xs):
     return out
 
 
-def scale(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
-    if isinstance(x, SelectedRows):  # Fluid's scale of a SelectedRows: its values, the same rows
-        return {"Out": x.with_arrays(x.rows, scale(dict(ins, X=x.values), attrs)["Out"])}
-    s, b = attrs["scale"], attrs["bias"]
-    if ins.get("ScaleTensor") is not None:  # Fluid 1.8's ScaleTensor: its one value is the scale
-        s = float(np.asarray(ins["ScaleTensor"]).reshape(-1)[0])
-    if is_float(x):  # one pass (_elementwise_loops.py), over x where enable_inplace allows it
-        out = out_buffer(ctx, x, x.shape, x.dtype)
-        run_in_parts(
-            _elementwise(),
-            "scale",
-            x.size,
-            flat(x),
-            x.dtype.type(s),
-            x.dtype.type(b),
-            bool(attrs["bias_after_scale"]),
-            out.reshape(-1),
-            replica=_replicas.scale,
-        )
-        return {"Out": out}
-    if out_buffer(ctx, x, x.shape, x.dtype) is x:  # the same arithmetic, written over x
-        s, b = x.dtype.type(s), x.dtype.type(b)
-        if attrs["bias_after_scale"]:
-            np.add(np.multiply(x, s, out=x), b, out=x)
-        else:
-            np.multiply(np.add(x, b, out=x), s, out=x)
-        return {"Out": x}
-    out = (
-        x * x.dtype.type(s) + x.dtype.type(b) if attrs["bias_after_scale"] else (x + x.dtype.type(b)) * x.dtype.type(s)
-    )
-    return {"Out": out.astype(x.dtype, copy=False)}
-
-
-def clip(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.clip(x, x.dtype.type(attrs["min"]), x.dtype.type(attrs["max"]))}
-
-
-def clip_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    inside = (x > x.dtype.type(attrs["min"])) & (x < x.dtype.type(attrs["max"]))
-    return {"X@GRAD": dout * inside}
-
-
 def clip_by_norm(ins, attrs):
     x = ins["X"]
     if isinstance(x, SelectedRows):  # as Fluid's: the rows merged (duplicates summed), their values clipped
@@ -159,7 +114,7 @@ def elementwise_div_grad_grad(ins, attrs, ctx):
     return div_grad_grad(globals(), ins, attrs, ctx)
 
 
-def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):
+def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):  # noqa: F811 (not the clip op)
     """clip_by_norm from step rampup_begin_step on (``clip``, ``step_of``: the CUDA kernel's clip and host copy)."""
     begin = int(attrs["rampup_begin_step"])
     if begin < 0 or int(np.asarray(step_of(ins["current_step"])).reshape(-1)[0]) < begin:
