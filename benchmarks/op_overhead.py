@@ -22,6 +22,9 @@ Out@GRAD of X's shape -> X@GRAD, Y@GRAD); ``--op sgd`` / ``--op momentum``: the 
 
     .venv/bin/python benchmarks/op_overhead.py --op lookup_table[_grad] --rows 8 --size 16
 
+``--op cross_entropy`` (cross_entropy2, sigmoid_cross_entropy_with_logits): X [--rows, --size], Label int64
+[--rows, 1] (the sigmoid's: X's shape, --dtype).
+
 Best of 5 repeats of 200,000 calls after 2,000 warm-up calls (the loop compiled); run it on two trees
 (PYTHONPATH) one after the other, alternating, on a machine nothing else runs on: a shared host's noise
 is of the order of the differences.
@@ -89,6 +92,24 @@ def _lookup(block, args):
     return feeds
 
 
+def _cross_entropy(block, args):
+    """cross_entropy(2) over X [rows, size] of probabilities and int64 Label [rows, 1], or
+    sigmoid_cross_entropy_with_logits over X and Label of [rows, size]."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0.1, 1, (args.rows, args.size)).astype(args.dtype)
+    if args.op.startswith("sigmoid"):
+        label, outs = rng.uniform(0, 1, x.shape).astype(args.dtype), {"Out": ["y"]}
+    else:
+        label, outs = rng.integers(0, args.size, (args.rows, 1)), {"Y": ["y"]}
+        if args.op == "cross_entropy2":
+            outs.update(MatchX=["match"], XShape=["xshape"])
+    feeds = {"x": x, "label": label}
+    for name in [*feeds, "match", "xshape"]:
+        block.create_var(name=name)
+    block.append_op(args.op, {"X": ["x"], "Label": ["label"]}, outs, json.loads(args.attrs))
+    return feeds
+
+
 def _binary(block, args, shape):
     """A binary op over X [shape] and Y [--y-shape] (its grad op: and Out@GRAD of X's shape)."""
     y_shape = tuple(int(d) for d in args.y_shape.split(",") if d)
@@ -124,6 +145,8 @@ def main():
     if args.op.startswith("softmax_with_cross_entropy"):
         feeds = _softmax_ce(block, args)
         what = f"[{args.rows}, {args.size}]"
+    elif args.op in ("cross_entropy", "cross_entropy2", "sigmoid_cross_entropy_with_logits"):
+        feeds, what = _cross_entropy(block, args), f"[{args.rows}, {args.size}]"
     elif args.op.startswith("lookup_table"):
         feeds, what = _lookup(block, args), f"W [100, {args.size}], Ids [{args.rows}, 1]"
     elif args.op in ("sgd", "momentum"):

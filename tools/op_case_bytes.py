@@ -21,6 +21,8 @@ for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (d
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
+for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
+tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -705,6 +707,9 @@ def dump(root, families, out, threads=1):
             _table(results)
         if "loss_classification" in families:
             _softmax_ce(results)
+            importlib.import_module("cross_entropy_case_bytes").cross_entropy(
+                results, _record, _direct, np.random.default_rng(23)
+            )
         if "pooling" in families:
             _pooling(results)
         if "elementwise" in families:

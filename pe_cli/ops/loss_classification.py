@@ -1,4 +1,5 @@
-"""Classification losses (kernels in kernels/<device>/loss_classification.py): softmax_with_cross_entropy,
+"""Classification losses (kernels in kernels/<device>/loss_classification.py; the CPU's structured out-kernels
+in loss_softmax_ce.py and loss_cross_entropy.py): softmax_with_cross_entropy,
 cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entropy_with_logits,
 teacher_student_sigmoid_loss, kldiv_loss, label_smooth, log_loss; Fluid 1.8's bce_loss (binary cross-entropy of
 probabilities), nll_loss (the negative log-likelihood of log-probabilities), hinge_loss and modified_huber_loss
@@ -8,7 +9,7 @@ The two-class losses (teacher_student_sigmoid_loss, log_loss, bce_loss, hinge_lo
 are registered in loss_classification_binary.py."""
 
 from ..base.activations import real_number
-from ..kernels.cpu import loss_softmax_ce as cpu_softmax_ce
+from ..kernels.cpu import loss_cross_entropy as cpu_ce, loss_softmax_ce as cpu_softmax_ce
 from ..shapes import loss_classification as meta_rules
 from .define import Attr, Structured, fmt_shape, grad_of as _grad_of, grads_like, register
 
@@ -128,6 +129,7 @@ register(
     attrs=_CE_ATTRS,
     infer=_infer_cross_entropy,
     grad=_grad_cross_entropy,
+    structured=Structured(meta=meta_rules.cross_entropy_meta, cpu=cpu_ce.CROSS_ENTROPY),
     doc="Y = -log(X[Label]) per row (X holds probabilities, Label int64 [.., 1]; rows with "
     "ignore_index give 0), or -sum(Label * log(X)) with soft_label.",
 )
@@ -138,6 +140,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_CE_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.cross_entropy_grad_meta, cpu=cpu_ce.CROSS_ENTROPY_GRAD),
 )
 
 
@@ -174,6 +177,7 @@ register(
     attrs=_CE2_ATTRS,
     infer=_infer_cross_entropy2,
     grad=_grad_cross_entropy2,
+    structured=Structured(meta=meta_rules.cross_entropy2_meta, cpu=cpu_ce.CROSS_ENTROPY2),
     doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).",
 )
 
@@ -191,6 +195,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_CE2_ATTRS,
     infer=_infer_cross_entropy_grad2,
+    structured=Structured(meta=meta_rules.cross_entropy_grad2_meta, cpu=cpu_ce.CROSS_ENTROPY_GRAD2),
 )
 
 
@@ -229,6 +234,7 @@ register(
     attrs=_SCE_ATTRS,
     infer=infer_same_shapes("X", "Label", ["Out"]),
     grad=_grad_sce,
+    structured=Structured(meta=meta_rules.sigmoid_ce_meta, cpu=cpu_ce.SIGMOID_CE),
     doc="Out = max(X, 0) - X * Label + log(1 + exp(-|X|)) elementwise; 0 where Label == ignore_index; "
     "normalize divides by the number of elements whose Label is not ignore_index.",
 )
@@ -239,6 +245,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_SCE_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.sigmoid_ce_grad_meta, cpu=cpu_ce.SIGMOID_CE_GRAD),
 )
 
 

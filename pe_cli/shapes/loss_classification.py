@@ -79,3 +79,56 @@ def softmax_ce_grad_meta(attrs, ins, facts):
         return Meta({"Logits@GRAD": (shape, dtype)}, ROWS, loop, ("Softmax", "Label", "Loss@GRAD"))
     given = tuple(label.shape) if attrs["soft_label"] else tuple(label.shape[:-1]) + (1,)
     return Meta({"Logits@GRAD": (_broadcast(shape, given, tuple(dloss.shape)), dtype)}, NUMPY, fresh=True)
+
+
+# -- cross_entropy, cross_entropy2, sigmoid_cross_entropy_with_logits and their gradients ----------------
+# (their CPU out-kernels: kernels/cpu/loss_cross_entropy.py, numpy forms: ``fresh`` variants). cross_entropy's
+# variant is "soft" or "hard" (Y [..., 1], or Label's shape where hard ids come without the trailing 1);
+# cross_entropy_grad2's "match" where MatchX and XShape are given (Fluid's), else "hard" over X;
+# sigmoid_cross_entropy_with_logits' "normalize" or "plain". Outputs have X's dtype (the gradient from MatchX:
+# MatchX's).
+
+
+def cross_entropy_meta(attrs, ins, facts):
+    x, label = ins["X"], ins["Label"]
+    shape = tuple(x.shape)
+    if attrs.get("soft_label"):
+        return Meta({"Y": (_broadcast(shape, tuple(label.shape))[:-1] + (1,), x.dtype)}, "soft", fresh=True)
+    y = tuple(label.shape) if len(label.shape) == len(shape) - 1 else shape[:-1] + (1,)
+    return Meta({"Y": (y, x.dtype)}, "hard", fresh=True)
+
+
+def cross_entropy2_meta(attrs, ins, facts):
+    x = ins["X"]
+    shape = tuple(x.shape)
+    outputs = dict(cross_entropy_meta({"soft_label": False}, ins, facts).outputs)
+    outputs["MatchX"] = (shape[:-1] + (1,), x.dtype)
+    outputs["XShape"] = (shape + (0,), x.dtype)
+    return Meta(outputs, "hard", fresh=True)
+
+
+def cross_entropy_grad_meta(attrs, ins, facts):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    if attrs.get("soft_label"):
+        shape = _broadcast(tuple(dy.shape), tuple(label.shape), tuple(x.shape))
+        return Meta({"X@GRAD": (shape, x.dtype)}, "soft", fresh=True)
+    return Meta({"X@GRAD": (tuple(x.shape), x.dtype)}, "hard", fresh=True)
+
+
+def cross_entropy_grad2_meta(attrs, ins, facts):
+    match = ins.get("MatchX")
+    if match is None:
+        return cross_entropy_grad_meta({"soft_label": False}, ins, facts)
+    return Meta({"X@GRAD": (tuple(ins["XShape"].shape[:-1]), match.dtype)}, "match", fresh=True)
+
+
+def sigmoid_ce_meta(attrs, ins, facts):
+    x, label = ins["X"], ins["Label"]
+    shape = _broadcast(tuple(x.shape), tuple(label.shape))
+    return Meta({"Out": (shape, x.dtype)}, "normalize" if attrs["normalize"] else "plain", fresh=True)
+
+
+def sigmoid_ce_grad_meta(attrs, ins, facts):
+    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
+    shape = _broadcast(tuple(x.shape), tuple(label.shape), tuple(dout.shape))
+    return Meta({"X@GRAD": (shape, x.dtype)}, "normalize" if attrs["normalize"] else "plain", fresh=True)

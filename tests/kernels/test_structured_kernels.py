@@ -79,6 +79,11 @@ CONVERTED = {
     "embedding lookup": {"lookup_table", "lookup_table_v2", "lookup_table_grad", "lookup_table_v2_grad"},
     "scale": {"scale"},
     "clip": {"clip", "clip_grad"},
+    # (their fresh out-kernels, gradients and meta per signature: tests/kernels/test_structured_cross_entropy.py)
+    "cross entropy": {
+        f"{op}{g}" for op in ("cross_entropy", "sigmoid_cross_entropy_with_logits") for g in ("", "_grad")
+    }
+    | {"cross_entropy2", "cross_entropy_grad2"},
 }
 CASES = {
     "activation table": [
@@ -127,11 +132,12 @@ CASES = {
     "scale": [c for c in cases_elementwise.CASES if c.op == "scale"],
     # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
     "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
+    "cross entropy": [c for c in cases_loss_classification.CASES if c.op in CONVERTED["cross entropy"]],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup")
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy")
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 

@@ -1,6 +1,7 @@
 """CPU kernels of the classification losses (ops/loss_classification.py): softmax_with_cross_entropy and
-its gradient are structured kernels (their loops and forms: loss_softmax_ce.py); the other losses are
-vectorised numpy."""
+its gradient are structured kernels (their loops and forms: loss_softmax_ce.py), and so are cross_entropy,
+cross_entropy2, sigmoid_cross_entropy_with_logits and their gradients (loss_cross_entropy.py, run by name
+through OpDef.kernel); the other losses are vectorised numpy."""
 
 import numpy as np
 
@@ -17,100 +18,6 @@ from .loss_softmax_ce import FORWARD, GRAD
 # kernel by name (op tests, CUDA's host fallbacks).
 softmax_with_cross_entropy = adapter(meta_rules.softmax_ce_meta, FORWARD, "softmax_with_cross_entropy")
 softmax_with_cross_entropy_grad = adapter(meta_rules.softmax_ce_grad_meta, GRAD, "softmax_with_cross_entropy_grad")
-
-
-# -- cross_entropy ---------------------------------------------------------------------------------
-
-_APPROX_INF = 1e20  # Fluid's TolerableValue: log(0) is capped instead of being -inf
-
-
-def _hard_ids(label, ignore_index, shape):
-    """The class ids [..., 1] of an X shaped ``shape`` (Label [..., 1], or [...] without the trailing 1) and
-    where they are ignore_index."""
-    ids = label.reshape(tuple(shape[:-1]) + (1,)).astype(np.int64, copy=False)
-    ignore = ids == ignore_index
-    return np.where(ignore, 0, ids), ignore
-
-
-def cross_entropy(ins, attrs):
-    x, label = ins["X"], ins["Label"]
-    with np.errstate(divide="ignore"):
-        if attrs["soft_label"]:
-            log_x = np.clip(np.log(x), -_APPROX_INF, _APPROX_INF)
-            y = -(label * log_x).sum(axis=-1, keepdims=True)
-        else:
-            ids, ignore = _hard_ids(label, attrs["ignore_index"], x.shape)
-            y = -np.clip(np.log(np.take_along_axis(x, ids, axis=-1)), -_APPROX_INF, _APPROX_INF)
-            y[ignore] = 0
-            y = y.reshape(label.shape) if label.ndim == x.ndim - 1 else y
-    return {"Y": y.astype(x.dtype, copy=False)}
-
-
-def cross_entropy2(ins, attrs):
-    """cross_entropy of hard labels, with Fluid's extra outputs: MatchX, X's value at each row's label
-    (0 where ignored), and XShape (X's shape and a trailing 0)."""
-    x = ins["X"]
-    ids, ignore = _hard_ids(ins["Label"], attrs["ignore_index"], x.shape)
-    match = np.where(ignore, 0, np.take_along_axis(x, ids, axis=-1)).astype(x.dtype, copy=False)
-    return {
-        **cross_entropy(ins, dict(attrs, soft_label=False)),
-        "MatchX": match,
-        "XShape": np.empty(x.shape + (0,), dtype=x.dtype),
-    }
-
-
-def cross_entropy_grad(ins, attrs):
-    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
-    if attrs["soft_label"]:
-        dx = -dy * label / x
-    else:
-        ids, ignore = _hard_ids(label, attrs["ignore_index"], x.shape)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            picked = -dy.reshape(ids.shape) / np.take_along_axis(x, ids, axis=-1)
-        dx = _at_labels(x.shape, x.dtype, ids, np.where(ignore, 0, picked))
-    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
-
-
-def _at_labels(shape, dtype, ids, values):
-    dx = np.zeros(shape, dtype)
-    np.put_along_axis(dx, ids, values, axis=-1)
-    return dx
-
-
-def cross_entropy_grad2(ins, attrs):
-    """Fluid's: -Y@GRAD / MatchX at each row's label, X's shape from XShape (or from X, without them)."""
-    if ins.get("MatchX") is None:
-        return cross_entropy_grad(ins, dict(attrs, soft_label=False))
-    match, dy, shape = ins["MatchX"], ins["Y@GRAD"], ins["XShape"].shape[:-1]
-    ids, ignore = _hard_ids(ins["Label"], attrs["ignore_index"], shape)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        picked = -dy.reshape(ids.shape) / match.reshape(ids.shape)
-    return {"X@GRAD": _at_labels(shape, match.dtype, ids, np.where(ignore, 0, picked))}
-
-
-# -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
-
-
-def _sce_norm(label, attrs):
-    keep = label != attrs["ignore_index"]
-    norm = max(float(keep.sum()), 1e-5) if attrs["normalize"] else 1.0
-    return keep, norm
-
-
-def sigmoid_cross_entropy_with_logits(ins, attrs):
-    x, label = ins["X"], ins["Label"]
-    keep, norm = _sce_norm(label, attrs)
-    out = np.maximum(x, 0) - x * label + np.log1p(np.exp(-np.abs(x)))
-    out = np.where(keep, out, 0) / norm
-    return {"Out": out.astype(x.dtype, copy=False)}
-
-
-def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
-    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
-    keep, norm = _sce_norm(label, attrs)
-    sig = 1.0 / (1.0 + np.exp(-x))
-    dx = np.where(keep, (sig - label) * dout, 0) / norm
-    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
 
 
 # -- the losses outside the hot loop: vectorised numpy; ``_cast`` serves the other loss families --
