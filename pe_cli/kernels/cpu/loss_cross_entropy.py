@@ -2,10 +2,11 @@
 (structured kernels, pe_cli/shapes/structured.py): ``out(ins, outs, attrs, meta)`` computes the variant their
 meta rule chose (pe_cli/shapes/loss_classification.py) with numpy, a ``fresh`` variant each (the arrays numpy
 made are the outputs, cast to the output's shape and dtype: kernels/structured.fresh_output). A hard label
-outside X's classes is refused as numpy's indexing finds it."""
+outside X's classes (negative included) that is not ignore_index is refused in one line, as softmax_with_cross_entropy's."""
 
 import numpy as np
 
+from ...base.errors import PeError
 from ..structured import fresh_output
 from .activation_rows import _by_variant
 
@@ -14,9 +15,17 @@ _APPROX_INF = 1e20  # Fluid's TolerableValue: log(0) is capped instead of being 
 
 def _hard_ids(label, ignore_index, shape):
     """The class ids [..., 1] of an X shaped ``shape`` (Label [..., 1], or [...] without the trailing 1) and
-    where they are ignore_index."""
+    where they are ignore_index. A label outside X's classes that is not ignore_index is refused, a negative one
+    too (as Paddle's kernels refuse it; numpy's indexing would take -1 for the last class)."""
     ids = label.reshape(tuple(shape[:-1]) + (1,)).astype(np.int64, copy=False)
     ignore = ids == ignore_index
+    bad = ~ignore & ((ids < 0) | (ids >= shape[-1]))
+    if bad.any():
+        row = int(np.flatnonzero(bad.reshape(-1))[0])
+        raise PeError(
+            f"Label holds {int(ids.reshape(-1)[row])} at row {row}, outside the {shape[-1]} classes of X "
+            f"{list(shape)} (and not ignore_index={ignore_index})"
+        )
     return np.where(ignore, 0, ids), ignore
 
 
