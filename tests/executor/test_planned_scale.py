@@ -3,32 +3,20 @@ bias before or after, a ScaleTensor) is launched in a segment, its "loop" varian
 ``launches``, kernels/cpu/scaling.py), its gradient (a scale op too) as well; every loss and parameter the bits
 of op by op."""
 
-import numpy as np
 import pytest
 
 from pe_cli import fluid
-from tests.executor.test_planned_step import planned_runs
+from tests.executor.test_planned_step import planned_runs, small_run
 
 
 def _run(monkeypatch, planned, bias_after, tensor):
     """x -> fc -> scale -> fc -> mean, SGD, three steps: (losses and parameters, executor)."""
-    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
-    main, startup = fluid.Program(), fluid.Program()
-    main.random_seed = startup.random_seed = 7
-    with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [13])
+
+    def hidden(x):
         s = fluid.layers.fill_constant([1], "float32", 0.37) if tensor else 0.37
-        h = fluid.layers.scale(fluid.layers.fc(x, 13), scale=s, bias=0.3, bias_after_scale=bias_after)
-        loss = fluid.layers.mean(fluid.layers.fc(h, 4))
-        fluid.optimizer.SGD(0.01).minimize(loss)
-    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
-    exe.run(startup, scope=scope)
-    rng, fetched = np.random.default_rng(5), []
-    for _ in range(3):
-        feed = {"x": rng.standard_normal((16, 13)).astype(np.float32)}
-        fetched.append(exe.run(main, feed=feed, fetch_list=[loss], scope=scope)[0])
-    fetched += [np.array(scope.get_array(p.name)) for p in main.all_parameters()]
-    return fetched, exe
+        return fluid.layers.scale(fluid.layers.fc(x, 13), scale=s, bias=0.3, bias_after_scale=bias_after)
+
+    return small_run(monkeypatch, planned, hidden)
 
 
 @pytest.mark.parametrize("bias_after,tensor", [(True, False), (False, False), (True, True)])

@@ -378,16 +378,14 @@ def test_bias_adds_launch_the_variant_their_meta_chose(monkeypatch):
             assert launches[0].aliases == {dx: dout} and launches[1].fn.__name__ == "sum_outer"
 
 
-def _residual_run(monkeypatch, planned):
-    """x -> fc -> r, fc(r) + r (a residual add of one shape) -> fc -> mean, SGD, three steps: (losses and
-    parameters, executor)."""
+def small_run(monkeypatch, planned, hidden):
+    """x [16, 13] -> ``hidden(x)`` -> fc -> mean, SGD, three steps, planned or op by op: (losses and parameters,
+    executor)."""
     monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [13])
-        r = fluid.layers.fc(x, 13, act="relu")
-        h = fluid.layers.elementwise_add(fluid.layers.fc(r, 13), r)
+        h = hidden(fluid.layers.data("x", [13]))
         loss = fluid.layers.mean(fluid.layers.fc(h, 4))
         fluid.optimizer.SGD(0.01).minimize(loss)
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
@@ -400,11 +398,17 @@ def _residual_run(monkeypatch, planned):
     return fetched, exe
 
 
+def _residual(x):
+    """fc -> r, fc(r) + r: a residual add of one shape."""
+    r = fluid.layers.fc(x, 13, act="relu")
+    return fluid.layers.elementwise_add(fluid.layers.fc(r, 13), r)
+
+
 def test_a_residual_add_and_its_gradient_are_launched(monkeypatch):
     """elementwise_add of X and Y of one shape is launched in a segment (its "same" variant: add_mid over the
     values as [1, size, 1], numpy's bits), its gradient as two aliases of Out@GRAD; the same bits as op by op."""
-    planned, exe = _residual_run(monkeypatch, True)
-    unplanned, _ = _residual_run(monkeypatch, False)
+    planned, exe = small_run(monkeypatch, True, _residual)
+    unplanned, _ = small_run(monkeypatch, False, _residual)
     assert all(a.dtype == b.dtype and a.tobytes() == b.tobytes() for a, b in zip(planned, unplanned))
     (run,) = planned_runs(exe, 1)
     steps = {
