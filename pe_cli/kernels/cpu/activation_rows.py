@@ -23,7 +23,7 @@ from ...base.activations_paddle2_forms import PADDLE2_FORMS
 from ...shapes.activation import params_in
 from ..structured import fresh_output
 from . import _replicas
-from .launches import Launch, flat as flat_arg, one
+from .launches import Launch, by_variant, flat as flat_arg, one
 from .runtime.loops import flat, lazy, loop_or, parallel_parts, parallel_ready, run_in_parts
 
 _loops = lazy("_pointwise_loops")
@@ -112,7 +112,7 @@ def _forward_out(row):
         x = ins["X"]
         outs["Out"] = fresh_output(forward(x, *params_in(row, attrs, x.dtype)), meta.outputs["Out"], (x,))
 
-    return _by_variant(
+    return by_variant(
         f"{row.name}_out",
         loop_launches,
         loop=loop,
@@ -139,20 +139,7 @@ def _grad_out(row):
         result = derivative(ins[reads], dout, *params_in(row, attrs, dout.dtype))
         outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], tuple(ins.values()))
 
-    return _by_variant(f"{row.name}_grad_out", loop_launches, loop=loop, paddle2=paddle2_form, array=array)
-
-
-def _by_variant(name, launches, **variants):
-    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``:
-    variant -> that function, which a step binds once per Meta); its ``launches(op, table, meta)``: a planned
-    step's launches of the same (pe_cli/executor/step_plan.py)."""
-
-    def out(ins, outs, attrs, meta):
-        variants[meta.variant](ins, outs, attrs, meta)
-
-    out.__name__ = out.__qualname__ = name
-    out.launches, out.variants = launches, variants
-    return out
+    return by_variant(f"{row.name}_grad_out", loop_launches, loop=loop, paddle2=paddle2_form, array=array)
 
 
 def loop_launches(op, table, meta):

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...shapes.optimizer import NUMPY_METAS
 from ..structured import adapter
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .optimizer_numpy import fresh
 
 
@@ -44,7 +44,7 @@ def _adamw(ins, attrs):
     }
 
 
-ADAMW = _by_variant("adamw_out", None, numpy=fresh(_adamw, "adamw_numpy"))
+ADAMW = by_variant("adamw_out", None, numpy=fresh(_adamw, "adamw_numpy"))
 adamw = adapter(NUMPY_METAS["adamw"], ADAMW, "adamw")
 
 

@@ -26,7 +26,7 @@ from ..common import conj
 from ..structured import adapter, fresh_output
 from ..value_checks import check_divisor
 from ._int_division import floored_div, remainder, truncated_div
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import add_same, lazy, parallel_parts, run_in_parts, twin
 from ...shapes import elementwise as meta_rules
@@ -196,7 +196,7 @@ def _forward(op):
     if op == "mod":
         variants["remainder"] = _numpy(lambda x, y: remainder(x, y, False), op)
         variants["remainder_paddle2"] = _numpy(lambda x, y: remainder(x, y, True), op)
-    return _by_variant(f"elementwise_{op}_out", _add_launches if op == "add" else _no_launches, **variants)
+    return by_variant(f"elementwise_{op}_out", _add_launches if op == "add" else _no_launches, **variants)
 
 
 def _no_launches(op, table, meta):
@@ -283,7 +283,7 @@ def _grad(op):
     variants = {"numpy": _grad_numpy(_LOCAL_GRADS[op])}
     if op == "add":
         variants["mid"] = _bias_grad
-    return _by_variant(f"elementwise_{op}_grad_out", _add_grad_launches if op == "add" else _no_launches, **variants)
+    return by_variant(f"elementwise_{op}_grad_out", _add_grad_launches if op == "add" else _no_launches, **variants)
 
 
 FORWARD = {op: _forward(op) for op in meta_rules.OPS}

@@ -6,6 +6,7 @@ the device's threads; the sparse gradient a SelectedRows, the dense one its rows
 import numpy as np
 
 from ...base.selected_rows import SelectedRows
+from .launches import by_variant
 from ..value_checks import check_dequant_ids, table_ids
 from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
@@ -88,20 +89,8 @@ def _selected_rows_grad(ins, outs, attrs, meta):
     outs["W@GRAD"] = SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])
 
 
-def _by_variant(name, **variants):
-    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``,
-    which a step binds once per Meta). No ``launches``: a planned step runs these ops as Python launches."""
-
-    def out(ins, outs, attrs, meta):
-        variants[meta.variant](ins, outs, attrs, meta)
-
-    out.__name__ = out.__qualname__ = name
-    out.variants = variants
-    return out
-
-
-LOOKUP = _by_variant("lookup_table_out", gather=_gather, rows=_rows)
-LOOKUP_GRAD = _by_variant("lookup_table_grad_out", dense=_dense_grad, selected_rows=_selected_rows_grad)
+LOOKUP = by_variant("lookup_table_out", None, gather=_gather, rows=_rows)
+LOOKUP_GRAD = by_variant("lookup_table_grad_out", None, dense=_dense_grad, selected_rows=_selected_rows_grad)
 
 
 def lookup_table_dequant(ins, attrs):

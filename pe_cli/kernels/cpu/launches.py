@@ -55,3 +55,16 @@ def floats(table, *names):
 
 def flat(table, name):
     return ("var", name, (math.prod(table[name][0]),))
+
+
+def by_variant(name, launches, **variants):
+    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``:
+    variant -> that function, which a step binds once per Meta); its ``launches(op, table, meta)``: a planned
+    step's launches of the same (pe_cli/executor/step_plan.py), or None: a Python launch."""
+
+    def out(ins, outs, attrs, meta):
+        variants[meta.variant](ins, outs, attrs, meta)
+
+    out.__name__ = out.__qualname__ = name
+    out.launches, out.variants = launches, variants
+    return out

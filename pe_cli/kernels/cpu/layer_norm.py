@@ -12,7 +12,7 @@ launch: its sums over rows start at zero in scratch)."""
 
 import numpy as np
 
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .launches import Launch, floats, one
 from .runtime.loops import lazy, parallel_parts, twin
 
@@ -110,5 +110,5 @@ def forward_launches(op, table, meta):
     return [Launch(_norm_loops().layer_norm, args, writes=[y, mean, var])]
 
 
-FORWARD = _by_variant("layer_norm_out", forward_launches, rows=_forward_rows, cast=_forward_cast)
-GRAD = _by_variant("layer_norm_grad_out", lambda op, table, meta: None, rows=_grad_rows, cast=_grad_cast)
+FORWARD = by_variant("layer_norm_out", forward_launches, rows=_forward_rows, cast=_forward_cast)
+GRAD = by_variant("layer_norm_grad_out", lambda op, table, meta: None, rows=_grad_rows, cast=_grad_cast)

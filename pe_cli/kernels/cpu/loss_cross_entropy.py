@@ -8,7 +8,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ..structured import fresh_output
-from .activation_rows import _by_variant
+from .launches import by_variant
 
 _APPROX_INF = 1e20  # Fluid's TolerableValue: log(0) is capped instead of being -inf
 
@@ -118,9 +118,9 @@ def _sce_grad(ins, outs, attrs, meta):
     _put(outs, "X@GRAD", dx.astype(x.dtype, copy=False), meta, (x, label, dout))
 
 
-CROSS_ENTROPY = _by_variant("cross_entropy_out", None, soft=_ce_soft, hard=_ce_hard)
-CROSS_ENTROPY2 = _by_variant("cross_entropy2_out", None, hard=_ce2)
-CROSS_ENTROPY_GRAD = _by_variant("cross_entropy_grad_out", None, soft=_ce_grad_soft, hard=_ce_grad_hard)
-CROSS_ENTROPY_GRAD2 = _by_variant("cross_entropy_grad2_out", None, hard=_ce_grad_hard, match=_ce_grad_match)
-SIGMOID_CE = _by_variant("sigmoid_cross_entropy_with_logits_out", None, plain=_sce, normalize=_sce)
-SIGMOID_CE_GRAD = _by_variant("sigmoid_cross_entropy_with_logits_grad_out", None, plain=_sce_grad, normalize=_sce_grad)
+CROSS_ENTROPY = by_variant("cross_entropy_out", None, soft=_ce_soft, hard=_ce_hard)
+CROSS_ENTROPY2 = by_variant("cross_entropy2_out", None, hard=_ce2)
+CROSS_ENTROPY_GRAD = by_variant("cross_entropy_grad_out", None, soft=_ce_grad_soft, hard=_ce_grad_hard)
+CROSS_ENTROPY_GRAD2 = by_variant("cross_entropy_grad2_out", None, hard=_ce_grad_hard, match=_ce_grad_match)
+SIGMOID_CE = by_variant("sigmoid_cross_entropy_with_logits_out", None, plain=_sce, normalize=_sce)
+SIGMOID_CE_GRAD = by_variant("sigmoid_cross_entropy_with_logits_grad_out", None, plain=_sce_grad, normalize=_sce_grad)

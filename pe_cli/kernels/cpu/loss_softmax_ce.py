@@ -19,7 +19,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ..structured import fresh_output
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import lazy, run_in_parts
 
@@ -132,7 +132,7 @@ def grad_launches(op, table, meta):
     return [Launch(_rows().softmax_ce_grad, [*args, _rows_of(table, dlogits)], writes=[dlogits])]
 
 
-FORWARD = _by_variant(
+FORWARD = by_variant(
     "softmax_with_cross_entropy_out",
     forward_launches,
     one_loop=_hard_forward(_one_loop),
@@ -140,4 +140,4 @@ FORWARD = _by_variant(
     numpy_exp=_hard_forward(_numpy_exp),
     numpy=_numpy,
 )
-GRAD = _by_variant("softmax_with_cross_entropy_grad_out", grad_launches, rows=_grad_rows, numpy=_grad_numpy)
+GRAD = by_variant("softmax_with_cross_entropy_grad_out", grad_launches, rows=_grad_rows, numpy=_grad_numpy)

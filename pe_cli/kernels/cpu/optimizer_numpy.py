@@ -9,7 +9,7 @@ else over copies of them."""
 import numpy as np
 
 from ..structured import fresh_output
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .optimizer_out import scalar
 
 
@@ -165,7 +165,7 @@ def _lars_momentum(ins, attrs):
 
 
 OUT = {
-    name: _by_variant(f"{name}_out", None, numpy=fresh(compute, f"{name}_numpy"))
+    name: by_variant(f"{name}_out", None, numpy=fresh(compute, f"{name}_numpy"))
     for name, compute in {
         "decayed_adagrad": _decayed_adagrad,
         "rmsprop": _rmsprop,
@@ -176,4 +176,4 @@ OUT = {
         "lars_momentum": _lars_momentum,
     }.items()
 }
-OUT["adagrad"] = _by_variant("adagrad_out", None, rows=_adagrad_rows, numpy=fresh(_adagrad, "adagrad_numpy"))
+OUT["adagrad"] = by_variant("adagrad_out", None, rows=_adagrad_rows, numpy=fresh(_adagrad, "adagrad_numpy"))

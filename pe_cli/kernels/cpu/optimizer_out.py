@@ -24,7 +24,7 @@ import numpy as np
 from ..momentum_terms import grad_terms
 from ..structured import fresh_output
 from . import _replicas, elementwise, manipulation, selected_rows as sparse
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, flat, lazy, loop_or, parallel_parts, parallel_ready
 
@@ -243,6 +243,6 @@ def _adam_numpy(ins, outs, attrs, meta):
         outs[out] = fresh_output(value, meta.outputs[out], given)
 
 
-SGD = _by_variant("sgd_out", sgd_launches, loop=_sgd_loop, rows=_sgd_rows, table=_sgd_table, numpy=_sgd_numpy)
-MOMENTUM = _by_variant("momentum_out", momentum_launches, loop=_momentum_loop, numpy=_momentum_numpy)
-ADAM = _by_variant("adam_out", None, unchanged=_adam_unchanged, lazy=_adam_lazy, loop=_adam_loop, numpy=_adam_numpy)
+SGD = by_variant("sgd_out", sgd_launches, loop=_sgd_loop, rows=_sgd_rows, table=_sgd_table, numpy=_sgd_numpy)
+MOMENTUM = by_variant("momentum_out", momentum_launches, loop=_momentum_loop, numpy=_momentum_numpy)
+ADAM = by_variant("adam_out", None, unchanged=_adam_unchanged, lazy=_adam_lazy, loop=_adam_loop, numpy=_adam_numpy)

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...shapes.optimizer import NUMPY_METAS
 from ..structured import adapter
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .optimizer_numpy import fresh
 
 
@@ -41,7 +41,7 @@ def _proximal_adagrad(ins, attrs):
 
 
 OUT = {
-    name: _by_variant(f"{name}_out", None, numpy=fresh(compute, f"{name}_numpy"))
+    name: by_variant(f"{name}_out", None, numpy=fresh(compute, f"{name}_numpy"))
     for name, compute in (("proximal_gd", _proximal_gd), ("proximal_adagrad", _proximal_adagrad))
 }
 proximal_gd, proximal_adagrad = (adapter(NUMPY_METAS[n], OUT[n], n) for n in ("proximal_gd", "proximal_adagrad"))

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...shapes.optimizer import average_counters, increment_meta
 from ..structured import adapter
-from .activation_rows import _by_variant
+from .launches import by_variant
 
 
 # -- learning-rate schedules --------------------------------------------------------------------
@@ -21,7 +21,7 @@ def _increment_add(ins, outs, attrs, meta):
 
 # increment is a structured kernel: its meta rule (pe_cli/shapes/optimizer.py) and this out-kernel; ``increment``
 # the two as a kernel, for the callers that run one by name
-INCREMENT = _by_variant("increment_out", None, add=_increment_add)
+INCREMENT = by_variant("increment_out", None, add=_increment_add)
 increment = adapter(increment_meta, INCREMENT, "increment")
 
 

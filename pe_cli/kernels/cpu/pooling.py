@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
 from ..structured import adapter, fresh_output
-from .launches import Launch, one
+from .launches import Launch, by_variant, one
 from .runtime.loops import lazy, parallel_parts, twin
 from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, pool3d_grad_meta, pool3d_meta, spp_levels
 
@@ -109,23 +109,12 @@ def loop_launches(op, table, meta):
     return [Launch(getattr(_pool_loops(), name), args, writes=[out])]
 
 
-def _by_variant(name, **variants):
-    """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``,
-    which a step binds once per Meta); ``out.launches``: a planned step's launches of the same."""
-
-    def out(ins, outs, attrs, meta):
-        variants[meta.variant](ins, outs, attrs, meta)
-
-    out.__name__ = out.__qualname__ = name
-    out.launches, out.variants = loop_launches, variants
-    return out
-
-
-pool2d_out = _by_variant(
-    "pool2d_out", loop=_pool2d_loop, numpy=_pool2d_numpy, boxes=_pool2d_boxes, adaptive=_pool2d_adaptive
+pool2d_out = by_variant(
+    "pool2d_out", loop_launches, loop=_pool2d_loop, numpy=_pool2d_numpy, boxes=_pool2d_boxes, adaptive=_pool2d_adaptive
 )
-pool2d_grad_out = _by_variant(
+pool2d_grad_out = by_variant(
     "pool2d_grad_out",
+    loop_launches,
     loop=_pool2d_grad_loop,
     numpy=_pool2d_grad_numpy,
     boxes=_pool2d_grad_boxes,
@@ -225,8 +214,8 @@ def _pool3d_grad_boxes(ins, outs, attrs, meta):
     )
 
 
-pool3d_out = _by_variant("pool3d_out", boxes=_pool3d_boxes)
-pool3d_grad_out = _by_variant("pool3d_grad_out", boxes=_pool3d_grad_boxes)
+pool3d_out = by_variant("pool3d_out", loop_launches, boxes=_pool3d_boxes)
+pool3d_grad_out = by_variant("pool3d_grad_out", loop_launches, boxes=_pool3d_grad_boxes)
 pool3d = adapter(pool3d_meta, pool3d_out, "pool3d")  # (CUDA's host fallback)
 pool3d_grad = adapter(pool3d_grad_meta, pool3d_grad_out, "pool3d_grad")
 

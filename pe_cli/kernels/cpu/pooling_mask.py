@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 
 from ..structured import adapter
+from .launches import by_variant
 from ...shapes.conv_pool import mask_pool_out as pool_out, unpool_out
 from ...shapes.pooling_mask import mask_pool_grad_meta, mask_pool_meta, plane_offsets
 
@@ -91,19 +92,8 @@ def _pool_grad(ins, outs, attrs, meta):
     np.copyto(outs["X@GRAD"], dx, casting="unsafe")
 
 
-def _by_variant(name, **variants):
-    """The out-kernel running the variant ``meta.variant`` names (``out.variants``: a step binds it once)."""
-
-    def out(ins, outs, attrs, meta):
-        variants[meta.variant](ins, outs, attrs, meta)
-
-    out.__name__ = out.__qualname__ = name
-    out.variants = variants
-    return out
-
-
-mask_pool_out = _by_variant("mask_pool_out", by_kernel=_pool_by_kernel, by_output=_pool_by_output)
-mask_pool_grad_out = _by_variant("mask_pool_grad_out", scatter=_pool_grad)
+mask_pool_out = by_variant("mask_pool_out", None, by_kernel=_pool_by_kernel, by_output=_pool_by_output)
+mask_pool_grad_out = by_variant("mask_pool_grad_out", None, scatter=_pool_grad)
 max_pool2d_with_index = max_pool3d_with_index = adapter(mask_pool_meta, mask_pool_out, "max_pool_with_index")
 max_pool2d_with_index_grad = max_pool3d_with_index_grad = adapter(
     mask_pool_grad_meta, mask_pool_grad_out, "max_pool_with_index_grad"

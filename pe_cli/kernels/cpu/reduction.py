@@ -8,7 +8,7 @@ loop, pe_cli/executor/step_plan.py); and numpy kernels of the norms (frobenius_n
 import numpy as np
 
 from ..structured import adapter, fresh_output
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .launches import Launch, flat as flat_arg, one
 from .runtime.loops import flat, lazy, loop_or
 from ...shapes import reduction as meta_rules
@@ -66,8 +66,8 @@ def mean_grad_launches(op, table, meta):
     return [Launch(_loops().mean_grad, [flat_arg(table, dout), flat_arg(table, dx)], writes=[dx])]
 
 
-MEAN = _by_variant("mean_out", mean_launches, loop=_mean_loop, sum=_mean_sum, numpy=_mean_array)
-MEAN_GRAD = _by_variant("mean_grad_out", mean_grad_launches, loop=_mean_grad_loop, numpy=_mean_grad_array)
+MEAN = by_variant("mean_out", mean_launches, loop=_mean_loop, sum=_mean_sum, numpy=_mean_array)
+MEAN_GRAD = by_variant("mean_grad_out", mean_grad_launches, loop=_mean_grad_loop, numpy=_mean_grad_array)
 
 
 def _reduction(fn, name):
@@ -141,10 +141,10 @@ def _prod_grad(ins, outs, attrs, meta):
 
 
 REDUCE_GRAD = {
-    "reduce_sum_grad": _by_variant("reduce_sum_grad_out", None, spread_sum=_spread),
-    "reduce_mean_grad": _by_variant("reduce_mean_grad_out", None, spread_mean=_spread),
-    "reduce_extreme_grad": _by_variant("reduce_extreme_grad_out", None, numpy=_extreme_grad),
-    "reduce_prod_grad": _by_variant("reduce_prod_grad_out", None, numpy=_prod_grad),
+    "reduce_sum_grad": by_variant("reduce_sum_grad_out", None, spread_sum=_spread),
+    "reduce_mean_grad": by_variant("reduce_mean_grad_out", None, spread_mean=_spread),
+    "reduce_extreme_grad": by_variant("reduce_extreme_grad_out", None, numpy=_extreme_grad),
+    "reduce_prod_grad": by_variant("reduce_prod_grad_out", None, numpy=_prod_grad),
 }
 
 
@@ -182,9 +182,9 @@ def _squared_l2_norm_grad(ins, outs, attrs, meta):
     np.multiply(x, x.dtype.type(2) * dout.reshape(-1)[0].astype(x.dtype), out=outs["X@GRAD"], casting="unsafe")
 
 
-CUMSUM = _by_variant("cumsum_out", None, accumulate=_cumsum_into, numpy=_cumsum_numpy)
-SQUARED_L2_NORM = _by_variant("squared_l2_norm_out", None, numpy=_squared_l2_norm)
-SQUARED_L2_NORM_GRAD = _by_variant("squared_l2_norm_grad_out", None, numpy=_squared_l2_norm_grad)
+CUMSUM = by_variant("cumsum_out", None, accumulate=_cumsum_into, numpy=_cumsum_numpy)
+SQUARED_L2_NORM = by_variant("squared_l2_norm_out", None, numpy=_squared_l2_norm)
+SQUARED_L2_NORM_GRAD = by_variant("squared_l2_norm_grad_out", None, numpy=_squared_l2_norm_grad)
 
 
 def _frobenius_norm(ins, outs, attrs, meta):
@@ -251,15 +251,15 @@ def _l1_norm_grad(ins, outs, attrs, meta):
     outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], (x, dout))
 
 
-FROBENIUS_NORM = _by_variant("frobenius_norm_out", None, numpy=_frobenius_norm)
-FROBENIUS_NORM_GRAD = _by_variant("frobenius_norm_grad_out", None, numpy=_frobenius_norm_grad)
+FROBENIUS_NORM = by_variant("frobenius_norm_out", None, numpy=_frobenius_norm)
+FROBENIUS_NORM_GRAD = by_variant("frobenius_norm_grad_out", None, numpy=_frobenius_norm_grad)
 _FORMS = ("count", "extreme", "power")
-P_NORM = _by_variant("p_norm_out", None, **{f: _p_norm(f) for f in _FORMS})
-P_NORM_GRAD = _by_variant(
+P_NORM = by_variant("p_norm_out", None, **{f: _p_norm(f) for f in _FORMS})
+P_NORM_GRAD = by_variant(
     "p_norm_grad_out", None, count=_p_norm_grad_zeros, extreme=_p_norm_grad("extreme"), power=_p_norm_grad("power")
 )
-L1_NORM = _by_variant("l1_norm_out", None, numpy=_l1_norm)
-L1_NORM_GRAD = _by_variant("l1_norm_grad_out", None, numpy=_l1_norm_grad)
+L1_NORM = by_variant("l1_norm_out", None, numpy=_l1_norm)
+L1_NORM_GRAD = by_variant("l1_norm_grad_out", None, numpy=_l1_norm_grad)
 
 
 def _even_extreme_grad(ins, outs, attrs, meta):
@@ -290,9 +290,9 @@ def _logsumexp_grad(ins, outs, attrs, meta):
     outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], tuple(ins.values()))
 
 
-REDUCE_GRAD["reduce_even_extreme_grad"] = _by_variant("reduce_even_extreme_grad_out", None, numpy=_even_extreme_grad)
-LOGSUMEXP = _by_variant("logsumexp_out", None, numpy=_logsumexp)
-LOGSUMEXP_GRAD = _by_variant("logsumexp_grad_out", None, numpy=_logsumexp_grad)
+REDUCE_GRAD["reduce_even_extreme_grad"] = by_variant("reduce_even_extreme_grad_out", None, numpy=_even_extreme_grad)
+LOGSUMEXP = by_variant("logsumexp_out", None, numpy=_logsumexp)
+LOGSUMEXP_GRAD = by_variant("logsumexp_grad_out", None, numpy=_logsumexp_grad)
 
 # CUDA's host fallbacks (kernels/cuda/reduction.py HOST_OPS) find these by op name: the same meta rules and
 # out-kernels as ``kernel(ins, attrs, ctx)``

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _replicas
 from ..structured import adapter, fresh_output
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .launches import FLOATS, Launch, flat as flat_arg, one
 from .runtime.loops import flat, lazy, run_in_parts
 from ...shapes.scaling import clip_grad_meta, clip_meta, scale_meta
@@ -70,7 +70,7 @@ def _launches(op, table, meta):
     return [Launch(_elementwise().scale, args, writes=[out])]
 
 
-SCALE = _by_variant("scale_out", _launches, loop=_loop, numpy=_numpy, rows=_rows)
+SCALE = by_variant("scale_out", _launches, loop=_loop, numpy=_numpy, rows=_rows)
 scale = adapter(scale_meta, SCALE, "scale")
 
 
@@ -86,7 +86,7 @@ def _clip_grad(ins, outs, attrs, meta):
     outs["X@GRAD"] = fresh_output(dout * inside, meta.outputs["X@GRAD"], tuple(ins.values()))
 
 
-CLIP = _by_variant("clip_out", None, numpy=_clip)
-CLIP_GRAD = _by_variant("clip_grad_out", None, numpy=_clip_grad)
+CLIP = by_variant("clip_out", None, numpy=_clip)
+CLIP_GRAD = by_variant("clip_grad_out", None, numpy=_clip_grad)
 clip = adapter(clip_meta, CLIP, "clip")
 clip_grad = adapter(clip_grad_meta, CLIP_GRAD, "clip_grad")

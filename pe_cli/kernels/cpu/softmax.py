@@ -14,7 +14,7 @@ probability is below exp(-64) (about 1.6e-28) and a following log stays finite."
 import numpy as np
 
 from ..structured import fresh_output
-from .activation_rows import _by_variant
+from .launches import by_variant
 from .runtime.loops import lazy, run_in_parts
 
 _rows = lazy("_softmax_rows_loops")
@@ -74,7 +74,7 @@ def _log_softmax_grad_numpy(ins, outs, attrs, meta):
     outs["X@GRAD"] = fresh_output(dx, meta.outputs["X@GRAD"], (out, dout))
 
 
-SOFTMAX = _by_variant("softmax_out", None, rows=_softmax_rows, numpy=_softmax_numpy)
-SOFTMAX_GRAD = _by_variant("softmax_grad_out", None, rows=_softmax_grad_rows, numpy=_softmax_grad_numpy)
-LOG_SOFTMAX = _by_variant("log_softmax_out", None, rows=_log_softmax_rows, numpy=_log_softmax_numpy)
-LOG_SOFTMAX_GRAD = _by_variant("log_softmax_grad_out", None, numpy=_log_softmax_grad_numpy)
+SOFTMAX = by_variant("softmax_out", None, rows=_softmax_rows, numpy=_softmax_numpy)
+SOFTMAX_GRAD = by_variant("softmax_grad_out", None, rows=_softmax_grad_rows, numpy=_softmax_grad_numpy)
+LOG_SOFTMAX = by_variant("log_softmax_out", None, rows=_log_softmax_rows, numpy=_log_softmax_numpy)
+LOG_SOFTMAX_GRAD = by_variant("log_softmax_grad_out", None, numpy=_log_softmax_grad_numpy)
