@@ -40,7 +40,8 @@ CASES = {
     "MSELoss": case(_layer("MSELoss"), x=X, y=Y),
     "L1Loss": case(_layer("L1Loss"), x=X, y=Y),
     "SmoothL1Loss": case(_layer("SmoothL1Loss"), x=X, y=Y),
-    "BCELoss": case(_layer("BCELoss"), grad=False, p=P, t=T),  # pe differentiates the label too
+    "BCELoss": case(_layer("BCELoss"), p=P, t=T),  # (no gradient of the label: the bce_loss op)
+    "BCELoss_weight_none": case(lambda D, p, t, w: [D.nn.BCELoss(w, "none")(p, t)], p=P, t=T, w=Y[0]),
     "BCEWithLogitsLoss": case(_layer("BCEWithLogitsLoss"), x=X, t=T),
     "NLLLoss": case(lambda D, x, label: [D.nn.NLLLoss()(x, label.squeeze(-1))], x=X, label=LABEL),
     "Sequential_then_mean": case(lambda D, x: [D.nn.Sequential(D.nn.ReLU(), D.nn.Softmax())(x).mean()], x=X),

@@ -286,3 +286,20 @@ def test_bad_arguments_are_value_errors_as_in_paddle():
             F.cosine_embedding_loss(x, x, paddle.static.data("l", [None], "int64"), margin=2)
         with pytest.raises(ValueError, match="margin=2"):
             paddle.nn.CosineEmbeddingLoss(margin=2)
+
+
+def test_binary_cross_entropy_refuses_an_input_outside_0_1_as_paddle():
+    """binary_cross_entropy is Paddle's bce_loss op, which refuses a probability outside [0, 1] (a composed
+    form gave nan there, without a word); its weight must be a Tensor, as in Paddle 2.6."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        p, t = paddle.static.data("p", [4, 5]), paddle.static.data("t", [4, 5])
+        loss = F.binary_cross_entropy(p, t)
+        with pytest.raises(ValueError, match="weight is not a Tensor"):
+            F.binary_cross_entropy(p, t, weight=np.ones(5, "float32"))
+    assert [op.type for op in main.global_block().ops] == ["bce_loss", "reduce_mean"]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(Scope()):
+        exe.run(startup)
+        with pytest.raises(PeError, match=r"X holds a value outside \[0, 1\]"):
+            exe.run(main, feed={"p": P + 1.0, "t": T}, fetch_list=[loss])

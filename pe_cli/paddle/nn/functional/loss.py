@@ -6,6 +6,7 @@ only the samples not ignored (weighted: divides by their total weight), as Paddl
 and ranking losses are in loss_regression.py."""
 
 from .... import layers as L
+from ....framework.variable import Variable
 from ....layers.helper import LayerHelper
 from ... import tensor_create as TC
 from ... import tensor_manip as TM
@@ -161,11 +162,13 @@ def _weighted(loss, weight):
 
 
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
-    """-(label * log(input) + (1 - label) * log(1 - input)), each log clamped at -100 as Paddle's."""
-    floor = TC.full([1], -100.0, input.dtype)
-    log_p = TMa.maximum(TMa.log(input), floor)
-    log_q = TMa.maximum(TMa.log(TMa.scale(input, -1.0, 1.0)), floor)
-    loss = TMa.scale(TMa.add(TMa.multiply(label, log_p), TMa.multiply(TMa.scale(label, -1.0, 1.0), log_q)), -1.0)
+    """-(label * log(input) + (1 - label) * log(1 - input)), each log clamped at -100: the bce_loss op, as
+    Paddle's, so no gradient flows to ``label`` and an input outside [0, 1] is refused."""
+    if weight is not None and not isinstance(weight, Variable):
+        raise ValueError("binary_cross_entropy: weight is not a Tensor; convert it to one")
+    helper = LayerHelper("binary_cross_entropy")
+    loss = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("bce_loss", {"X": [input], "Label": [label]}, {"Out": [loss]}, {})
     return reduce_loss(_weighted(loss, weight), reduction, "binary_cross_entropy")
 
 
