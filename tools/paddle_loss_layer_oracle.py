@@ -43,6 +43,26 @@ CASES = {
     "BCELoss": case(_layer("BCELoss"), p=P, t=T),  # (no gradient of the label: the bce_loss op)
     "BCELoss_weight_none": case(lambda D, p, t, w: [D.nn.BCELoss(w, "none")(p, t)], p=P, t=T, w=Y[0]),
     "BCEWithLogitsLoss": case(_layer("BCEWithLogitsLoss"), x=X, t=T),
+    "KLDivLoss": case(lambda D, x, t: [D.nn.KLDivLoss("batchmean")(x, t)], x=X, t=P),
+    "HuberLoss_smooth_l1": case(lambda D, x, y: [D.nn.functional.smooth_l1_loss(x, y, delta=0.5)], x=X, y=Y),
+    "MarginRankingLoss": case(lambda D, x, y, t: [D.nn.MarginRankingLoss(0.25)(x, y, t)], x=X, y=Y, t=T * 2 - 1),
+    "HingeEmbeddingLoss": case(lambda D, x, t: [D.nn.HingeEmbeddingLoss()(x, t)], x=X, t=T * 2 - 1),
+    "SoftMarginLoss": case(lambda D, x, t: [D.nn.SoftMarginLoss()(x, t)], x=X, t=T * 2 - 1),
+    "PoissonNLLLoss": case(lambda D, x, t: [D.nn.PoissonNLLLoss()(x, t)], x=X, t=P),
+    "GaussianNLLLoss": case(lambda D, x, t, v: [D.nn.GaussianNLLLoss()(x, t, v)], x=X, t=Y, v=P),
+    "MultiLabelSoftMarginLoss": case(lambda D, x, t: [D.nn.MultiLabelSoftMarginLoss()(x, t)], x=X, t=T),
+    "log_loss": case(lambda D, p, t: [D.nn.functional.log_loss(p[:, :1], t[:, :1])], p=P, t=T),
+    "sigmoid_focal_loss": case(lambda D, x, t: [D.nn.functional.sigmoid_focal_loss(x, t)], x=X, t=T),
+    "dice_loss": case(
+        lambda D, p, t: [D.nn.functional.dice_loss(D.nn.functional.softmax(p), D.cast(t, "int64"))],
+        p=X,
+        t=LABEL,
+    ),
+    "square_error_cost": case(lambda D, x, y: [D.nn.functional.square_error_cost(x, y)], x=X, y=Y),
+    "CosineEmbeddingLoss": case(
+        lambda D, x, y, t: [D.nn.CosineEmbeddingLoss(0.1)(x, y, t)], x=X, y=Y, t=np.array([1, -1, 1, -1], "int64")
+    ),
+    "TripletMarginLoss": case(lambda D, x, y, z: [D.nn.TripletMarginLoss()(x, y, z)], x=X, y=Y, z=P),
     "NLLLoss": case(lambda D, x, label: [D.nn.NLLLoss()(x, label.squeeze(-1))], x=X, label=LABEL),
     "Sequential_then_mean": case(lambda D, x: [D.nn.Sequential(D.nn.ReLU(), D.nn.Softmax())(x).mean()], x=X),
     "Tensor_sum": case(lambda D, x: [x.sum(), x.max()], x=X),

@@ -200,10 +200,9 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
 
 
 def log_loss(input, label, epsilon=0.0001, name=None):
-    """-label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon)."""
-    pos = TMa.multiply(label, TMa.log(TMa.scale(input, 1.0, epsilon)))
-    neg = TMa.multiply(TMa.scale(label, -1.0, 1.0), TMa.log(TMa.scale(input, -1.0, 1.0 + epsilon)))
-    return TMa.scale(TMa.add(pos, neg), -1.0, name=name)
+    """-label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon): the log_loss op, as Paddle's (no
+    gradient flows to ``label``)."""
+    return L.log_loss(input, label, epsilon, name)
 
 
 @paddle_face

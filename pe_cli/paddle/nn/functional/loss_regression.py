@@ -61,11 +61,17 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
     return reduce_loss(out, reduction, "smooth_l1_loss")
 
 
+@paddle_face
 def kl_div(input, label, reduction="mean", name=None):
     """label * (log(label) - input) (input: log-probabilities); reduction also 'batchmean'."""
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"kl_div: reduction={reduction!r} must be 'mean', 'batchmean', 'sum' or 'none'")
-    return L.kldiv_loss(input, label, reduction, name)
+    if {str(input.dtype), str(label.dtype)} == {"float32", "float64"}:  # (Paddle's: the float32 one cast up)
+        input, label = TM.cast(input, "float64"), TM.cast(label, "float64")
+    loss = L.kldiv_loss(input, label, "none", name)  # reduced as Paddle 2.6's: 0-D, the batch size read at run time
+    if reduction == "batchmean":
+        return TMa.divide(TMa.sum(loss), TM.cast(TM.shape(input)[0], loss.dtype))
+    return reduce_loss(loss, reduction, "kl_div")
 
 
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):
