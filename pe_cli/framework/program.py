@@ -31,6 +31,9 @@ class Program:
         self._seed = _global_seed
         self._follows_paddle2 = program_release.new_programs_follow_paddle2()
         self._op_versions = None  # a loaded Paddle 2.x program's op_version_map ({op type: version}), else None
+        # a Paddle 2.x program that built a fluid.layers reduction mixes the two as 2.0-2.4's did: its
+        # slices that drop every dim keep [1] (framework/program_release.mark_zero_dim)
+        self._mixes_fluid_layers = False
         self._current_role = OpRole.Forward
         self._version = 0  # bumped on every change; executors cache plans per version
         self._is_test = False
@@ -187,6 +190,7 @@ class Program:
         new.random_seed = self.random_seed
         new._is_test = for_test or self._is_test
         new._follows_paddle2, new._op_versions = self._follows_paddle2, self._op_versions
+        new._mixes_fluid_layers = self._mixes_fluid_layers
         new._py_readers = list(self._py_readers)  # a clone reads the same readers
         new._appending_grad_times = 0 if for_test else self._appending_grad_times  # as Fluid's clone
         if hasattr(self, "lr_scheduler"):  # and a paddle.optimizer.lr schedule's value, as Paddle's

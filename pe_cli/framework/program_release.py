@@ -155,16 +155,27 @@ def mark_zero_dim(op):
     rather than Fluid's [1] (``op.zero_dim``, which its shape inference and kernels read) in a Paddle
     2.x program when the call that built it entered a ``paddle_face`` first (``paddle.mean``), and [1]
     when it entered a ``fluid_face`` first (``fluid.layers.mean``) or none (a ``block.append_op`` of the
-    user's); inside ``reductions_0d``, as that says. A program loaded from its desc declares its output
-    first: 0-D where that variable is."""
-    if op.zero_dim or op.type not in registry.with_trait("scalar_0d_in_paddle2"):
+    user's); inside ``reductions_0d``, as that says. An op whose result is one value (trait
+    ``result_0d_in_paddle2``: ``x[0, 1]``, numel) gives 0-D in a Paddle 2.x program unless a ``fluid_face``
+    built it or the program built a fluid.layers reduction before (a program mixing the two, as 2.0-2.4's,
+    whose ``loss[0]`` was [1]: ``Program._mixes_fluid_layers``). A program
+    loaded from its desc declares its output first: 0-D where that variable is."""
+    if op.zero_dim:
         return
-    out = op.block._find_var_recursive(op.outputs["Out"][0]) if op.outputs.get("Out") else None
+    result = op.type in registry.with_trait("result_0d_in_paddle2")
+    if not result and op.type not in registry.with_trait("scalar_0d_in_paddle2"):
+        return
+    names = op.outputs.get("Out") or next(iter(op.outputs.values()), None)  # (accuracy's: Accuracy)
+    out = op.block._find_var_recursive(names[0]) if names else None
     told = _zero_dim.get()
     if told is not None:
         zero_dim = told
     elif out is not None and out.shape is not None:
         zero_dim = tuple(out.shape) == ()
     else:
-        zero_dim = bool(op.block.program._follows_paddle2 and _face.get())
+        program, face = op.block.program, _face.get()  # (the user's ``x[0]`` enters none)
+        if face is False and program._follows_paddle2:
+            program._mixes_fluid_layers = True
+        unfaced = result and face is None and not program._mixes_fluid_layers
+        zero_dim = bool(program._follows_paddle2 and (face or unfaced))
     op.zero_dim = zero_dim

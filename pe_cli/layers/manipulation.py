@@ -347,13 +347,17 @@ def unstack(x, axis=0, num=None):
     return outs
 
 
-def rank(input):
-    """The number of dims of ``input``, an int32 tensor [1] (an assign_value, as Fluid's)."""
+def rank(input, *, zero_dim=False):
+    """The number of dims of ``input``, an int32 tensor [1] (an assign_value, as Fluid's); ``zero_dim`` (pe's,
+    for paddle.rank): 0-D, as Paddle 2.6's."""
     check_type(input, "input", Variable, "rank")
     helper = LayerHelper("assign", input=input)
     out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
     helper.append_op(
-        "assign_value", {}, {"Out": [out]}, {"shape": [1], "dtype": "int32", "int32_values": [len(input.shape)]}
+        "assign_value",
+        {},
+        {"Out": [out]},
+        {"shape": [] if zero_dim else [1], "dtype": "int32", "int32_values": [len(input.shape)]},
     )
     out.stop_gradient = True
     return out

@@ -1,7 +1,9 @@
 """``var[item]`` on a Variable, as Fluid 1.8's ``Variable.__getitem__``: an int picks one index and drops
 that dim (all dims picked: shape [1]); a slice ``a:b`` slices (``slice`` op), with a step
 ``strided_slice``; ``::-1`` reverses the dim; ``:`` leaves it. A tuple indexes dims in order. An index or
-a bound may be a one-value int Variable (read at run time, Fluid's StartsTensorList form)."""
+a bound may be a one-value int Variable (read at run time, Fluid's StartsTensorList form). A bool Variable
+alone is a mask, as Paddle 2.x's: the elements (or the trailing slices) where it is true, in order
+(where_index then gather_nd)."""
 
 from ..base.dtypes import VarType
 from ..base.errors import ArgumentTypeError
@@ -10,6 +12,7 @@ from ..framework.variable import Variable
 from .control_flow import array_read
 from .creation import fill_constant
 from .helper import single
+from .indexing import gather_nd, where
 from .slicing import bounds_given
 
 
@@ -30,6 +33,10 @@ def _parts(item):
             starts.append(0 if start is None else start)
             ends.append(_END if stop is None else stop)
             steps.append(1 if step is None else step)
+        elif isinstance(index, Variable) and index.dtype == VarType.BOOL:
+            raise ArgumentTypeError(
+                f"Variable[...]: a bool mask (dim {dim}) is supported by pe alone, var[mask], not in a tuple"
+            )
         elif isinstance(index, Variable) or (isinstance(index, int) and not isinstance(index, bool)):
             axes.append(dim)
             starts.append(index)
@@ -67,6 +74,8 @@ def getitem(var, item):
     ):
         index = item if isinstance(item, Variable) else fill_constant([1], "int64", item)
         return array_read(var, index)
+    if isinstance(item, Variable) and item.dtype == VarType.BOOL:
+        return _masked(var, item)
     _check_int_bounds(var, item)
     axes, starts, ends, steps, decrease, reverse = _parts(item)
     out = var
@@ -81,3 +90,11 @@ def getitem(var, item):
         kept = [d for d in range(len(var.shape)) if d not in decrease]
         out = single("reverse", out, {"X": [out]}, {"axis": [kept.index(d) for d in reverse]})
     return out
+
+
+def _masked(var, mask):
+    """var[mask] for a bool ``mask`` over var's leading dims: [true count] + var's other dims."""
+    lead, given = list(var.shape[: len(mask.shape)]), list(mask.shape)
+    if len(given) > len(var.shape) or any(a >= 0 and b >= 0 and a != b for a, b in zip(lead, given)):
+        raise IndexError(f"Variable[mask]: the bool mask {given} must match the leading dims of {list(var.shape)}")
+    return gather_nd(var, where(mask))

@@ -321,7 +321,7 @@ register(
 
 
 def _infer_is_empty(ctx):
-    ctx.set_output("Out", [1], "bool")
+    ctx.set_output("Out", ctx.scalar_shape(), "bool")
 
 
 register(
@@ -331,7 +331,8 @@ register(
     outputs=["Out"],
     lod="drop",
     infer=_infer_is_empty,
-    doc="Out = whether X holds no element (bool [1]); a decoding loop stops on an empty beam.",
+    traits=("result_0d_in_paddle2",),
+    doc="Out = whether X holds no element (bool [1]; 0-D in a Paddle 2.x program); a decoding loop stops on an empty beam.",
 )
 
 

@@ -24,7 +24,7 @@ def _infer(ctx):
                             f"({', '.join(fmt_shape(x) for x in shapes)})"
                         )
     sizes = label_sizes(subs, shapes)
-    ctx.set_output("Out", [sizes[c] for c in out] or [1], dtypes.pop())
+    ctx.set_output("Out", [sizes[c] for c in out] or ctx.scalar_shape(), dtypes.pop())
 
 
 def _grad(g):
@@ -52,9 +52,10 @@ register(
     grad=_grad,
     grad_reads=("Operands",),
     lod="drop",
+    traits=("result_0d_in_paddle2",),
     doc="Out = numpy's einsum(equation, *Operands): labels shared by operands multiply, labels not in "
     "the output are summed, '...' broadcasts; without '->' the output is the broadcast dims then "
-    "the labels seen once, sorted. A full contraction is [1]. The gradient of an operand is the "
+    "the labels seen once, sorted. A full contraction is [1] (0-D in a Paddle 2.x program). The gradient of an operand is the "
     "einsum of Out@GRAD with the other operands.",
 )
 register(

@@ -66,7 +66,7 @@ def _infer_slice(ctx):
         if not -len(x) <= a < len(x) or a % len(x) not in sliced or out[a % len(x)] not in (1, -1):
             ctx.fail(f"cannot slice {where}: decrease_axis {a} must be a sliced axis left with size 1")
         decrease.add(a % len(x))
-    out = [d for i, d in enumerate(out) if i not in decrease] or [1]
+    out = [d for i, d in enumerate(out) if i not in decrease] or ctx.scalar_shape()
     ctx.set_output("Out", out, ctx.dtype("Input"), lod_level=ctx.input_var("Input").lod_level)
 
 
@@ -101,6 +101,7 @@ register(
     infer=_infer_slice,
     grad=_grad_slice,
     attr_tensors=_SLICE_FROM,
+    traits=("result_0d_in_paddle2",),
     doc="Out = Input[starts:ends] along each of `axes`, bounds as in Python (negative from the end, "
     "clamped); `decrease_axis` drops sliced dims of size 1. Fluid 1.8's tensor bounds: an int "
     "StartsTensor / EndsTensor holds the list, StartsTensorList / EndsTensorList one tensor per item.",
@@ -246,7 +247,7 @@ def _infer_strided_slice(ctx):
         ctx.fail(
             f"cannot slice {where}: decrease_axis {list(a['decrease_axis'])} must name sliced dims left with size 1"
         )
-    out = [n for i, n in enumerate(out) if i not in decrease] or [1]
+    out = [n for i, n in enumerate(out) if i not in decrease] or ctx.scalar_shape()
     ctx.set_output("Out", out, ctx.dtype("Input"))
 
 
@@ -279,6 +280,7 @@ register(
     grad=_grad_strided_slice,
     grad_reads=("Input",) + tuple(_SS_FROM),
     attr_tensors=_SS_FROM,
+    traits=("result_0d_in_paddle2",),
     doc="Out = Input[starts:ends:strides] along each of `axes`, as Python slices (negative bounds "
     "from the end, clamped; an end of -1 with a negative stride runs through the first element); "
     "`decrease_axis` drops sliced dims of size 1. Tensor bounds as slice's (StridesTensor too).",

@@ -117,7 +117,7 @@ def _infer_allclose(ctx):
     x, y = ctx.shape("Input"), ctx.shape("Other")
     if len(x) != len(y) or any(a >= 0 and b >= 0 and a != b for a, b in zip(x, y)):
         ctx.fail(f"Input {fmt_shape(x)} and Other {fmt_shape(y)} must have the same shape")
-    ctx.set_output("Out", [1], "bool")
+    ctx.set_output("Out", ctx.scalar_shape(), "bool")
 
 
 register(
@@ -128,7 +128,8 @@ register(
     lod="drop",
     attrs={"rtol": Attr(1e-5), "atol": Attr(1e-8), "equal_nan": Attr(False, choices=(False, True))},
     infer=_infer_allclose,
-    doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]), computed in Input's dtype; with "
+    traits=("result_0d_in_paddle2",),
+    doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]; 0-D in a Paddle 2.x program), computed in Input's dtype; with "
     "equal_nan a NaN equals a NaN at the same place.",
 )
 

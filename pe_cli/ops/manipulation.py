@@ -304,7 +304,7 @@ register(
 
 
 def _infer_size(ctx):
-    ctx.set_output("Out", [1], "int64")
+    ctx.set_output("Out", ctx.scalar_shape(), "int64")
 
 
 register(
@@ -314,7 +314,8 @@ register(
     outputs=["Out"],
     infer=_infer_size,
     lod="drop",
-    doc="Out = the number of elements of Input, int64 [1].",
+    traits=("result_0d_in_paddle2",),
+    doc="Out = the number of elements of Input, int64 [1] (0-D in a Paddle 2.x program).",
 )
 
 

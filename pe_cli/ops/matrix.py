@@ -93,7 +93,7 @@ def _infer_dot(ctx):
         ctx.fail(f"X {fmt_shape(x)} must be 1-D or 2-D")
     if len(y) != len(x) or any(_differ(a, b) for a, b in zip(x, y)):
         ctx.fail(f"Y {fmt_shape(y)} must have X {fmt_shape(x)}'s shape")
-    ctx.set_output("Out", list(x[:-1]) + [1], ctx.dtype("X"))
+    ctx.set_output("Out", list(x[:-1]) + ([] if ctx.paddle2 else [1]), ctx.dtype("X"))
 
 
 register(
@@ -104,7 +104,9 @@ register(
     infer=_infer_dot,
     grad=grad_of("dot_grad", ("X", "Y"), in_grads=("X", "Y")),
     grad_reads=("X", "Y"),
-    doc="Out = the sum of X * Y along the last dim, kept as a dim of 1: [N] -> [1], [B, N] -> [B, 1].",
+    traits=("paddle2_semantics",),
+    doc="Out = the sum of X * Y along the last dim, kept as a dim of 1: [N] -> [1], [B, N] -> [B, 1]; in a Paddle "
+    "2.x program dropped, as Paddle 2.6's: [N] -> [] (0-D), [B, N] -> [B].",
 )
 register(
     "dot_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], infer=_XY_GRADS
@@ -187,7 +189,7 @@ def _infer_trace(ctx):
     if lo == hi:
         ctx.fail(f"dim1={ctx.attrs['dim1']} and dim2={ctx.attrs['dim2']} must name different dims")
     out = [d for i, d in enumerate(x) if i not in (lo, hi)]
-    ctx.set_output("Out", out or [1], ctx.dtype("Input"))
+    ctx.set_output("Out", out or ([] if ctx.paddle2 else [1]), ctx.dtype("Input"))  # (0-D in Paddle 2.6)
 
 
 _TRACE_ATTRS = {

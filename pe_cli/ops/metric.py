@@ -14,9 +14,10 @@ def _infer_accuracy(ctx):
             f"Label must be [{idx[0]}, 1] (int64 class ids) for the predictions {fmt_shape(idx)}, "
             f"got {fmt_shape(label)}"
         )
-    ctx.set_output("Accuracy", [1], "float32")
-    ctx.set_output("Correct", [1], "int32")
-    ctx.set_output("Total", [1], "int32")
+    one = ctx.scalar_shape()
+    ctx.set_output("Accuracy", one, "float32")
+    ctx.set_output("Correct", one, "int32")
+    ctx.set_output("Total", one, "int32")
 
 
 register(
@@ -26,7 +27,7 @@ register(
     outputs=["Accuracy", "Correct", "Total"],
     infer=_infer_accuracy,
     run_infer=True,
-    traits=("metric",),
+    traits=("metric", "result_0d_in_paddle2"),
     doc="Correct = rows whose Label is among their top-k Indices; Total = rows; Accuracy = Correct / Total (float32).",
 )
 

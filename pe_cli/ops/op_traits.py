@@ -31,6 +31,10 @@ TRAITS = {
     "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
     "programs): framework/program_release.py sets Operator.zero_dim, which its shape "
     "inference reads and its kernels get as ctx.zero_dim",
+    "result_0d_in_paddle2": "an op whose result holds one value with no dim left (a slice that drops every dim, "
+    "``x[0, 1]``; numel, dot, trace, accuracy, allclose): 0-D ([]) in a Paddle 2.x program, as Paddle 2.6's, "
+    "whichever call built it but a fluid.layers function, and [1] in a Fluid 1.8 program: "
+    "framework/program_release.py sets Operator.zero_dim, as for scalar_0d_in_paddle2",
     "paddle_engine": "a random op whose CPU kernel draws Paddle 2.6's values, in a program that follows Paddle "
     "2.6: the executor hands it ctx.rng as the default generator's engine (kernels/cpu/mersenne_twister.py, "
     "executor/plan.paddle_engine), not a numpy Generator; as Paddle's kernels, it draws from an engine of "

@@ -95,7 +95,7 @@ def _infer_unbind(ctx):
             f"outputs were given (at most one per slice)"
         )
     for i in range(ctx.num_outputs("Out")):
-        ctx.set_output("Out", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
+        ctx.set_output("Out", [d for k, d in enumerate(x) if k != axis] or ctx.scalar_shape(), ctx.dtype("X"), i=i)
 
 
 def _grad_unbind(g):
@@ -121,7 +121,7 @@ register(
     attrs={"axis": Attr(0, is_int, "an int")},
     infer=_infer_unbind,
     grad=_grad_unbind,
-    traits=("output_counts",),
+    traits=("output_counts", "result_0d_in_paddle2"),
     doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "
     "for n > k slices, as Fluid's kernel: X's first elements seen as [rows before axis, k, the "
     "rest] (the first k slices along a leading axis), the others' gradient 0.",
@@ -149,7 +149,7 @@ def _infer_unstack(ctx):
     if x[axis] >= 0 and x[axis] != num:
         ctx.fail(f"num={num} is not the size of dim {axis} of X {fmt_shape(x)}")
     for i in range(num):
-        ctx.set_output("Y", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
+        ctx.set_output("Y", [d for k, d in enumerate(x) if k != axis] or ctx.scalar_shape(), ctx.dtype("X"), i=i)
 
 
 def _infer_unstack_grad(ctx):
@@ -167,6 +167,7 @@ register(
     attrs=_UNSTACK_ATTRS,
     infer=_infer_unstack,
     grad=grad_of("unstack_grad", (), out_grads=("Y",)),
+    traits=("result_0d_in_paddle2",),
     doc="Y[i] = X's i-th slice along axis (that dim removed), num of them (X's size along axis).",
 )
 register(

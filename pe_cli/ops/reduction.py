@@ -77,8 +77,11 @@ def out_dtype(ctx):
 
 
 def _reduce(name, doc, grad_kernel=None):
+    sums = name == "reduce_sum"  # (in a Paddle 2.x program an int32 or bool X sums to int64: sum_dtype)
+
     def infer(ctx):
-        ctx.set_output("Out", reduced_shape(ctx), out_dtype(ctx))
+        dtype = meta_rules.sum_dtype(ctx.attrs, ctx.dtype("X"), ctx.paddle2) if sums else out_dtype(ctx)
+        ctx.set_output("Out", reduced_shape(ctx), dtype)
 
     def grad(g):  # (Fluid's: Out for max's and min's alone)
         out = {"Out": g.output("Out")} if grad_kernel else {}
@@ -99,8 +102,8 @@ def _reduce(name, doc, grad_kernel=None):
         infer=infer,
         grad=grad,
         grad_reads=("Out", "X") if grad_kernel else ("X",),
-        traits=("scalar_0d_in_paddle2",),
-        structured=Structured(meta=meta_rules.reduce_meta(), cpu=cpu_reduction.REDUCE[name]),
+        traits=("scalar_0d_in_paddle2",) + ("paddle2_semantics",) * sums,
+        structured=Structured(meta=meta_rules.reduce_meta(sums=sums), cpu=cpu_reduction.REDUCE[name]),
         doc=doc,
     )
     grad_meta = meta_rules.reduce_grad_meta("numpy" if grad_kernel else "spread_" + name[len("reduce_") :])

@@ -116,7 +116,7 @@ def _infer_dist(ctx):
     for a, b in zip(reversed(x), reversed(y)):
         if a >= 0 and b >= 0 and a != b and 1 not in (a, b):
             ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} do not broadcast")
-    ctx.set_output("Out", [1], ctx.dtype("X"))
+    ctx.set_output("Out", ctx.scalar_shape(), ctx.dtype("X"))
 
 
 _DIST_ATTRS = {"p": Attr(2.0)}
@@ -130,7 +130,8 @@ register(
     grad=grad_of("dist_grad", ("X", "Y"), ("Out",), in_grads=("X", "Y")),
     grad_reads=("X", "Y", "Out"),
     lod="drop",
-    doc="Out = the p-norm of Z = X - Y (broadcast), shape [1]: p = 0 counts Z's nonzeros, inf / -inf is the "
+    traits=("result_0d_in_paddle2",),
+    doc="Out = the p-norm of Z = X - Y (broadcast), shape [1] (0-D in a Paddle 2.x program): p = 0 counts Z's nonzeros, inf / -inf is the "
     "largest / smallest |Z|, another p (sum |Z|^p)^(1/p).",
 )
 register(

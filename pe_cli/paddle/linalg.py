@@ -165,7 +165,7 @@ def cond(x, p=None, name=None):
 @paddle_face
 def matrix_rank(x, tol=None, hermitian=False, name=None):
     """The number of singular values above ``tol`` (a number or Tensor; None: the largest singular
-    value times max(M, N) times the dtype's epsilon, numpy's default), int64."""
+    value times max(M, N) times the dtype's epsilon, numpy's default), int32 as Paddle 2.6's."""
     _check_matrix("matrix_rank", x)
     s = _singular_values(x)
     if tol is None:
@@ -173,7 +173,7 @@ def matrix_rank(x, tol=None, hermitian=False, name=None):
         tol = L.scale(L.reduce_max(s, dim=-1, keep_dim=True), scale=eps)
     elif not isinstance(tol, Variable):
         tol = L.fill_constant([1], s.dtype, float(tol))
-    return L.cast(_reduce(L.reduce_sum, L.cast(L.greater_than(s, tol), "int64"), [-1]), "int64")
+    return L.cast(_reduce(L.reduce_sum, L.cast(L.greater_than(s, tol), "int64"), [-1]), "int32")
 
 
 def multi_dot(x, name=None):

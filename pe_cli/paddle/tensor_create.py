@@ -281,15 +281,13 @@ def median(x, axis=None, keepdim=False, name=None):
     rank = len(x.shape)
     if axis is None:
         mid = median(flatten(x), 0, keepdim=True)
-        return reshape_variable(mid, [1] * rank) if keepdim and rank else mid
+        return reshape_variable(mid, [1] * rank if keepdim and rank else [])
     axis = _dims(x, axis)[0]
     n = _known(x, "median", [axis])[axis]
     ordered = _sorted(x, axis, False)[0]
     lo, hi = (n - 1) // 2, n // 2
     mid = L.reduce_mean(L.slice(ordered, [axis], [lo], [hi + 1]), dim=axis, keep_dim=True)
-    if keepdim:
-        return mid
-    return L.squeeze(mid, [axis]) if rank > 1 else mid
+    return mid if keepdim else reshape_variable(mid, [d for i, d in enumerate(mid.shape) if i != axis])
 
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):

@@ -263,7 +263,10 @@ def _to_axis0(x, axis):
 
 def gather(x, index, axis=None, name=None):
     """The slices x[index[i]] along ``axis`` (None or 0: the first dim; an int Tensor: gather's Axis input,
-    read when the program runs)."""
+    read when the program runs). A 0-D index takes one slice, without the axis, as Paddle 2.6's."""
+    if isinstance(index, Variable) and len(index.shape) == 0 and not isinstance(axis, Variable):
+        axis = 0 if axis is None else int(axis) % len(x.shape)
+        return L.squeeze(gather(x, reshape_variable(index, [1]), axis), [axis], name=name)
     if isinstance(index, Variable) and len(index.shape) == 2 and index.shape[1] == 1:
         index = reshape_variable(index, [-1])
     if isinstance(axis, Variable):
@@ -330,8 +333,8 @@ def numel(x, name=None):
 
 
 def rank(input):
-    """The number of dims of ``input``, an int32 Tensor [1]."""
-    return L.rank(input)
+    """The number of dims of ``input``, an int32 Tensor: 0-D, as Paddle 2.6's."""
+    return L.rank(input, zero_dim=True)
 
 
 def is_empty(x, name=None):

@@ -45,7 +45,8 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
 
 
 def dot(x, y, name=None):
-    """The inner product along the last dim: [N] -> [1], [B, N] -> [B, 1]."""
+    """The inner product along the last dim: [N] -> [] (0-D), [B, N] -> [B], as Paddle 2.6's (the dot op in a
+    Paddle 2.x program; Fluid 1.8's kept the dim: [1], [B, 1])."""
     return L.dot(x, y, name=name)
 
 

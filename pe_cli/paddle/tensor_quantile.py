@@ -12,6 +12,7 @@ from .. import layers as L
 from ..layers.manipulation import reshape_variable
 from ..framework.variable import Variable
 from .tensor_manip import _known
+from .tensor_indexing_axis import take_along_axis
 from .tensor_search import _sorted, where
 from ..framework.program_release import paddle_face
 
@@ -67,9 +68,12 @@ def _position(q, count, interpolation):
 
 @paddle_face
 def _pick(values, index, n):
-    """values[..., index] for a per-slice index [...] (one-hot weights over the last dim of size n)."""
-    hot = L.one_hot(L.unsqueeze(L.cast(index, "int64"), [-1]), n, allow_out_of_range=True)
-    return L.reduce_sum(L.elementwise_mul(values, L.cast(hot, values.dtype)), dim=-1)
+    """values[..., index] for a per-slice index [...]: take_along_axis over the last dim, as Paddle 2.6's
+    quantile (a one-hot weighted sum read NaN where a slice held an inf). An index outside [0, n) (a slice of
+    no value, whose result is NaN anyway) reads the nearest end."""
+    at = L.cast(L.clip(index, 0.0, float(max(n - 1, 0))), "int64")
+    at = L.unsqueeze(at, [-1]) if len(at.shape) < len(values.shape) else at
+    return L.squeeze(take_along_axis(values, at, -1), [-1])
 
 
 @paddle_face
@@ -77,7 +81,7 @@ def _quantiles(fn, x, q, axis, keepdim, interpolation, skip_nan):
     qs, axes = _check(fn, x, q, axis, interpolation)
     rank = len(x.shape)
     flat, n = _to_last(x, axes, fn) if rank else (reshape_variable(x, [1]), 1)
-    ordered = _sorted(flat, -1, False)[0]
+    ordered = L.cast(_sorted(flat, -1, False)[0], "float64")  # (Paddle 2.6's: float64, whatever x's dtype)
     nan = L.not_equal(ordered, ordered)  # NaN != NaN
     clean = where(nan, L.zeros_like(ordered), ordered)
     nan_count = L.reduce_sum(L.cast(nan, ordered.dtype), dim=-1)
@@ -101,6 +105,8 @@ def _quantiles(fn, x, q, axis, keepdim, interpolation, skip_nan):
             out = reshape_variable(out, [1] * rank)
         elif keepdim:
             out = L.unsqueeze(out, axes)
+        elif len(axes) == rank:  # every dim reduced: 0-D
+            out = reshape_variable(out, [])
         outs.append(out)
     return L.stack(outs, axis=0) if isinstance(q, (list, tuple)) else outs[0]
 

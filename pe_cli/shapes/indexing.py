@@ -6,6 +6,7 @@ import numpy as np
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from .manipulation import SLICE_END, strided_window
+from .reduction import scalar_shape
 
 
 def _var_index_ends(attrs):
@@ -32,10 +33,11 @@ def strided_geometry(x_shape, attrs):
     return first, sizes, steps
 
 
-def decreased(sizes, attrs):
-    """The output shape: the sizes without the decrease_axis dims."""
+def decreased(sizes, attrs, zero_dim=False):
+    """The output shape: the sizes without the decrease_axis dims; none left: 0-D where the op says so
+    (``zero_dim``: Paddle 2.x's ``x[0, 1]``), else Fluid's [1]."""
     drop = {d % len(sizes) for d in attrs["decrease_axis"]}
-    return tuple(n for i, n in enumerate(sizes) if i not in drop) or (1,)
+    return tuple(n for i, n in enumerate(sizes) if i not in drop) or scalar_shape(zero_dim)
 
 
 def arg_dtype(attrs):

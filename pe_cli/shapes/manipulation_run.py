@@ -8,6 +8,7 @@ import numpy as np
 from ..base.errors import PeError
 from . import manipulation
 from .manipulation import SLICE_END, reshape_target
+from .reduction import scalar_shape
 
 
 def reshape_shape(x_shape, size, shape):
@@ -77,11 +78,12 @@ def tile_operands(x, repeat_times):
     return (1,) * (n - x.ndim) + tuple(x.shape), [1] * (n - len(repeat_times)) + list(repeat_times)
 
 
-def unbind_view(x_shape, axis, k):
+def unbind_view(x_shape, axis, k, zero_dim=False):
     """(rows, cols, output shape): unbind's k outputs read X's first rows * k * cols elements as [rows, k,
-    cols], rows the dims before ``axis``, cols those after (Fluid's split functor; k = X's dim: its slices)."""
+    cols], rows the dims before ``axis``, cols those after (Fluid's split functor; k = X's dim: its slices).
+    The slices of a 1-D X are [1], or 0-D where the op says so (``zero_dim``: Paddle 2.6's)."""
     rows, cols = math.prod(x_shape[:axis]), math.prod(x_shape[axis + 1 :])
-    return rows, cols, tuple(d for j, d in enumerate(x_shape) if j != axis) or (1,)
+    return rows, cols, tuple(d for j, d in enumerate(x_shape) if j != axis) or scalar_shape(zero_dim)
 
 
 def reverse_axes(ndim, attrs):

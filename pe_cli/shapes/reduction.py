@@ -100,16 +100,26 @@ def _reduced_dtype(attrs, dtype, cast):
     return np.dtype(dtype) if code in (-1, None) else np.dtype(convert_dtype(code))
 
 
-def reduce_meta(distinct=False, cast=True):
+def sum_dtype(attrs, dtype, paddle2):
+    """reduce_sum's Out dtype: out_dtype's where set; else X's, but int64 for an int32 or bool X in a Paddle 2.x
+    program (``paddle2``: Paddle 2.6's reduce_sum promotes them; Fluid 1.8's sums int32 in int32)."""
+    out = _reduced_dtype(attrs, dtype, True)
+    promote = paddle2 and attrs.get("out_dtype", -1) in (-1, None) and out in (np.int32, np.bool_)
+    return np.dtype(np.int64) if promote else out
+
+
+def reduce_meta(distinct=False, cast=True, sums=False):
     """The meta rule of a reduce_* op: Out's shape (the reduced axes gone, or 1 with keep_dim; none left: [1],
-    0-D where the op says so) and dtype, numpy's reduction over ``Meta.args[0]``'s axes ("numpy", fresh)."""
+    0-D where the op says so) and dtype (``sums``: reduce_sum's, sum_dtype), numpy's reduction over
+    ``Meta.args[0]``'s axes ("numpy", fresh)."""
     axes_of = _AXES[distinct]
 
     def meta(attrs, ins, facts):
         shape = tuple(ins["X"].shape)
         axes = axes_of(shape, attrs)
         out = kept_shape(shape, axes) if attrs["keep_dim"] else tuple(n for i, n in enumerate(shape) if i not in axes)
-        dtype = _reduced_dtype(attrs, ins["X"].dtype, cast)
+        x = ins["X"].dtype
+        dtype = sum_dtype(attrs, x, facts.paddle2) if sums else _reduced_dtype(attrs, x, cast)
         return Meta({"Out": (out or scalar_shape(facts.zero_dim), dtype)}, "numpy", args=(axes,), fresh=True)
 
     return meta

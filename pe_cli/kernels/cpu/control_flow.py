@@ -15,6 +15,8 @@ from .block_runs import add, run_backward, run_kept, zeros_like  # noqa: F401 --
 
 #     fill_zeros_like kernels of tensor arrays use them from here)
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
 def _host(x):
@@ -270,8 +272,8 @@ def tensor_array_to_tensor_grad(ins, attrs):
     return {"X@GRAD": list(np.split(og, cuts, axis=axis))}
 
 
-def is_empty(ins, attrs):
-    return {"Out": np.array([np.size(ins["X"]) == 0])}
+def is_empty(ins, attrs, ctx=NO_CONTEXT):
+    return {"Out": np.full(scalar_shape(ctx.zero_dim), np.size(ins["X"]) == 0)}
 
 
 def get_places(ins, attrs, auto="CPU"):

@@ -5,12 +5,14 @@ put on the diagonal of a label it repeats and summed over the dims it broadcasts
 import numpy as np
 
 from ...shapes.einsum import explicit, label_sizes
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
-def einsum(ins, attrs):
+def einsum(ins, attrs, ctx=NO_CONTEXT):
     ops = ins["Operands"]
     out = np.einsum(attrs["equation"], *ops)
-    return {"Out": np.asarray(out, dtype=ops[0].dtype).reshape(out.shape or (1,))}
+    return {"Out": np.asarray(out, dtype=ops[0].dtype).reshape(out.shape or scalar_shape(ctx.zero_dim))}
 
 
 def _operand_grad(i, subs, out, full, g, sizes, shape, dtype):

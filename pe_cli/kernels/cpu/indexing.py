@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 from ...shapes.manipulation_run import check_slice_not_empty, slice_window
+from ..context import NO_CONTEXT
 from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from .runtime.loops import is_float, lazy
 from .elementwise import unbroadcast
@@ -23,10 +24,11 @@ def _window(first, sizes, steps):
     return tuple(builtins.slice(f, f + n * s if f + n * s >= 0 else None, s) for f, n, s in zip(first, sizes, steps))
 
 
-def strided_slice(ins, attrs):
+def strided_slice(ins, attrs, ctx=NO_CONTEXT):
     x = ins["Input"]
     first, sizes, steps = strided_geometry(x.shape, attrs)
-    return {"Out": np.ascontiguousarray(x[_window(first, sizes, steps)]).reshape(decreased(sizes, attrs))}
+    window = np.ascontiguousarray(x[_window(first, sizes, steps)])
+    return {"Out": window.reshape(decreased(sizes, attrs, ctx.zero_dim))}
 
 
 def strided_slice_grad(ins, attrs):
@@ -140,14 +142,13 @@ def _slices(shape, attrs):
     return tuple(builtins.slice(s, s + n) for s, n in zip(starts, sizes))
 
 
-def slice(ins, attrs):
+def slice(ins, attrs, ctx=NO_CONTEXT):
     x = ins["Input"]
-    out = x[_slices(x.shape, attrs)]
+    out = np.ascontiguousarray(x[_slices(x.shape, attrs)])  # (before the reshape: it makes a 0-D one [1])
     check_slice_not_empty(x.shape, out.shape, attrs)
-    decrease = tuple(a % x.ndim for a in attrs["decrease_axis"])
-    if decrease:
-        out = out.reshape([d for i, d in enumerate(out.shape) if i not in decrease] or [1])
-    return {"Out": np.ascontiguousarray(out)}
+    if attrs["decrease_axis"]:
+        out = out.reshape(decreased(out.shape, attrs, ctx.zero_dim))
+    return {"Out": out}
 
 
 def slice_grad(ins, attrs):

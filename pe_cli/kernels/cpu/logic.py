@@ -3,6 +3,8 @@
 import numpy as np
 
 from ...base.errors import PeError
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
 def _compare(fn):
@@ -67,7 +69,7 @@ def equal_reduce(ins, attrs):
     return {"Out": np.array([bool(np.all(_compare(_close)(ins, attrs)["Out"]))])}
 
 
-def allclose(ins, attrs):
+def allclose(ins, attrs, ctx=NO_CONTEXT):
     """Fluid's rule, in Input's dtype: |x - y| <= atol + rtol * |y| everywhere; with equal_nan, NaNs at the same
     places and every other element close."""
     x, y = ins["Input"], ins["Other"]
@@ -81,7 +83,7 @@ def allclose(ins, attrs):
         result = bool(np.all(x_nan == y_nan) and np.all(close != x_nan))
     else:
         result = bool(np.all(close))
-    return {"Out": np.array([result])}
+    return {"Out": np.full(scalar_shape(ctx.zero_dim), result)}
 
 
 def isclose(ins, attrs):

@@ -21,6 +21,7 @@ from ...shapes.manipulation_run import (
 from .runtime.loops import is_float, lazy, run_in_parts
 from ..context import NO_CONTEXT
 from ..structured import adapter, fresh_output
+from ...shapes.reduction import scalar_shape
 
 _transpose_loops = lazy("_transpose_loops")
 
@@ -59,7 +60,8 @@ def stack(ins, attrs):
 def stack_grad(ins, attrs):
     xs, dy = ins["X"], ins["Y@GRAD"]
     axis = attrs["axis"] % dy.ndim
-    return {"X@GRAD": [np.ascontiguousarray(np.take(dy, i, axis=axis)) for i in range(len(xs))]}
+    # (reshaped: ascontiguousarray makes a 0-D slice, a 0-D X's gradient, [1])
+    return {"X@GRAD": [np.ascontiguousarray(np.take(dy, i, axis=axis)).reshape(x.shape) for i, x in enumerate(xs)]}
 
 
 def xshape(x):
@@ -221,7 +223,7 @@ def unbind(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
     k = ctx.count("Out", x.shape[axis])
-    rows, cols, shape = unbind_view(x.shape, axis, k)
+    rows, cols, shape = unbind_view(x.shape, axis, k, ctx.zero_dim)
     parts = x.reshape(-1)[: rows * k * cols].reshape(rows, k, cols)
     return {"Out": [np.ascontiguousarray(parts[:, j]).reshape(shape) for j in range(k)]}
 
@@ -252,8 +254,8 @@ def expand_as_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype, copy=False)}
 
 
-def size(ins, attrs):
-    return {"Out": np.array([ins["Input"].size], dtype=np.int64)}
+def size(ins, attrs, ctx=NO_CONTEXT):
+    return {"Out": np.full(scalar_shape(ctx.zero_dim), ins["Input"].size, dtype=np.int64)}
 
 
 def shape(ins, attrs):

@@ -40,9 +40,9 @@ def bmm_grad(ins, attrs):
     return {**linalg.matmul_grad_x(ins, _PLAIN), **linalg.matmul_grad_y(ins, _PLAIN)}
 
 
-def dot(ins, attrs):
+def dot(ins, attrs, ctx=NO_CONTEXT):
     x, y = ins["X"], ins["Y"]
-    return {"Out": (x * y).sum(axis=-1, keepdims=True, dtype=x.dtype)}
+    return {"Out": np.asarray((x * y).sum(axis=-1, keepdims=not ctx.paddle2, dtype=x.dtype))}
 
 
 def dot_grad(ins, attrs):
@@ -100,12 +100,12 @@ def _diagonal_index(x_shape, attrs):
     return dims, k + row, k + col
 
 
-def trace(ins, attrs):
+def trace(ins, attrs, ctx=NO_CONTEXT):
     x = ins["Input"]
     dims, rows, cols = _diagonal_index(x.shape, attrs)
     planes = np.moveaxis(x, dims, (-2, -1))
     out = planes[..., rows, cols].sum(axis=-1, dtype=x.dtype)
-    return {"Out": np.asarray(out, dtype=x.dtype).reshape(planes.shape[:-2] or (1,))}
+    return {"Out": np.asarray(out, dtype=x.dtype).reshape(planes.shape[:-2] or (() if ctx.paddle2 else (1,)))}
 
 
 def trace_grad(ins, attrs):

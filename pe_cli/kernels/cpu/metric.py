@@ -3,17 +3,20 @@
 import numpy as np
 
 from ...base.errors import PeError
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
-def accuracy(ins, attrs):
+def accuracy(ins, attrs, ctx=NO_CONTEXT):
     idx, label = ins["Indices"], ins["Label"]
     total = idx.shape[0]
     correct = int((idx == label.reshape(-1, 1)).any(axis=1).sum())
     acc = correct / total if total else 0.0
+    one = scalar_shape(ctx.zero_dim)
     return {
-        "Accuracy": np.array([acc], dtype=np.float32),
-        "Correct": np.array([correct], dtype=np.int32),
-        "Total": np.array([total], dtype=np.int32),
+        "Accuracy": np.full(one, acc, dtype=np.float32),
+        "Correct": np.full(one, correct, dtype=np.int32),
+        "Total": np.full(one, total, dtype=np.int32),
     }
 
 

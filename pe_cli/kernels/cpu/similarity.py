@@ -4,6 +4,8 @@ import numpy as np
 
 from ...base.errors import PeError
 from .elementwise import unbroadcast
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
 def _rows(a):
@@ -50,7 +52,7 @@ def squared_l2_distance_grad(ins, attrs):
     return {"X@GRAD": grad.reshape(ins["X"].shape), "Y@GRAD": dy.reshape(y_shape)}
 
 
-def dist(ins, attrs):
+def dist(ins, attrs, ctx=NO_CONTEXT):
     x, y, p = ins["X"], ins["Y"], attrs["p"]
     z = np.abs(x - y)
     if p == 0:
@@ -61,20 +63,20 @@ def dist(ins, attrs):
         out = z.min() if z.size else 0
     else:
         out = np.power(np.sum(np.power(z, x.dtype.type(p))), x.dtype.type(1.0 / p))
-    return {"Out": np.array([out], dtype=x.dtype)}
+    return {"Out": np.full(scalar_shape(ctx.zero_dim), out, dtype=x.dtype)}
 
 
 def dist_grad(ins, attrs):
     x, y, out, dout, p = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"], attrs["p"]
-    z = x - y
+    z, norm = x - y, out.reshape(-1)[0]
     d = dout.reshape(-1)[0]
     if p == 0:
         grad = np.zeros_like(z)
     elif p in (np.inf, -np.inf):
-        grad = (np.abs(z) == out[0]) * np.sign(z) * d
+        grad = (np.abs(z) == norm) * np.sign(z) * d
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
-            grad = np.power(np.abs(z) / out[0], x.dtype.type(p - 1)) * np.sign(z) * d
+            grad = np.power(np.abs(z) / norm, x.dtype.type(p - 1)) * np.sign(z) * d
     return {
         "X@GRAD": unbroadcast(grad, x.shape).astype(x.dtype, copy=False),
         "Y@GRAD": (-unbroadcast(grad, y.shape)).astype(y.dtype, copy=False),

@@ -11,6 +11,7 @@ import numpy as np
 from numba import cuda
 
 from ...shapes.manipulation_run import check_slice_not_empty, slice_window
+from ..context import NO_CONTEXT
 from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from . import runtime as rt
 from ._host import given_cpu_kernel, on_host
@@ -31,12 +32,12 @@ def _strided(x_shape, attrs):
     return sizes, [s * t for s, t in zip(xstr, steps)], sum(f * s for f, s in zip(first, xstr))
 
 
-def strided_slice(ins, attrs):
+def strided_slice(ins, attrs, ctx=NO_CONTEXT):
     x = ins["Input"]
     sizes, src, base = _strided(x.shape, attrs)
     out = rt.empty(tuple(sizes), x.dtype)
     copy_window(x, out, sizes, src, contiguous_strides(sizes), base)
-    return {"Out": out.reshape(decreased(sizes, attrs))}
+    return {"Out": out.reshape(decreased(sizes, attrs, ctx.zero_dim))}
 
 
 def strided_slice_grad(ins, attrs):
@@ -161,16 +162,15 @@ def unique(ins, attrs, cpu_unique):
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 
-def slice(ins, attrs):
+def slice(ins, attrs, ctx=NO_CONTEXT):
     x = ins["Input"]
     starts, sizes = slice_window(tuple(x.shape), attrs)
     check_slice_not_empty(x.shape, sizes, attrs)
     xstr = contiguous_strides(x.shape)
     out = rt.empty(sizes, x.dtype)
     copy_window(x, out, sizes, xstr, contiguous_strides(sizes), builtins.sum(s * t for s, t in zip(starts, xstr)))
-    decrease = tuple(a % x.ndim for a in attrs["decrease_axis"])
-    if decrease:
-        out = out.reshape(tuple(d for i, d in enumerate(sizes) if i not in decrease) or (1,))
+    if attrs["decrease_axis"]:
+        out = out.reshape(decreased(sizes, attrs, ctx.zero_dim))
     return {"Out": out}
 
 

@@ -24,6 +24,7 @@ from ._launch import copy, full
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
 from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
 # -- joining and splitting along an axis ------------------------------------------------------
@@ -210,7 +211,7 @@ def unbind(ins, attrs, ctx=NO_CONTEXT):
     for j in range(k):
         out = rt.empty(shape, x.dtype)
         copy_window(x, out, shape, strides, contiguous_strides(shape), j * step)
-        outs.append(out)
+        outs.append(out.reshape(()) if ctx.zero_dim and x.ndim == 1 else out)  # (Paddle 2.6's 0-D slices)
     return {"Out": outs}
 
 
@@ -258,8 +259,8 @@ def expand_as_grad(ins, attrs):
 # -- where_index, size, flags -------------------------------------------------------------------
 
 
-def size(ins, attrs):
-    return {"Out": full((1,), ins["Input"].size, np.int64)}
+def size(ins, attrs, ctx=NO_CONTEXT):
+    return {"Out": full(scalar_shape(ctx.zero_dim), ins["Input"].size, np.int64)}
 
 
 def shape(ins, attrs):

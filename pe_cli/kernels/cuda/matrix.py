@@ -15,6 +15,7 @@ from ._reduce import reduce, sum_to_shape
 from ._host import host_ops
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
+from ..context import NO_CONTEXT
 
 
 @cuda.jit(device=True, inline=True)
@@ -63,9 +64,10 @@ def bmm_grad(ins, attrs):
     return {"X@GRAD": matmul(dout, conj(y), trans_b=True), "Y@GRAD": matmul(conj(x), dout, trans_a=True)}
 
 
-def dot(ins, attrs):
+def dot(ins, attrs, ctx=NO_CONTEXT):
     x, y = ins["X"], ins["Y"]
-    return {"Out": reduce(_MUL(x, y), (x.ndim - 1,), "sum", keepdims=True)}
+    out = reduce(_MUL(x, y), (x.ndim - 1,), "sum", keepdims=True)
+    return {"Out": out.reshape(tuple(x.shape[:-1])) if ctx.paddle2 else out}
 
 
 def dot_grad(ins, attrs):
@@ -191,10 +193,10 @@ def _diagonal_window(shape, attrs):
     return dims, tuple(strides[d] for d in keep) + (strides[lo] + strides[hi],), row * strides[lo] + col * strides[hi]
 
 
-def trace(ins, attrs):
+def trace(ins, attrs, ctx=NO_CONTEXT):
     x = ins["Input"]
     dims, strides, base = _diagonal_window(tuple(x.shape), attrs)
-    out_shape = dims[:-1] or (1,)
+    out_shape = dims[:-1] or (() if ctx.paddle2 else (1,))
     if dims[-1] == 0:
         return {"Out": zeros(out_shape, x.dtype)}
     diag = copy_window(x, rt.empty(dims, x.dtype), dims, strides, contiguous_strides(dims), base)

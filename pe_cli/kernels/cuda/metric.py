@@ -10,6 +10,8 @@ from ._host import given_cpu_kernel, host_ops
 from ._launch import flat, grid
 from ._reduce import reduce
 from .launcher import jit_kernel
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
 @jit_kernel
@@ -32,7 +34,7 @@ def _accuracy(correct, total, acc, correct_out):
         acc[0] = correct[0] / total if total else 0.0
 
 
-def accuracy(ins, attrs):
+def accuracy(ins, attrs, ctx=NO_CONTEXT):
     idx, label = ins["Indices"], ins["Label"]
     total = idx.shape[0]
     k = idx.size // max(total, 1)
@@ -44,7 +46,9 @@ def accuracy(ins, attrs):
         correct = rt.to_device(np.zeros(1, dtype=np.int32))
     acc, correct_out = rt.empty((1,), np.float32), rt.empty((1,), np.int32)
     _accuracy[1, 1, rt.stream()](correct, total, acc, correct_out)
-    return {"Accuracy": acc, "Correct": correct_out, "Total": rt.to_device(np.array([total], dtype=np.int32))}
+    one = scalar_shape(ctx.zero_dim)
+    total_out = rt.to_device(np.full(one, total, dtype=np.int32))
+    return {"Accuracy": acc.reshape(one), "Correct": correct_out.reshape(one), "Total": total_out}
 
 
 def auc(ins, attrs, cpu_auc):

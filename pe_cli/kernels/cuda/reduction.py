@@ -14,7 +14,7 @@ from ._host import host_ops, on_host_when
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
 from .launcher import jit_kernel
-from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape
+from ...shapes.reduction import reduce_axes, reduces_all, scalar_shape, sum_dtype
 
 
 def mean(ins, attrs, ctx=NO_CONTEXT):
@@ -39,7 +39,9 @@ def _as_out_dtype(x, attrs):
 
 def _reduce_kernel(kind, mean=False):
     def kernel(ins, attrs, ctx=NO_CONTEXT):
-        x = _as_out_dtype(ins["X"], attrs)
+        x = ins["X"]
+        dtype = sum_dtype(attrs, x.dtype, ctx.paddle2) if kind == "sum" and not mean else None
+        x = copy(x, dtype) if dtype is not None and dtype != x.dtype else _as_out_dtype(x, attrs)
         out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
         return {"Out": out if out.ndim else out.reshape(scalar_shape(ctx.zero_dim))}
 

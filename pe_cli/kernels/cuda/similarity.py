@@ -11,6 +11,8 @@ from ._elementwise import Binary, Ternary, Unary, expand_to, scalar_arg
 from ._launch import flat, grid
 from ._reduce import reduce, sum_to_shape
 from .launcher import jit_kernel
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
 @jit_kernel
@@ -151,12 +153,12 @@ def squared_l2_distance_grad(ins, attrs):
     return {"X@GRAD": grad.reshape(tuple(ins["X"].shape)), "Y@GRAD": _NEGATED(dy).reshape(tuple(y.shape))}
 
 
-def dist(ins, attrs):
-    x, y, p = ins["X"], ins["Y"], attrs["p"]
+def dist(ins, attrs, ctx=NO_CONTEXT):
+    x, y, p, one = ins["X"], ins["Y"], attrs["p"], scalar_shape(ctx.zero_dim)
     z = _ABS_MINUS(x, y)
     if math.isinf(p):
-        return {"Out": reduce(z, range(z.ndim), "max" if p > 0 else "min").reshape((1,))}
-    total = reduce(_ABS_POW(z, scalar_arg(x.dtype, p)), range(z.ndim), "sum").reshape((1,))
+        return {"Out": reduce(z, range(z.ndim), "max" if p > 0 else "min").reshape(one)}
+    total = reduce(_ABS_POW(z, scalar_arg(x.dtype, p)), range(z.ndim), "sum").reshape(one)
     return {"Out": total if p == 0 else _ABS_POW(total, scalar_arg(x.dtype, 1.0 / p))}
 
 
