@@ -21,6 +21,9 @@ for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (d
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
+for reshaping (the op cases of reshape, squeeze, unsqueeze, flatten(_contiguous_range), transpose, their ``*2`` twins
+and grad ops), those ops through their kernels and executor steps on tools/reshaping_case_bytes.py's forms, each
+output's layout (contiguity, a view of X or a copy) beside its bytes;
 for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
 tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
@@ -71,12 +74,17 @@ def _op_cases(root, families, results):
 
 
 _SOFTMAX_OPS = ("softmax", "softmax_grad", "log_softmax", "log_softmax_grad")
+_RESHAPING = ("reshape", "squeeze", "unsqueeze", "flatten", "flatten_contiguous_range", "transpose")
 
 
 def _family_cases(family):
     """The op cases of ``family``: tests/ops/cases_<family>.py's, and for softmax cases_activation's of its ops."""
     if family == "softmax":
         return [c for c in importlib.import_module("tests.ops.cases_activation").CASES if c.op in _SOFTMAX_OPS]
+    if family == "reshaping":  # (their op cases in three files: manipulation's, flattening's, tensor attributes')
+        files = ("manipulation", "flattening", "tensor_attrs")
+        cases = [c for f in files for c in importlib.import_module(f"tests.ops.cases_{f}").CASES]
+        return [c for c in cases if c.op.split("_grad")[0].rstrip("2") in _RESHAPING]
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
 
@@ -736,6 +744,10 @@ def dump(root, families, out, threads=1):
             _casts(results, np.random.default_rng(19))
         if "softmax" in families:
             _softmax(results, np.random.default_rng(17))
+        if "reshaping" in families:
+            importlib.import_module("reshaping_case_bytes").reshaping(
+                results, _record, _direct, np.random.default_rng(29)
+            )
         if "embedding" in families:
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)

@@ -24,8 +24,10 @@ def allocate(meta, ins, overwrite=False):
     writable C-contiguous array of the output's shape and dtype that no other input's array overlaps (an
     update's Grad, another state: none for a ``fresh`` variant, whose out-kernel puts the arrays its numpy
     form made); the Meta's scratch buffers too, by name. An output the Meta makes an alias of an input is
-    that input."""
+    that input; one it makes a view of an input is that input in the output's shape (``viewed``)."""
     outs = {slot: ins[src] for slot, src in meta.aliases.items()} if meta.aliases else {}
+    if meta.views:
+        viewed(meta, ins, outs)
     for slot, (shape, dtype) in () if meta.fresh else meta.outputs.items():
         if slot in outs:
             continue
@@ -45,6 +47,17 @@ def allocate(meta, ins, overwrite=False):
     for name, (shape, dtype) in meta.scratch.items():
         outs[name] = np.empty(shape, dtype)
     return outs
+
+
+def viewed(meta, ins, outs):
+    """Puts in ``outs`` each output the Meta makes a view of an input (``Meta.views``): the input's memory in the
+    output's shape where it is C-contiguous, else a C-contiguous copy of it in that shape (numpy's
+    ascontiguousarray, then reshape). The executor never writes in place over an array a view shares
+    (executor/plan.py), so a view is safe to hand on."""
+    for slot, src in meta.views.items():
+        x = ins[src]  # (a C-contiguous array is what ascontiguousarray gives, without its call)
+        x = x if type(x) is np.ndarray and x.flags.c_contiguous else np.ascontiguousarray(x)
+        outs[slot] = x.reshape(meta.outputs[slot][0])
 
 
 def _overlapped(x, src, ins, outputs):
@@ -129,7 +142,8 @@ def step_kernel(meta, out_kernel, name, check=None):
         elif decided.fresh:  # (nothing to allocate: the out-kernel puts the arrays numpy made)
             empties = ()
         else:
-            empties = tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs if slot not in decided.aliases)
+            left = {*decided.aliases, *decided.views}  # (an input, as it is or in another shape)
+            empties = tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs if slot not in left)
         run = getattr(out_kernel, "variants", {}).get(decided.variant, out_kernel)  # (one call less)
         if key is not None:
             if len(metas) >= KEPT:  # (shapes that drift from batch to batch: the recent ones)
@@ -152,6 +166,8 @@ def step_kernel(meta, out_kernel, name, check=None):
         if decided.aliases:  # (outputs that are an input as it is)
             for slot, src in decided.aliases.items():
                 outs[slot] = ins[src]
+        if decided.views and not (empties is None or overwrite):  # (an input in another shape; allocate's did)
+            viewed(decided, ins, outs)
         if told:
             run(ins, outs, attrs, decided, ctx)
         else:

@@ -1,9 +1,12 @@
 """flatten_contiguous_range, Paddle 2.x's flatten (what paddle.flatten and nn.Flatten save): the dims
 start_axis..stop_axis (negative: from the end) merged into one, XShape holding X's shape; a reshape, its
-kernel a view (kernels/<device>/flattening.py), its grad op reshape_grad's kernel (manipulation)."""
+Out a view of X where X is C-contiguous (shapes/reshaping.flatten_range_meta, kernels/<device>/flattening.py),
+its grad op reshape_grad's (manipulation)."""
 
 from ..base.broadcast_shapes import flattened_shape
-from .define import Attr, fmt_shape, is_int, register
+from ..kernels.cpu import flattening as cpu_flattening
+from ..shapes import reshaping
+from .define import Attr, Structured, fmt_shape, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -43,6 +46,7 @@ register(
     infer=_infer_flatten,
     grad=_grad_flatten,
     grad_reads=("XShape",),
+    structured=Structured(meta=reshaping.flatten_range_meta, cpu=cpu_flattening.flatten_contiguous_range_out),
     doc="Out = X with the dims start_axis..stop_axis (negative: from the end) merged into one; XShape is "
     "X's shape behind a 0, holding no data (a 0-D X flattens to [1]).",
 )
@@ -54,4 +58,5 @@ register(
     outputs=["X@GRAD"],
     attrs=_FLATTEN_ATTRS,
     infer=_infer_reshape_grad,
+    structured=Structured(meta=reshaping.reshape_grad_meta, cpu=cpu_flattening.flatten_contiguous_range_out),
 )

@@ -10,14 +10,19 @@ registered in manipulation_joining.py.
 from ..base.dtypes import convert_dtype, is_float
 from ..base.dims import is_known, numel
 from ..kernels.cpu import manipulation as cpu_manipulation
+from ..shapes import reshaping
 from ..shapes.manipulation import cast_meta, inverse_axis, reshape_target, squeeze_shape, unsqueeze_shape
 from .define import LAYOUT_NAME, Attr, Structured, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
+_RESHAPED = Structured(meta=reshaping.reshape_grad_meta, cpu=cpu_manipulation.reshaped_out)
+
+
 def _reshape_grad_op(name, attrs):
     """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...), X's shape
-    read from X, or from XShape (Fluid's ``*2_grad`` ops: XShape is X's shape behind a 0). Its own gradient (a
-    gradient of a gradient) is the same op the other way: ddX reshaped to Out@GRAD's shape."""
+    read from X, or from XShape (Fluid's ``*2_grad`` ops: XShape is X's shape behind a 0): a view of Out@GRAD
+    where it is C-contiguous (shapes/reshaping.reshape_grad_meta). Its own gradient (a gradient of a gradient)
+    is the same op the other way: ddX reshaped to Out@GRAD's shape."""
 
     def grad(g):
         if g.needs("Out@GRAD") and g.has_out_grad("X@GRAD"):
@@ -32,6 +37,7 @@ def _reshape_grad_op(name, attrs):
         attrs=attrs,
         infer=_infer_reshape_grad,
         grad=grad,
+        structured=_RESHAPED,
     )
 
 
@@ -54,10 +60,10 @@ def _grad_reshape_like(grad_op):
     return grad
 
 
-def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=None):
+def _register_with_xshape(name, attrs, infer, meta, doc, inputs=("X",), attr_tensors=None):
     """Registers ``name`` and Fluid's ``name2`` twin (an extra optional XShape output: the input's
     shape behind a leading 0, holding no data), each with its reshape-style grad op. The twin runs
-    ``name``'s kernel."""
+    ``name``'s kernel: its meta rule ``meta`` (shapes/reshaping.py: Out a view of X where X is C-contiguous)."""
     for op_type in (name, name + "2"):
         outputs = ["Out"] if op_type == name else ["Out", "XShape"]
         register(
@@ -72,6 +78,7 @@ def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=N
             doc=doc,
             attr_tensors=attr_tensors,
             grad_reads=("X",) if op_type == name else ("X", "XShape"),
+            structured=Structured(meta=meta, cpu=cpu_manipulation.reshaped_out),
         )
         _reshape_grad_op(f"{op_type}_grad", attrs)
 
@@ -117,7 +124,9 @@ _register_with_xshape(
         **backend_attrs("use_quantizer"),
     },  # Fluid's oneDNN kernel's: ignored
     _infer_reshape,
+    reshaping.reshape_meta,
     inputs=("X", "Shape?", "ShapeTensor*?"),
+    attr_tensors={"Shape": "shape", "ShapeTensor": "shape"},
     doc="Out = X with a new shape: 0 copies X's dim at that index, one -1 is inferred. The optional "
     "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
     "is then the build-time shape; or ShapeTensor, one int32 [1] tensor per dim (Fluid's shape list "
@@ -138,6 +147,7 @@ _register_with_xshape(
     "flatten",
     {"axis": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0")},
     _infer_flatten,
+    reshaping.flatten_meta,
     doc="Out = X as a matrix: dims before `axis` make the rows, the rest the columns.",
 )
 
@@ -155,6 +165,7 @@ _register_with_xshape(
     "squeeze",
     {"axes": _AXES},
     _infer_squeeze,
+    reshaping.squeeze_meta,
     doc="Out = X without the listed dims of size 1 (every size-1 dim when axes is empty).",
 )
 
@@ -179,6 +190,7 @@ _register_with_xshape(
     "unsqueeze",
     {"axes": _AXES},
     _infer_unsqueeze,
+    reshaping.unsqueeze_meta,
     inputs=("X", "AxesTensor?", "AxesTensorList*?"),
     attr_tensors={"AxesTensor": "axes", "AxesTensorList": "axes"},
     doc="Out = X with dims of size 1 inserted at `axes` (or at the axes AxesTensor, an int "
@@ -235,6 +247,7 @@ for _type, _outs, _grad_ins in (("transpose", ["Out"], ["X?", "Out?"]), ("transp
         infer=_infer_transpose,
         grad=_grad_transpose,
         grad_reads=("Out", "X") if _type == "transpose" else ("XShape",),
+        structured=Structured(meta=reshaping.transpose_meta, cpu=cpu_manipulation.transpose_out),
         doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i]. data_format and use_quantizer "
         "steer Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.",
     )
@@ -248,6 +261,7 @@ for _type, _outs, _grad_ins in (("transpose", ["Out"], ["X?", "Out?"]), ("transp
         infer=_infer_transpose_grad,
         grad=_grad_transpose_grad,
         no_need_buffer=tuple(s.rstrip("?") for s in _grad_ins),
+        structured=Structured(meta=reshaping.transpose_grad_meta, cpu=cpu_manipulation.transpose_out),
         doc="X@GRAD = Out@GRAD with the dims permuted back (Fluid's transpose_grad / transpose2_grad).",
     )
 

@@ -48,7 +48,10 @@ class Meta(NamedTuple):
     its outputs, and the out-kernel puts the array numpy made in ``outs`` (a copy where it is not a new
     C-contiguous array of the output's shape and dtype): no extra pass over the values; ``aliases``: output
     slot -> the input slot whose value that output is, as it is (of its shape and dtype: a gradient passed
-    through, elementwise_add's X@GRAD): nothing is allocated or computed for it, the out-kernel leaves it."""
+    through, elementwise_add's X@GRAD): nothing is allocated or computed for it, the out-kernel leaves it;
+    ``views``: output slot -> the input slot whose values that output is in the output's shape (a reshape's
+    Out): the input's memory seen in that shape where it is C-contiguous (numpy's reshape of it: a view, no
+    copy), else a C-contiguous copy of it reshaped; nothing is allocated for it, the out-kernel leaves it."""
 
     outputs: dict
     variant: str
@@ -59,6 +62,7 @@ class Meta(NamedTuple):
     args: tuple = ()
     fresh: bool = False
     aliases: Mapping = _NONE
+    views: Mapping = _NONE
 
 
 @dataclass(frozen=True)

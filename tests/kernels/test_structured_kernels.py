@@ -32,11 +32,13 @@ from tests.ops import (
     cases_normalization,
     cases_optimizer,
     cases_optimizer_proximal,
+    cases_flattening,
     cases_manipulation,
     cases_pooling,
     cases_pooling_mask,
     cases_reduction,
     cases_reduction_norm,
+    cases_tensor_attrs,
 )
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
@@ -84,6 +86,14 @@ CONVERTED = {
         f"{op}{g}" for op in ("cross_entropy", "sigmoid_cross_entropy_with_logits") for g in ("", "_grad")
     }
     | {"cross_entropy2", "cross_entropy_grad2"},
+    # (their views, out-kernels and metas per signature: tests/kernels/test_structured_reshaping.py)
+    "reshaping": {
+        f"{op}{two}{g}"
+        for op in ("reshape", "squeeze", "unsqueeze", "flatten")
+        for two in ("", "2")
+        for g in ("", "_grad")
+    }
+    | {f"{op}{g}" for op in ("flatten_contiguous_range", "transpose", "transpose2") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -133,11 +143,16 @@ CASES = {
     # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
     "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
     "cross entropy": [c for c in cases_loss_classification.CASES if c.op in CONVERTED["cross entropy"]],
+    "reshaping": [
+        c
+        for c in cases_manipulation.CASES + cases_tensor_attrs.CASES + cases_flattening.CASES
+        if c.op in CONVERTED["reshaping"]
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy")
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy", "reshaping")
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 

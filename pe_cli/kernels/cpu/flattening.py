@@ -1,11 +1,5 @@
-"""flatten_contiguous_range's kernel (pe_cli/ops/flattening.py): X reshaped, XShape its shape behind a 0."""
+"""flatten_contiguous_range's out-kernel (pe_cli/ops/flattening.py; its meta rule: shapes/reshaping.flatten_range_meta):
+the reshaping ops' one (Out is X in another shape, a view where X is C-contiguous, XShape holds nothing: both made
+where the outputs are, kernels/structured.py), bound by object in the op's definition."""
 
-import numpy as np
-
-from ...base.broadcast_shapes import flattened_shape
-from .manipulation import xshape
-
-
-def flatten_contiguous_range(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.ascontiguousarray(x).reshape(flattened_shape(x.shape, attrs)), "XShape": xshape(x)}
+from .manipulation import reshaped_out as flatten_contiguous_range_out  # noqa: F401 (bound in ops/flattening.py)

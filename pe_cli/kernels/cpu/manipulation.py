@@ -1,24 +1,15 @@
-"""Kernels of ops/manipulation.py: reshaping, joining and splitting, expand, reverse, cast, shape and
-size; numpy (transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules
-shared with the CUDA twins are in shapes/manipulation.py and manipulation_run.py."""
-
-import math
+"""Kernels of ops/manipulation.py: reshaping (out-kernels of structured kernels, their meta rules in
+shapes/reshaping.py), joining and splitting, expand, reverse, cast (an out-kernel too), shape and size; numpy
+(transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules shared with the CUDA
+twins are in shapes/manipulation.py and manipulation_run.py."""
 
 import numpy as np
 
-from ...shapes.manipulation import cast_meta, inverse_axis
-from ...shapes.manipulation_run import (
-    expand_times,
-    reshape_shape,
-    reshape_target_at_run,
-    reverse_axes,
-    split_sizes,
-    squeeze_axes,
-    tile_operands,
-    unbind_view,
-    unsqueeze_shape,
-)
-from .runtime.loops import is_float, lazy, run_in_parts
+from ...shapes.manipulation import cast_meta
+from ...shapes.manipulation_run import expand_times, reverse_axes, split_sizes, tile_operands, unbind_view
+from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
+from .launches import by_variant
+from .runtime.loops import lazy, run_in_parts
 from ..context import NO_CONTEXT
 from ..structured import adapter, fresh_output
 from ...shapes.reduction import scalar_shape
@@ -64,93 +55,37 @@ def stack_grad(ins, attrs):
     return {"X@GRAD": [np.ascontiguousarray(np.take(dy, i, axis=axis)).reshape(x.shape) for i, x in enumerate(xs)]}
 
 
-def xshape(x):
-    """Fluid's XShape output: X's shape behind a leading 0, holding no data."""
-    return np.empty((0,) + x.shape, dtype=x.dtype)
+def reshaped_out(ins, outs, attrs, meta):
+    """The out-kernel of reshape, flatten, squeeze, unsqueeze, flatten_contiguous_range, their ``*2`` twins and
+    grad ops (their meta rules: shapes/reshaping.py): Out (X@GRAD) is X (Out@GRAD) in another shape, a view of
+    its memory where it is C-contiguous (``Meta.views``), XShape holds nothing; both are made where the outputs
+    are (kernels/structured.py): nothing is left to compute. (The executor never writes in place into an array
+    a view shares: executor/plan.py.)"""
 
 
-def reshape_to(x, shape):
-    """X reshaped by Fluid's rule (0 copies X's dim, one -1 is inferred): a view of X's memory where
-    X is C-contiguous (no copy; the executor never writes in place into an array a view shares, see
-    executor/plan.py), else a contiguous copy."""
-    return np.ascontiguousarray(x).reshape(reshape_shape(x.shape, x.size, shape))
+def _transpose_view(ins, outs, attrs, meta):
+    """No dim of more than one element passes another: Out is X in its shape (``Meta.views``), made already."""
 
 
-def reshape(ins, attrs):
-    x = ins["X"]
-    return {"Out": reshape_to(x, reshape_target_at_run(ins, attrs)), "XShape": xshape(x)}
+def _transpose_swap(ins, outs, attrs, meta):
+    """Two adjacent axes swapped: the numba loop (_transpose_loops.py) on X as [A, B, C, D] into Out as [A, C, B, D]
+    (a non-contiguous X is copied by its reshape first)."""
+    (a, b, c, d), slot = meta.args
+    x = ins[meta.loop_inputs[0]]
+    out = outs[slot].reshape(a, c, b, d)
+    run_in_parts(_transpose_loops(), "swap_middle", x.size, x.reshape(a, b, c, d), out, least=SWAP_LOOP_MIN)
 
 
-def reshape_grad(ins, attrs):
-    """X@GRAD = Out@GRAD in X's shape: X's, or XShape's behind its leading 0 (Fluid's *2_grad ops)."""
-    shape = ins["X"].shape if ins.get("X") is not None else ins["XShape"].shape[1:]
-    return {"X@GRAD": np.ascontiguousarray(ins["Out@GRAD"]).reshape(shape)}
+def _transpose_copy(ins, outs, attrs, meta):
+    """numpy's copy of the transposed view into Out (an assignment: a few microseconds less than np.copyto's call
+    on a small X; the same bits)."""
+    perm, slot = meta.args
+    outs[slot][...] = ins[meta.loop_inputs[0]].transpose(perm)
 
 
-def flatten(ins, attrs):
-    x = ins["X"]
-    axis = attrs["axis"]
-    rows = int(np.prod(x.shape[:axis]))
-    return {
-        "Out": np.ascontiguousarray(x).reshape(rows, -1 if rows else int(np.prod(x.shape[axis:]))),
-        "XShape": xshape(x),
-    }
-
-
-def squeeze(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.squeeze(np.ascontiguousarray(x), axis=squeeze_axes(x.shape, attrs["axes"])), "XShape": xshape(x)}
-
-
-def unsqueeze(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.ascontiguousarray(x).reshape(unsqueeze_shape(x.shape, attrs["axes"])), "XShape": xshape(x)}
-
-
-def transpose(ins, attrs):
-    x = ins["X"]
-    perm = [a % x.ndim if x.ndim else a for a in attrs["axis"]]
-    swap = _adjacent_swap(x, perm)
-    if swap is None:
-        out = np.ascontiguousarray(np.transpose(x, perm))
-    else:  # the numba loop (_transpose_loops.py) on x as [A, B, C, D]
-        out = np.empty(tuple(x.shape[i] for i in perm), dtype=x.dtype)
-        run_in_parts(
-            _transpose_loops(),
-            "swap_middle",
-            x.size,
-            x.reshape(swap),
-            out.reshape(swap[0], swap[2], swap[1], swap[3]),
-            least=SWAP_LOOP_MIN,
-        )
-    return {"Out": out, "XShape": xshape(x)}
-
-
-def transpose_grad(ins, attrs):
-    """X@GRAD = Out@GRAD permuted back (Fluid's transpose_grad / transpose2_grad)."""
-    return {"X@GRAD": transpose({"X": ins["Out@GRAD"]}, dict(attrs, axis=inverse_axis(attrs["axis"])))["Out"]}
-
-
-# elements below which numpy's copy of the view is as fast; from here the parallel twin is faster
-# than the loop too (2-core AMD EPYC VM, p10 of 400 calls, [n, 28, 4, 16] float32: 14,336 values
-# 7.6 -> 5.0 us, 114,688 values 58 -> 18 us)
-SWAP_LOOP_MIN = 1 << 14
-SWAP_LOOP_ROW = 4  # the loop copies rows of the trailing axes of at least this many elements
-
-
-def _adjacent_swap(x, axis):
-    """x's shape as [A, B, C, D] where the permutation ``axis`` swaps two adjacent axes (B and C)
-    and keeps the others (A the product of those before, D of those after), x is C-contiguous float and
-    large enough for the loop to pay; else None."""
-    if x.size < SWAP_LOOP_MIN or not x.flags.c_contiguous or not is_float(x):
-        return None
-    perm = [a % x.ndim for a in axis]
-    moved = [i for i, a in enumerate(perm) if a != i]
-    if len(moved) != 2 or moved[1] != moved[0] + 1 or perm[moved[0]] != moved[1]:
-        return None
-    i = moved[0]
-    inner = math.prod(x.shape[i + 2 :])
-    return None if inner < SWAP_LOOP_ROW else (math.prod(x.shape[:i]), x.shape[i], x.shape[i + 1], inner)
+# transpose's and its grad op's out-kernel (their meta rules: shapes/reshaping.transpose_meta, transpose_grad_meta)
+transpose_out = by_variant("transpose_out", None, view=_transpose_view, swap=_transpose_swap, copy=_transpose_copy)
+transpose = adapter(transpose_meta, transpose_out, "transpose")  # (the layouts' moves of an axis: kernels/layout.py)
 
 
 def _cast_float16(ins, outs, attrs, meta):
