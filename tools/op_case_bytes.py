@@ -21,6 +21,8 @@ for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (d
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
+for matmul (the op cases of matmul, matmul_v2, bmm and addmm), the family's ops through their CPU kernels on
+tools/matmul_case_bytes.py's dtypes, shapes, flags, layouts and thread settings;
 for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
 tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
@@ -77,6 +79,12 @@ def _family_cases(family):
     """The op cases of ``family``: tests/ops/cases_<family>.py's, and for softmax cases_activation's of its ops."""
     if family == "softmax":
         return [c for c in importlib.import_module("tests.ops.cases_activation").CASES if c.op in _SOFTMAX_OPS]
+    if family == "matmul":  # (matmul, matmul_v2 and bmm, and addmm, which runs matmul's kernels)
+        cases = (
+            importlib.import_module("tests.ops.cases_linalg").CASES
+            + importlib.import_module("tests.ops.cases_matrix").CASES
+        )
+        return [c for c in cases if c.op in ("matmul", "matmul_v2", "bmm", "addmm")]
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
 
@@ -736,6 +744,8 @@ def dump(root, families, out, threads=1):
             _casts(results, np.random.default_rng(19))
         if "softmax" in families:
             _softmax(results, np.random.default_rng(17))
+        if "matmul" in families:
+            importlib.import_module("matmul_case_bytes").matmul(results, _record, _direct, np.random.default_rng(29))
         if "embedding" in families:
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)

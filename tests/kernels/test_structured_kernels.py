@@ -26,6 +26,7 @@ from tests.ops import (
     cases_elementwise,
     cases_fused,
     cases_linalg,
+    cases_matrix,
     cases_adamw,
     cases_loss_classification,
     cases_momentum,
@@ -84,6 +85,8 @@ CONVERTED = {
         f"{op}{g}" for op in ("cross_entropy", "sigmoid_cross_entropy_with_logits") for g in ("", "_grad")
     }
     | {"cross_entropy2", "cross_entropy_grad2"},
+    # (their out-kernels' sentinel buffers, scratch too: tests/kernels/test_structured_matmul.py)
+    "matmul": {"matmul", "matmul_v2", "matmul_grad", "matmul_grad_x", "matmul_grad_y", "bmm", "bmm_grad"},
 }
 CASES = {
     "activation table": [
@@ -133,11 +136,12 @@ CASES = {
     # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
     "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
     "cross entropy": [c for c in cases_loss_classification.CASES if c.op in CONVERTED["cross entropy"]],
+    "matmul": [c for c in cases_linalg.CASES + cases_matrix.CASES if c.op in CONVERTED["matmul"]],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy")
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy", "matmul")
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 

@@ -254,7 +254,7 @@ def cholesky(ins, attrs):
 
 
 def _on_host_form(attrs):
-    """Fluid 1.8's multi-head matmul and the oneDNN fused transpose + reshape of Out (kernels/cpu/_matmul_forms.py):
+    """Fluid 1.8's multi-head matmul and the oneDNN fused transpose + reshape of Out (kernels/cpu/matmul.py):
     the CPU kernels, on the host."""
     return attrs.get("head_number", 1) > 1 or bool(attrs.get("fused_transpose_Out") and attrs.get("fused_reshape_Out"))
 
