@@ -16,13 +16,16 @@ Then alpha, in place; a product the rule gave a scratch buffer (``temp``) is sum
 back or moved (Fluid's fused transpose) and cast as it is written into the output. HEADS (Fluid 1.8's multi-head
 matmul) is a numpy form (``fresh``: _matmul_forms.matmul_heads's new arrays)."""
 
+import math
+
 import numpy as np
 
+from ...shapes.gemm import GEMM, OUTER
 from ...shapes.matmul import HEADS, MATRIX, NUMPY, PRODUCTS, ROWS, STACKED
 from ..structured import fresh_output
 from ._matmul_forms import matmul_heads
-from .gemm import product_into
-from .launches import by_variant
+from .gemm import gemm, product_into
+from .launches import by_variant, one
 from .runtime import cblas, threads
 from .runtime.loops import lazy, parallel_threads, twin
 
@@ -134,5 +137,42 @@ def _heads(ins, outs, attrs, meta):
         outs[slot] = fresh_output(result, spec, tuple(ins.values()))
 
 
-MATMUL = by_variant("matmul_out", None, **{PRODUCTS: _products, HEADS: _heads})
-MATMUL_GRAD = by_variant("matmul_grad_out", None, **{PRODUCTS: _products, HEADS: _heads})
+def _stored(o, shape, trans):
+    """(the 2-D shape a planned step reads the value of Operand ``o`` as, BLAS's transpose flag), as _blas_view
+    hands a C-contiguous value to BLAS; None where the product reads anything but the value itself (conjugated,
+    scaled, moved), or a swapped view _blas_view would not flip (one of a matrix of one row or column)."""
+    if o.conj or o.scale is not None or o.moved is not None:
+        return None
+    shape = tuple(o.shape or shape)
+    if o.swap:
+        return (shape, not trans) if o.flat is None and len(shape) == 2 and 1 not in shape else None
+    shape = tuple(o.flat or shape)
+    return ((math.prod(shape[:-1]), shape[-1]) if len(shape) != 2 else shape), trans
+
+
+def _launches(op, table, meta):
+    """A planned step's launches of the products (gemm.gemm: the loops product_into runs), or None where one is not
+    two matrices (ROWS, MATRIX) on the GEMM or outer path written straight into its output with no alpha, or a
+    product of a row or a column (numpy's matmul calls BLAS's matrix-vector product there); the op then runs as
+    a Python launch, its out-kernel."""
+    if meta.variant != PRODUCTS:
+        return None
+    launches = []
+    for s in meta.args:
+        if s.form not in (ROWS, MATRIX) or s.path not in (GEMM, OUTER) or s.temp or s.alpha is not None:
+            return None
+        a, b, c = one(op, s.a.slot), one(op, s.b.slot), one(op, s.out, "outputs")
+        if None in (a, b, c) or any(n not in table for n in (a, b, c)) or 1 in s.view and s.mnk[3] != 1:
+            return None
+        a_view, b_view = _stored(s.a, table[a][0], s.trans_a), _stored(s.b, table[b][0], s.trans_b)
+        if a_view is None or b_view is None:
+            return None
+        part = gemm(table, a, a_view[0], b, b_view[0], c, a_view[1], b_view[1])
+        if part is None:
+            return None
+        launches += part
+    return launches
+
+
+MATMUL = by_variant("matmul_out", _launches, **{PRODUCTS: _products, HEADS: _heads})
+MATMUL_GRAD = by_variant("matmul_grad_out", _launches, **{PRODUCTS: _products, HEADS: _heads})
