@@ -24,6 +24,8 @@ for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_byt
 for reshaping (the op cases of reshape, squeeze, unsqueeze, flatten(_contiguous_range), transpose, their ``*2`` twins
 and grad ops), those ops through their kernels and executor steps on tools/reshaping_case_bytes.py's forms, each
 output's layout (contiguity, a view of X or a copy) beside its bytes;
+for matmul (the op cases of matmul, matmul_v2, bmm and addmm), the family's ops through their CPU kernels on
+tools/matmul_case_bytes.py's dtypes, shapes, flags, layouts and thread settings;
 for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
 tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
@@ -85,6 +87,12 @@ def _family_cases(family):
         files = ("manipulation", "flattening", "tensor_attrs")
         cases = [c for f in files for c in importlib.import_module(f"tests.ops.cases_{f}").CASES]
         return [c for c in cases if c.op.split("_grad")[0].rstrip("2") in _RESHAPING]
+    if family == "matmul":  # (matmul, matmul_v2 and bmm, and addmm, which runs matmul's kernels)
+        cases = (
+            importlib.import_module("tests.ops.cases_linalg").CASES
+            + importlib.import_module("tests.ops.cases_matrix").CASES
+        )
+        return [c for c in cases if c.op in ("matmul", "matmul_v2", "bmm", "addmm")]
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
 
@@ -748,6 +756,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("reshaping_case_bytes").reshaping(
                 results, _record, _direct, np.random.default_rng(29)
             )
+        if "matmul" in families:
+            importlib.import_module("matmul_case_bytes").matmul(results, _record, _direct, np.random.default_rng(29))
         if "embedding" in families:
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)

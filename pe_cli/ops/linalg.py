@@ -5,7 +5,9 @@ from ..base.activations import real_number
 from ..base.dims import known_numel
 from ..base.errors import ShapeError
 from ..kernels.cpu import gemm as cpu_gemm
+from ..kernels.cpu import matmul as cpu_matmul
 from ..shapes import gemm as meta_rules
+from ..shapes import matmul as matmul_rules
 from ..shapes.linalg import matmul_flag, matmul_fused_out, matmul_v1_attrs
 from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
 
@@ -123,7 +125,7 @@ def _infer_matmul(ctx):
     fused = matmul_fused_out(a, out)
     if isinstance(fused, str):
         ctx.fail(fused)
-    ctx.set_output("Out", fused or out or [1], ctx.dtype("X"))
+    ctx.set_output("Out", fused or out or ctx.scalar_shape(), ctx.dtype("X"))  # (matmul_v2's vectors: 0-D in 2.x)
 
 
 def _infer_matmul_heads(ctx, xm, ym, desc):
@@ -189,6 +191,7 @@ register(
     attrs=_MATMUL_ATTRS,
     infer=_infer_matmul,
     grad=_grad_matmul,
+    structured=Structured(meta=matmul_rules.matmul_meta, cpu=cpu_matmul.MATMUL),
     doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
     "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
     "is removed from Out. head_number > 1: X's columns in that many blocks, each times Y's block "
@@ -207,8 +210,11 @@ register(
     attrs={"trans_x": Attr(False, choices=_BOOL), "trans_y": Attr(False, choices=_BOOL)},
     infer=_infer_matmul,
     grad=_grad_matmul,
+    structured=Structured(meta=matmul_rules.matmul_v2_meta, cpu=cpu_matmul.MATMUL),
+    traits=("result_0d_in_paddle2",),
     doc="Fluid 1.8's matmul_v2 (paddle.matmul): matmul with transpose_X=trans_x, transpose_Y=trans_y, "
-    "alpha 1; the same broadcasting and 1-D rules, kernels and gradients.",
+    "alpha 1; the same broadcasting and 1-D rules, kernels and gradients (two vectors: 0-D in a Paddle 2.x "
+    "program, as Paddle 2.6's).",
 )
 _MATMUL_GRAD_GRAD = grad_of_bilinear_grad("matmul", "X", "Y", "Out", {"X": "matmul_grad", "Y": "matmul_grad"})
 register(
@@ -219,6 +225,7 @@ register(
     attrs=_MATMUL_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
     traits=("optional_outputs",),
+    structured=Structured(meta=matmul_rules.matmul_grad_meta, cpu=cpu_matmul.MATMUL_GRAD),
     grad=_MATMUL_GRAD_GRAD,
 )
 # (matmul_grad_x / matmul_grad_y: each half of it, as pe wrote them in programs it saved before)
@@ -229,6 +236,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_MATMUL_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=matmul_rules.matmul_grad_x_meta, cpu=cpu_matmul.MATMUL_GRAD),
     grad=_MATMUL_GRAD_GRAD,
 )
 register(
@@ -238,6 +246,7 @@ register(
     outputs=["Y@GRAD"],
     attrs=_MATMUL_ATTRS,
     infer=grads_like({"Y@GRAD": "Y"}),
+    structured=Structured(meta=matmul_rules.matmul_grad_y_meta, cpu=cpu_matmul.MATMUL_GRAD),
     grad=_MATMUL_GRAD_GRAD,
 )
 

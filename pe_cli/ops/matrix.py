@@ -5,8 +5,10 @@ inner product along the last dim), cross (the cross product along a dim of size 
 Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims); Fluid 1.8's
 bilinear_tensor_product (Out[b, k] = X[b] Weight[k] Y[b]^T + Bias)."""
 
+from ..kernels.cpu import matmul as cpu_matmul
+from ..shapes import matmul as matmul_rules
 from ..shapes.matrix import CROSS_DEFAULT_DIM, addmm_mismatch, cross_mismatch, kron_shape, trace_dims
-from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
+from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
@@ -77,10 +79,16 @@ register(
     infer=_infer_bmm,
     grad=grad_of("bmm_grad", ("X", "Y"), in_grads=("X", "Y")),
     grad_reads=("X", "Y"),
+    structured=Structured(meta=matmul_rules.bmm_meta, cpu=cpu_matmul.MATMUL),
     doc="Out[b] = X[b] @ Y[b]: X [B, M, K], Y [B, K, N] -> Out [B, M, N].",
 )
 register(
-    "bmm_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], infer=_XY_GRADS
+    "bmm_grad",
+    kernel_module="matrix",
+    inputs=["X", "Y", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    infer=_XY_GRADS,
+    structured=Structured(meta=matmul_rules.bmm_grad_meta, cpu=cpu_matmul.MATMUL_GRAD),
 )
 
 

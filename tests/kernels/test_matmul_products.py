@@ -1,4 +1,4 @@
-"""matmul's products (linalg._product): two matrices, or a stack times one matrix, go through matmul2d's
+"""matmul's products (kernels/cpu/matmul.py, through linalg.py's adapters): two matrices, or a stack times one matrix, go through matmul2d's
 blocks on the device's threads, stacks of one batch through _blas_loops.gemm_batch; with transposes,
 1-D operands and broadcast stacks against numpy's matmul in float64, forward and both gradients, on a
 device of 1 thread and of 2."""
@@ -6,7 +6,7 @@ device of 1 thread and of 2."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import linalg
+from pe_cli.kernels.cpu import gemm, linalg
 from pe_cli.kernels.cpu.runtime import threads
 
 rng = np.random.default_rng(8)
@@ -79,5 +79,5 @@ def test_an_inner_dimension_of_1_is_blas_outer_product_to_the_bit(trans_a, trans
     b = rng.standard_normal((23, 1) if trans_b else (1, 23)).astype(np.float32)
     bias = rng.standard_normal(23).astype(np.float32)
     want = (a.T if trans_a else a) @ (b.T if trans_b else b)
-    np.testing.assert_array_equal(linalg.matmul2d(a, b, trans_a, trans_b), want)
-    np.testing.assert_array_equal(linalg.matmul2d(a, b, trans_a, trans_b, bias=bias), want + bias)
+    np.testing.assert_array_equal(gemm.matmul2d(a, b, trans_a, trans_b), want)
+    np.testing.assert_array_equal(gemm.matmul2d(a, b, trans_a, trans_b, bias=bias), want + bias)

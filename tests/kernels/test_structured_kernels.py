@@ -26,6 +26,7 @@ from tests.ops import (
     cases_elementwise,
     cases_fused,
     cases_linalg,
+    cases_matrix,
     cases_adamw,
     cases_loss_classification,
     cases_momentum,
@@ -94,6 +95,8 @@ CONVERTED = {
         for g in ("", "_grad")
     }
     | {f"{op}{g}" for op in ("flatten_contiguous_range", "transpose", "transpose2") for g in ("", "_grad")},
+    # (their out-kernels' sentinel buffers, scratch too: tests/kernels/test_structured_matmul.py)
+    "matmul": {"matmul", "matmul_v2", "matmul_grad", "matmul_grad_x", "matmul_grad_y", "bmm", "bmm_grad"},
 }
 CASES = {
     "activation table": [
@@ -148,11 +151,20 @@ CASES = {
         for c in cases_manipulation.CASES + cases_tensor_attrs.CASES + cases_flattening.CASES
         if c.op in CONVERTED["reshaping"]
     ],
+    "matmul": [c for c in cases_linalg.CASES + cases_matrix.CASES if c.op in CONVERTED["matmul"]],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy", "reshaping")
+OWN_TESTS = (
+    "softmax_with_cross_entropy",
+    "gemm",
+    "dropout",
+    "embedding lookup",
+    "cross entropy",
+    "reshaping",
+    "matmul",
+)
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 

@@ -165,7 +165,7 @@ def _gemm_batch(blocks):
     """The loop over ``parts`` blocks of a stack of products (range or prange): c[i] = op(a[i]) @ op(b[i])
     for C-contiguous 3-D arrays of one batch, each product one single-threaded BLAS call, as numpy's
     matmul makes it (matmul's batched products, the attention's q k^T and its weights times v:
-    kernels/cpu/linalg.py). The products are the same whichever twin runs them."""
+    kernels/cpu/matmul.py). The products are the same whichever twin runs them."""
 
     def loop(gemm, trans_a, trans_b, a, b, c, parts):
         batch, m, n = c.shape

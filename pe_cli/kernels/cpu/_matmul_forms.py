@@ -1,34 +1,8 @@
-"""matmul's forms beyond one product (kernels of linalg.py's matmul): Fluid 1.8's multi-head matmul
-(head_number > 1), and the transpose + reshape of Out that Fluid's oneDNN inference pass fuses into it
-(fused_transpose_Out, fused_reshape_Out: shapes/linalg.py matmul_fused_out)."""
+"""matmul's form beyond one product (matmul.py's HEADS variant, a numpy form): Fluid 1.8's multi-head matmul
+(head_number > 1). (The transpose + reshape of Out that Fluid's oneDNN inference pass fuses into it,
+fused_transpose_Out and fused_reshape_Out, is a step of matmul.py's products: shapes/matmul.py.)"""
 
 import numpy as np
-
-from ...shapes.linalg import matmul_fused_out
-
-
-def _moves(attrs):
-    """Whether the fused transpose moves Out's values: Fluid's oneDNN kernel (use_mkldnn) writes the
-    product transposed; its plain kernel writes it in place under the fused shape (both measured)."""
-    return bool(attrs.get("use_mkldnn"))
-
-
-def fused_output(out, attrs):
-    """Out of a matmul with the fused transpose + reshape: the product ``out`` [B, H, M, N] as Fluid gives it."""
-    shape = matmul_fused_out(attrs, out.shape)
-    if shape is None:
-        return out
-    return np.ascontiguousarray(out.transpose(0, 2, 1, 3) if _moves(attrs) else out).reshape(shape)
-
-
-def product_grad(dout, attrs, product_shape):
-    """Out@GRAD of a fused matmul as the gradient of its product [B, H, M, N] (``product_shape``)."""
-    if matmul_fused_out(attrs, product_shape) is None:
-        return dout
-    if not _moves(attrs):
-        return dout.reshape(product_shape)
-    b, h, m, n = product_shape
-    return np.ascontiguousarray(dout.reshape(b, m, h, n).transpose(0, 2, 1, 3))
 
 
 def _head_views(xm, ym, h):
@@ -54,7 +28,7 @@ def _heads_joined(a):
 
 def matmul_heads(ins, attrs, want, operands):
     """Out, X@GRAD or Y@GRAD (``want``) of matmul with head_number > 1 (X and Y of rank 2 or 3 alike);
-    ``operands``: X and Y as the product's [..., M, K] and [..., K, N] (linalg._matmul_operands)."""
+    ``operands``: X and Y as the product's [..., M, K] and [..., K, N] (matmul.py's _heads)."""
     x, y = ins["X"], ins["Y"]
     xm, ym = operands
     xh, yh, rows = _head_views(xm, ym, attrs["head_number"])

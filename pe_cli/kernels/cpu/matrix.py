@@ -1,5 +1,5 @@
-"""The matrix family on the CPU (ops/matrix.py): addmm and bmm through linalg's matmul kernels (one GEMM,
-or a stack of them), dot, cross, kron, trace and bilinear_tensor_product with numpy."""
+"""The matrix family on the CPU (ops/matrix.py): addmm through matmul's kernels (linalg.py's adapters of
+matmul.py's structured kernels; bmm and bmm_grad are those structured kernels, ops/matrix.py), dot, cross, kron, trace and bilinear_tensor_product with numpy."""
 
 import numpy as np
 
@@ -30,14 +30,6 @@ def addmm_grad(ins, attrs):
         "X@GRAD": linalg.matmul_grad_x(pair, scaled)["X@GRAD"],
         "Y@GRAD": linalg.matmul_grad_y(pair, scaled)["Y@GRAD"],
     }
-
-
-def bmm(ins, attrs):
-    return linalg.matmul(ins, _PLAIN)
-
-
-def bmm_grad(ins, attrs):
-    return {**linalg.matmul_grad_x(ins, _PLAIN), **linalg.matmul_grad_y(ins, _PLAIN)}
 
 
 def dot(ins, attrs, ctx=NO_CONTEXT):

@@ -19,6 +19,7 @@ from ._matmul import matmul as _matmul
 from ._reduce import sum_to_shape
 from .launcher import jit_kernel
 from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 
 def _rows(shape, num_col_dims):
@@ -102,7 +103,7 @@ def _math_shapes(x, y, attrs):
     return xs, tx, ys, ty, batch
 
 
-def matmul(ins, attrs):
+def matmul(ins, attrs, ctx=NO_CONTEXT):
     x, y = ins["X"], ins["Y"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     out = _product(xs, tx, ys, ty, attrs["alpha"], batch)
@@ -111,7 +112,7 @@ def matmul(ins, attrs):
         shape = shape[:-2] + shape[-1:]
     if y.ndim == 1 and shape[-1] == 1:
         shape = shape[:-1]
-    return {"Out": out.reshape(shape or (1,))}
+    return {"Out": out.reshape(shape or scalar_shape(ctx.zero_dim))}  # (matmul_v2's vectors: 0-D in 2.x)
 
 
 def _dout(dout, xs, tx, ys, ty, batch):
@@ -120,8 +121,8 @@ def _dout(dout, xs, tx, ys, ty, batch):
     return dout.reshape(batch + (M, N))
 
 
-def matmul_v2(ins, attrs):
-    return matmul(ins, matmul_v1_attrs(attrs, ins["X"].ndim, ins["Y"].ndim))
+def matmul_v2(ins, attrs, ctx=NO_CONTEXT):
+    return matmul(ins, matmul_v1_attrs(attrs, ins["X"].ndim, ins["Y"].ndim), ctx)
 
 
 def matmul_grad_x(ins, attrs):
@@ -254,7 +255,7 @@ def cholesky(ins, attrs):
 
 
 def _on_host_form(attrs):
-    """Fluid 1.8's multi-head matmul and the oneDNN fused transpose + reshape of Out (kernels/cpu/_matmul_forms.py):
+    """Fluid 1.8's multi-head matmul and the oneDNN fused transpose + reshape of Out (kernels/cpu/matmul.py):
     the CPU kernels, on the host."""
     return attrs.get("head_number", 1) > 1 or bool(attrs.get("fused_transpose_Out") and attrs.get("fused_reshape_Out"))
 

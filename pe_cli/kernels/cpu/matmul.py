@@ -1,0 +1,178 @@
+"""The CPU out-kernels of the matmul family (structured kernels, pe_cli/shapes/structured.py): ``MATMUL`` (matmul,
+matmul_v2, bmm) and ``MATMUL_GRAD`` (matmul_grad, matmul_grad_x, matmul_grad_y, bmm_grad), ``out(ins, outs, attrs,
+meta)``. Each computes the products its meta rule decided (pe_cli/shapes/matmul.py: ``Meta.args``, one
+``MatmulProduct`` an output) into the buffers it is handed, by the form the rule chose:
+
+- ROWS and MATRIX: gemm.product_into (a large GEMM in blocks on the device's threads, each block calling BLAS
+  single-threaded; other GEMMs numpy's, with BLAS sized by ``threads.for_gemm``; an inner dimension of 1 numpy's
+  outer product), each operand handed as BLAS reads it: a transposed view as its C-contiguous base with the flag
+  flipped, not copied (numpy's matmul reads strides the same way);
+- STACKED: float stacks of one batch shape, split over the device's threads where at least
+  ``threads.SPLIT_GEMM_MACS`` and the device has more than one free now (_blas_loops.gemm_batch, one BLAS call a
+  product, as numpy's matmul; the same bits on any number of threads), else numpy's matmul;
+- NUMPY: numpy's matmul into the buffer.
+
+Then alpha, in place; a product the rule gave a scratch buffer (``temp``) is summed over broadcast dims, swapped
+back or moved (Fluid's fused transpose) and cast as it is written into the output. HEADS (Fluid 1.8's multi-head
+matmul) is a numpy form (``fresh``: _matmul_forms.matmul_heads's new arrays)."""
+
+import math
+
+import numpy as np
+
+from ...shapes.gemm import GEMM, OUTER
+from ...shapes.matmul import HEADS, MATRIX, NUMPY, PRODUCTS, ROWS, STACKED
+from ..structured import fresh_output
+from ._matmul_forms import matmul_heads
+from .gemm import gemm, product_into
+from .launches import by_variant, one
+from .runtime import cblas, threads
+from .runtime.loops import lazy, parallel_threads, twin
+
+_loops = lazy("_blas_loops")
+
+
+def _operand(ins, o):
+    """The input ``o.slot`` as the product reads it (shapes/matmul.Operand)."""
+    v = ins[o.slot]
+    if o.moved is not None:  # (Fluid's fused transpose undone: [B, M, H, N] -> [B, H, M, N])
+        v = np.ascontiguousarray(v.reshape(o.moved).transpose(0, 2, 1, 3))
+    if o.shape is not None:
+        v = v.reshape(o.shape)
+    if o.swap:
+        v = v.swapaxes(-1, -2)
+    if o.conj:
+        v = np.conj(v)
+    if o.scale is not None:
+        v = v * o.scale
+    if o.flat is not None:
+        v = v.reshape(o.flat)
+    return v
+
+
+def _blas_view(a, trans):
+    """A transposed view of a C-contiguous matrix as that matrix with the flag flipped (not copied)."""
+    if not a.flags.c_contiguous and a.T.flags.c_contiguous:
+        return a.T, not trans
+    return a, trans
+
+
+def _matrix(s, a, b, out):
+    """Two matrices: gemm.product_into by the rule's path."""
+    a, ta = _blas_view(a, s.trans_a)
+    b, tb = _blas_view(b, s.trans_b)
+    product_into(s.path, a, b, out, ta, tb)
+
+
+def _rows(s, a, b, out):
+    """A stack times one matrix: one product of the stack's rows."""
+    _matrix(s, a.reshape(-1, a.shape[-1]), b, out)
+
+
+def _numpy(s, a, b, out):
+    a, b = (a.swapaxes(-1, -2) if s.trans_a else a), (b.swapaxes(-1, -2) if s.trans_b else b)
+    threads.for_gemm(a.shape[-2] * a.shape[-1] * b.shape[-1])
+    np.matmul(a, b, out=out)
+
+
+def _stacked(s, a, b, out):
+    """Float stacks of one batch shape: the products split over the device's threads (one BLAS call a product,
+    as numpy's matmul) where large and the device has threads free, else numpy's matmul."""
+    batch, m, n, k = s.mnk
+    parts = min(parallel_threads(), batch) if batch * m * n * k >= threads.SPLIT_GEMM_MACS else 1
+    gemm_fn = cblas.gemm(a.dtype) if parts > 1 else None
+    if gemm_fn is None:
+        return _numpy(s, a, b, out)
+    ta, tb = s.trans_a, s.trans_b
+    # a transposed view goes as its C-contiguous base with the flag flipped
+    if not a.flags.c_contiguous and a.swapaxes(-1, -2).flags.c_contiguous:
+        a, ta = a.swapaxes(-1, -2), not ta
+    if not b.flags.c_contiguous and b.swapaxes(-1, -2).flags.c_contiguous:
+        b, tb = b.swapaxes(-1, -2), not tb
+    a3 = np.ascontiguousarray(a).reshape((batch,) + a.shape[-2:])
+    b3 = np.ascontiguousarray(b).reshape((batch,) + b.shape[-2:])
+    ta, tb = cblas.TRANS if ta else cblas.NO_TRANS, cblas.TRANS if tb else cblas.NO_TRANS
+    args, loops = (gemm_fn, ta, tb, a3, b3, out.reshape(batch, m, n), parts), _loops()
+    twin(loops.gemm_batch, loops.gemm_batch_parallel, True, *args)(*args)
+
+
+_FORMS = {ROWS: _rows, MATRIX: _matrix, STACKED: _stacked, NUMPY: _numpy}
+
+
+def _written(s, product, out):
+    """The product in its scratch buffer written into the output: summed over broadcast dims, swapped back or
+    moved, cast."""
+    if s.summed is not None:
+        product = product.sum(axis=s.sum_axes).reshape(s.summed) if s.sum_axes else product.reshape(s.summed)
+    if s.swap:
+        product = product.swapaxes(-1, -2)
+    if s.fused is not None:
+        np.copyto(out.reshape(s.fused), product.transpose(0, 2, 1, 3))
+    else:
+        np.copyto(out, product.reshape(out.shape), casting="unsafe")
+
+
+def _products(ins, outs, attrs, meta):
+    for s in meta.args:
+        dst = outs[s.out] if s.temp is None else outs[s.temp]
+        view = dst if dst.shape == s.view else dst.reshape(s.view)
+        _FORMS[s.form](s, _operand(ins, s.a), _operand(ins, s.b), view)
+        if s.alpha is not None:
+            np.multiply(dst, s.alpha, out=dst)
+        if s.temp is not None:
+            _written(s, dst, outs[s.out])
+
+
+def _heads(ins, outs, attrs, meta):
+    """Fluid 1.8's multi-head matmul (a numpy form): each output _matmul_forms.matmul_heads's new array."""
+    x, y = ins["X"], ins["Y"]
+    xm = x.reshape(1, -1) if x.ndim == 1 else x
+    ym = y.reshape(-1, 1) if y.ndim == 1 else y
+    operands = (
+        xm.swapaxes(-1, -2) if attrs["transpose_X"] else xm,
+        ym.swapaxes(-1, -2) if attrs["transpose_Y"] else ym,
+    )
+    for slot, spec in meta.outputs.items():
+        result = matmul_heads(ins, attrs, slot.split("@")[0], operands)
+        outs[slot] = fresh_output(result, spec, tuple(ins.values()))
+
+
+def _stored(o, shape, trans):
+    """(the 2-D shape a planned step reads the value of Operand ``o`` as, BLAS's transpose flag), as _blas_view
+    hands a C-contiguous value to BLAS; None where the product reads anything but the value itself (conjugated,
+    scaled, moved), or a swapped view _blas_view would not flip (one of a matrix of one row or column)."""
+    if o.conj or o.scale is not None or o.moved is not None:
+        return None
+    shape = tuple(o.shape or shape)
+    if o.swap:
+        return (shape, not trans) if o.flat is None and len(shape) == 2 and 1 not in shape else None
+    shape = tuple(o.flat or shape)
+    return ((math.prod(shape[:-1]), shape[-1]) if len(shape) != 2 else shape), trans
+
+
+def _launches(op, table, meta):
+    """A planned step's launches of the products (gemm.gemm: the loops product_into runs), or None where one is not
+    two matrices (ROWS, MATRIX) on the GEMM or outer path written straight into its output with no alpha, or a
+    product of a row or a column (numpy's matmul calls BLAS's matrix-vector product there); the op then runs as
+    a Python launch, its out-kernel."""
+    if meta.variant != PRODUCTS:
+        return None
+    launches = []
+    for s in meta.args:
+        if s.form not in (ROWS, MATRIX) or s.path not in (GEMM, OUTER) or s.temp or s.alpha is not None:
+            return None
+        a, b, c = one(op, s.a.slot), one(op, s.b.slot), one(op, s.out, "outputs")
+        if None in (a, b, c) or any(n not in table for n in (a, b, c)) or 1 in s.view and s.mnk[3] != 1:
+            return None
+        a_view, b_view = _stored(s.a, table[a][0], s.trans_a), _stored(s.b, table[b][0], s.trans_b)
+        if a_view is None or b_view is None:
+            return None
+        part = gemm(table, a, a_view[0], b, b_view[0], c, a_view[1], b_view[1])
+        if part is None:
+            return None
+        launches += part
+    return launches
+
+
+MATMUL = by_variant("matmul_out", _launches, **{PRODUCTS: _products, HEADS: _heads})
+MATMUL_GRAD = by_variant("matmul_grad_out", _launches, **{PRODUCTS: _products, HEADS: _heads})
