@@ -74,6 +74,16 @@ CASES = {
         i=np.array([2**30, 2**30, 5, -7], "int32"),
         x=X,
     ),
+    "transpose_squeeze_0d": case(
+        lambda P, x: [
+            P.transpose(P.sum(x), []),
+            P.squeeze(P.mean(x)),
+            P.unsqueeze(P.max(x), [0]),
+            P.reshape(x[0:1, 0], []),
+        ],
+        x=X,
+    ),
+    "gather_at_argmax": case(lambda P, x: [P.gather(P.flatten(x), P.argmax(x))], x=X),
     "matrix_rank": case(lambda P, s: [P.linalg.matrix_rank(s)], grad=False, s=SQ),
 }
 

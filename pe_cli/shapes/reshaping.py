@@ -107,7 +107,7 @@ def _permuted(x, axis, src, slot):
         return Meta({slot: (shape, dtype)}, "swap", "swap_middle", (src,), args=(swap, slot))
     moved = [p for p in perm if x.shape[p] != 1]
     if not shape or 0 in shape or moved == sorted(moved):
-        return Meta({slot: (shape or (1,), dtype)}, "view", views={slot: src})
+        return Meta({slot: (shape, dtype)}, "view", views={slot: src})  # (a 0-D X: 0-D, as Paddle 2.6's)
     return Meta({slot: (shape, dtype)}, "copy", loop_inputs=(src,), args=(tuple(perm), slot))
 
 
