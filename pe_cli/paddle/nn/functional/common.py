@@ -14,6 +14,7 @@ from ... import tensor_create as TC
 from ...alpha_keywords import or_alpha
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
+from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 __all__ = [
     "linear",
@@ -140,11 +141,14 @@ def interpolate(
     x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format="NCHW", name=None
 ):
     """Resizes the spatial dims to ``size`` or by ``scale_factor`` ('nearest', 'linear' (3-D),
-    'bilinear' (4-D), 'trilinear' (5-D)); 'bicubic' and 'area' need ops pe lacks."""
+    'bilinear' (4-D), 'trilinear' (5-D)); 'area' is the adaptive average pool to ``size`` (Paddle 2.6's, which
+    takes x as channels first whatever data_format says); 'bicubic' needs an op pe lacks."""
     check_type(x, "x", Variable, "interpolate")
     mode = mode.lower()
+    if mode == "area":
+        return _area(x, size)
     if mode not in _METHODS:
-        raise PeError(f"interpolate: mode={mode!r}: pe has {sorted(_METHODS)} (no bicubic or area op)")
+        raise PeError(f"interpolate: mode={mode!r}: pe has {sorted(_METHODS)} and 'area' (no bicubic op)")
     op_type, rank = _METHODS[mode]
     if mode == "nearest":
         rank = len(x.shape)
@@ -301,3 +305,13 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
         TM.slice(five, [2], [c2], [c]) if c > c2 else None,
     ]
     return TM.reshape(TM.concat([p for p in parts if p is not None], axis=2), [-1, c, h, w])
+
+
+def _area(x, size):
+    """interpolate's 'area' mode: Paddle 2.6's adaptive average pool of x (3-, 4- or 5-D) to ``size``."""
+    if size is None or (isinstance(size, (list, tuple)) and not size):
+        raise ValueError("interpolate: output size can not be None or empty in 'area' mode")
+    pools = {3: adaptive_avg_pool1d, 4: adaptive_avg_pool2d, 5: adaptive_avg_pool3d}
+    if len(x.shape) not in pools:
+        raise ValueError(f"interpolate: mode='area' takes a 3-, 4- or 5-D x, got {list(x.shape)}")
+    return pools[len(x.shape)](x, size)

@@ -25,8 +25,8 @@ def batch_norm(
     x,
     running_mean,
     running_var,
-    weight,
-    bias,
+    weight=None,
+    bias=None,
     training=False,
     momentum=0.9,
     epsilon=1e-05,
@@ -35,9 +35,14 @@ def batch_norm(
     name=None,
 ):
     """Normalizes by the batch's statistics while ``training`` (updating running_mean/var in place with
-    ``momentum``), else by the running ones (or always by them with use_global_stats)."""
+    ``momentum``), else by the running ones (or always by them with use_global_stats). No weight: 1, no bias:
+    0, as Paddle's kernel takes them."""
     helper = LayerHelper("batch_norm", name=name)
     layout = _layout("batch_norm", data_format)
+    if weight is None or bias is None:  # (the op's Scale and Bias, of running_mean's shape)
+        like = running_mean
+        weight = TC.ones_like(like) if weight is None else weight
+        bias = TC.zeros_like(like) if bias is None else bias
     use_global = (not training) if use_global_stats is None else bool(use_global_stats)
     saved_mean = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     saved_var = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)

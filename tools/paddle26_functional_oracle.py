@@ -1,0 +1,47 @@
+"""Paddle 2.6.2 as the oracle of ``paddle.nn.functional`` calls pe refused or built otherwise before 2026-11-29:
+batch_norm without weight and bias (1 and 0, as Paddle's kernel takes them), interpolate's 'area' mode (the
+adaptive average pool to ``size``). Records each case's values, dtype, shape and the float inputs' gradients into
+tests/data/paddle_oracle/functional26.json, with tools/paddle_function_oracle.py's runner;
+tests/paddle/test_paddle_function_oracle.py replays them on pe.
+
+    /work/p26/bin/python tools/paddle26_functional_oracle.py    # paddlepaddle==2.6.2"""
+
+import importlib.util
+import os
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "paddle_function_oracle", os.path.join(_HERE, "paddle_function_oracle.py")
+)
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+case = base._case
+
+OUT = os.path.join(os.path.dirname(_HERE), "tests", "data", "paddle_oracle", "functional26.json")
+
+IMG = np.linspace(-1, 1, 2 * 2 * 5 * 5).astype("float32").reshape(2, 2, 5, 5)
+SEQ = np.linspace(-2, 3, 2 * 3 * 7).astype("float32").reshape(2, 3, 7)
+MEAN = np.array([0.1, -0.2], "float32")
+VAR = np.array([2.0, 0.5], "float32")
+
+
+def _batch_norm(F, x, mean, var, **kw):
+    return F.batch_norm(x, mean, var, training=False, **kw)
+
+
+# (grad=False: Paddle 2.6.2's batch_norm_grad refuses a batch_norm without Scale, "HasInput(Scale)")
+CASES = {
+    "batch_norm_no_weight_bias": case(
+        lambda P, x, m, v: [_batch_norm(P.nn.functional, x, m, v)], grad=False, x=IMG, m=MEAN, v=VAR
+    ),
+    "batch_norm_weight_only": case(
+        lambda P, x, m, v: [_batch_norm(P.nn.functional, x, m, v, weight=v * 2.0)], grad=False, x=IMG, m=MEAN, v=VAR
+    ),
+    "interpolate_area_2d": case(lambda P, x: [P.nn.functional.interpolate(x, size=[3, 2], mode="area")], x=IMG),
+    "interpolate_area_1d": case(lambda P, x: [P.nn.functional.interpolate(x, size=4, mode="area")], x=SEQ),
+}
+
+if __name__ == "__main__":
+    base.main(CASES, OUT, "tools/paddle26_functional_oracle.py")
