@@ -84,6 +84,11 @@ CASES = {
         x=X,
     ),
     "gather_at_argmax": case(lambda P, x: [P.gather(P.flatten(x), P.argmax(x))], x=X),
+    "arange_tensor_bounds": case(
+        lambda P, x: [P.arange(P.shape(x)[1]), P.arange(P.shape(x)[0], 7, 2), P.arange(0, P.sum(x) * 0.0 + 2.5, 0.5)],
+        grad=False,
+        x=X,
+    ),
     "matrix_rank": case(lambda P, s: [P.linalg.matrix_rank(s)], grad=False, s=SQ),
 }
 

@@ -138,8 +138,19 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     """[start, start + step, ...) stopping before ``end`` (only ``start`` given: [0, start))."""
     if end is None:
         start, end = 0, start
-    ints = all(isinstance(v, numbers.Integral) for v in (start, end, step))
-    return L.range(start, end, step, _dtype(dtype, "int64" if ints else None))
+    ints = all(
+        convert_dtype(v.dtype).startswith(("int", "uint"))
+        if isinstance(v, Variable)
+        else isinstance(v, numbers.Integral)
+        for v in (start, end, step)
+    )
+    dtype = _dtype(dtype, "int64" if ints else None)
+    # (a Tensor bound of another dtype is cast to it, as Paddle 2.6's: arange(paddle.shape(x)[1]), int32)
+    start, end, step = (
+        L.cast(v, dtype) if isinstance(v, Variable) and convert_dtype(v.dtype) != dtype else v
+        for v in (start, end, step)
+    )
+    return L.range(start, end, step, dtype)
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):
