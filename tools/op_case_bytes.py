@@ -23,6 +23,8 @@ _softmax's dtypes, shapes and axes;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
 for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
 tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
+for conv2d (its op cases: cases_convolution's, cases_convolution_geometry's and cases_convolution_transpose's of
+the conv2d ops), the conv2d family's and conv2d_transpose's ops on tools/conv_case_bytes.py's geometries;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -77,6 +79,10 @@ def _family_cases(family):
     """The op cases of ``family``: tests/ops/cases_<family>.py's, and for softmax cases_activation's of its ops."""
     if family == "softmax":
         return [c for c in importlib.import_module("tests.ops.cases_activation").CASES if c.op in _SOFTMAX_OPS]
+    if family == "conv2d":  # (conv2d's, the irregular geometries', conv2d_transpose's: conv2d's kernels)
+        names = ("convolution", "convolution_geometry", "convolution_transpose")
+        cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
+        return [c for c in cases if "conv2d" in c.op]
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
 
@@ -736,6 +742,10 @@ def dump(root, families, out, threads=1):
             _casts(results, np.random.default_rng(19))
         if "softmax" in families:
             _softmax(results, np.random.default_rng(17))
+        if "conv2d" in families:
+            conv = importlib.import_module("conv_case_bytes")  # (beside this script)
+            conv.conv2d(results, _record, _direct, np.random.default_rng(29))
+            conv.conv2d_transpose(results, _record, _direct, np.random.default_rng(31))
         if "embedding" in families:
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)

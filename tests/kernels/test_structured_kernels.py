@@ -27,6 +27,8 @@ from tests.ops import (
     cases_fused,
     cases_linalg,
     cases_adamw,
+    cases_convolution,
+    cases_convolution_geometry,
     cases_loss_classification,
     cases_momentum,
     cases_normalization,
@@ -84,6 +86,8 @@ CONVERTED = {
         f"{op}{g}" for op in ("cross_entropy", "sigmoid_cross_entropy_with_logits") for g in ("", "_grad")
     }
     | {"cross_entropy2", "cross_entropy_grad2"},
+    # (their sentinel buffers, each gradient alone and both, meta per signature: tests/kernels/test_structured_conv2d.py)
+    "conv2d": {f"{t}{g}" for t in ("conv2d", "depthwise_conv2d") for g in ("", "_grad", "_grad_input", "_grad_filter")},
 }
 CASES = {
     "activation table": [
@@ -133,11 +137,16 @@ CASES = {
     # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
     "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
     "cross entropy": [c for c in cases_loss_classification.CASES if c.op in CONVERTED["cross entropy"]],
+    "conv2d": [
+        c
+        for c in cases_convolution.CASES + cases_convolution_geometry.CASES
+        if c.op in CONVERTED["conv2d"] and c.attrs.get("data_format") != "NHWC"
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy")
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy", "conv2d")
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 
