@@ -1,5 +1,5 @@
-"""conv2d, depthwise_conv2d and their gradients as structured kernels (pe_cli/shapes/conv2d.py,
-kernels/cpu/convolution.py): the meta rule decides the outputs and the path (oneDNN, Winograd, the per-sample
+"""conv2d, depthwise_conv2d, their transposes and their gradients as structured kernels (pe_cli/shapes/conv2d.py
+and conv2d_transpose.py, kernels/cpu/convolution.py and conv2d_transpose.py): the meta rule decides the outputs and the path (oneDNN, Winograd, the per-sample
 loops, numpy's, zeros, a mapped geometry) once per shape signature; every out-kernel fills every element of the
 buffers it is handed with what the op's kernel computes, each gradient alone and both together."""
 
@@ -19,12 +19,15 @@ rng = np.random.default_rng(41)
 _GRADS = (("Input@GRAD",), ("Filter@GRAD",), ("Input@GRAD", "Filter@GRAD"))
 
 
+_BOTH = CASES["conv2d"] + CASES["conv2d_transpose"]
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("case", CASES["conv2d"], ids=[c.id for c in CASES["conv2d"]])
+@pytest.mark.parametrize("case", _BOTH, ids=[c.id for c in _BOTH])
 def test_conv2d_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
-    """Every op case of conv2d and depthwise_conv2d (groups, dilations, SAME and VALID, relu first, the
-    geometries Fluid runs unchecked), forward, the one grad op writing each gradient alone and both, and the
-    two half ops, float64 and float32."""
+    """Every op case of conv2d, depthwise_conv2d and their transposes (groups, groups leaving input channels
+    over, dilations, SAME and VALID, output_size, relu first, the geometries Fluid runs unchecked), forward, the
+    one grad op writing each gradient alone and both, and the two half ops, float64 and float32."""
     attrs = _attrs_with_defaults(case)
     ins = {slot: np.asarray(value).astype(dtype) for slot, value in case.inputs.items()}
     outs = _filled_completely(case.op, ins, attrs, KernelContext())

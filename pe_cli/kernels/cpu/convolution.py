@@ -1,5 +1,5 @@
-"""CPU kernels of the convolution ops (ops/convolution.py): conv2d, conv2d_transpose (conv2d's kernels
-with the roles swapped) and deformable_conv (numpy, below).
+"""CPU kernels of the convolution ops (ops/convolution.py): conv2d (its out-kernels: conv2d_transpose's,
+conv2d_transpose.py, are these with the roles swapped) and deformable_conv (numpy, below).
 
 float32 conv2d and its gradients run on oneDNN's direct convolutions where the ``onednn`` extra is
 installed (runtime/onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
@@ -37,8 +37,6 @@ from ..structured import adapter
 from ...shapes import conv2d as rules
 from ...shapes.conv2d import MAPPED, NUMPY, ONEDNN, PER_SAMPLE, WINOGRAD, ZEROS
 from ...shapes.conv_pool import conv_out_size
-from ..conv_transpose import transpose_kernels
-from ..fused_math import both_grads
 
 
 # -- conv2d: out-kernels of the ConvPlan its meta rule decides (shapes/conv2d.py) ----------------------
@@ -85,17 +83,8 @@ def _conv2d_path(ins, outs, attrs, meta):
     _forward(ins["Input"], ins["Filter"], meta.args, outs["Output"])
 
 
-def _conv2d_zeros(ins, outs, attrs, meta):
-    outs["Output"].fill(0)
-
-
-def _conv2d_mapped(ins, outs, attrs, meta):
-    conv, x, w = meta.args, ins["Input"], ins["Filter"]
-    if conv.relu:
-        x = _relu(x)
-    if conv.regular is not None:
-        x, w = conv.regular.input(x), conv.regular.filter(w)
-    _forward(x, w, conv, outs["Output"])
+def _conv2d_other(ins, outs, attrs, meta):
+    forward_into(meta.args, meta.variant, ins["Input"], ins["Filter"], outs["Output"])
 
 
 def _filter_grad_mapped(x, dout, conv, out):
@@ -129,18 +118,23 @@ def _input_grad_mapped(x, w, dout, conv, out):
 
 
 def _grads(ins, outs, attrs, meta):
-    """The gradients the op writes (Input@GRAD, Filter@GRAD, or both: oneDNN's two directions at once first,
-    on the op's own geometry, where both are written and Input goes through no relu)."""
-    conv, x, w, dout = meta.args, ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    dx, dw = outs.get("Input@GRAD"), outs.get("Filter@GRAD")
+    """The gradients the op writes (Input@GRAD, Filter@GRAD, or both)."""
+    grads_into(meta.args, meta.variant, ins, outs.get("Input@GRAD"), outs.get("Filter@GRAD"))
+
+
+def grads_into(conv, variant, ins, dx, dw):
+    """The gradients of the convolution of ConvPlan ``conv`` (of that variant) into ``dx`` and ``dw`` (None: not
+    written): oneDNN's two directions at once first, on the op's own geometry, where both are written and Input
+    goes through no relu."""
+    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     if dx is not None and dw is not None and conv.path == ONEDNN and not conv.relu and _onednn.library() is not None:
         if _onednn.grads(x, w, dout, conv.op_geo, outs=(dx, dw)) is not None:
             return
-    if meta.variant == ZEROS:
+    if variant == ZEROS:
         for out in (dx, dw):
             if out is not None:
                 out.fill(0)
-    elif meta.variant == MAPPED:
+    elif variant == MAPPED:
         if dx is not None:
             _input_grad_mapped(x, w, dout, conv, dx)
         if dw is not None:
@@ -152,27 +146,30 @@ def _grads(ins, outs, attrs, meta):
             _grad_filter(x, dout, conv, dw)
 
 
+def forward_into(conv, variant, x, w, out):
+    """Output of the convolution of ConvPlan ``conv`` (of that variant) into ``out``."""
+    if variant == ZEROS:
+        out.fill(0)
+        return
+    if conv.relu:
+        x = _relu(x)
+    if conv.regular is not None:
+        x, w = conv.regular.input(x), conv.regular.filter(w)
+    _forward(x, w, conv, out)
+
+
 _PATHS = (ONEDNN, WINOGRAD, PER_SAMPLE, NUMPY)
 conv2d_out = by_variant(
-    "conv2d_out", None, zeros=_conv2d_zeros, mapped=_conv2d_mapped, **dict.fromkeys(_PATHS, _conv2d_path)
+    "conv2d_out", None, zeros=_conv2d_other, mapped=_conv2d_other, **dict.fromkeys(_PATHS, _conv2d_path)
 )
 # (one function for every variant of the gradients: which of them the op writes is in its outputs)
 conv2d_grad_out = by_variant("conv2d_grad_out", None, **dict.fromkeys(_PATHS + (ZEROS, MAPPED), _grads))
 
-# the kernels by name, for the callers that run them so (conv2d_transpose's below, the blocked kernels'
-# fallbacks): the adapters the ops' definitions make (kernels/structured.py)
+# the kernels by name, for the callers that run them so (the blocked kernels' fallbacks): the adapters the ops' definitions make (kernels/structured.py)
 conv2d = adapter(rules.conv2d_meta, conv2d_out, "conv2d")
 conv2d_grad = adapter(rules.conv2d_grad_meta, conv2d_grad_out, "conv2d_grad")
 conv2d_grad_input = adapter(rules.conv2d_grad_input_meta, conv2d_grad_out, "conv2d_grad_input")
 conv2d_grad_filter = adapter(rules.conv2d_grad_filter_meta, conv2d_grad_out, "conv2d_grad_filter")
-
-
-# -- conv2d_transpose: conv2d's kernels with the roles swapped ------------------------------------------
-# (kernels/conv_transpose.py makes them, for either device)
-conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
-    conv2d, conv2d_grad_input, conv2d_grad_filter
-)
-conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
 
 
 # -- deformable_conv: a deformable im2col (bilinear samples at the offset taps, numpy over all taps at
