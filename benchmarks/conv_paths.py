@@ -2,7 +2,7 @@
 (pe_cli/kernels/cpu/_wide_loops.py) and Winograd F(2x2, 3x3) (_winograd.py), forward, input
 gradient and filter gradient, on 1 and 2 threads, on the small ResNet's 3x3 shapes and LeNet-5's
 5x5 ones (batch 64) and a few thinner ones, each path forced (pe's rules, _conv.wide_applies and
-_winograd.applies, pick a path where these numbers said it gains on the machine they were measured
+shapes/conv2d.winograd_applies, pick a path where these numbers said it gains on the machine they were measured
 on: docs/PERFORMANCE.md). Each time is the best of ``--reps`` calls, the paths alternating in one
 process (the machine is shared: compare the ratios, which are over im2col's time).
 
@@ -36,7 +36,8 @@ def best_ms(fn, reps):
 
 
 def measure(c, m, hw, reps, k=3, padding=1, batch=64):
-    from pe_cli.kernels.cpu import _conv, _winograd, convolution
+    from pe_cli.kernels.cpu import _conv, convolution
+    from pe_cli.shapes import conv2d as rules
     from pe_cli.kernels.cpu.runtime import threads
     from pe_cli.ops import registry
 
@@ -48,15 +49,15 @@ def measure(c, m, hw, reps, k=3, padding=1, batch=64):
     attrs = registry.get("conv2d").default_attrs()
     attrs.update(strides=[1, 1], paddings=[padding, padding])
     kernels = (convolution.conv2d, convolution.conv2d_grad_input, convolution.conv2d_grad_filter)
-    rule = (_winograd.MIN_CHANNELS, _winograd.MIN_TILES, _conv.WIDE_MAX_SPAN)
+    rule = (rules.WINOGRAD_MIN_CHANNELS, rules.WINOGRAD_MIN_TILES, _conv.WIDE_MAX_SPAN)
     rows, share_before = {}, threads._share
     for share in (1, 2):
         threads._share = share
         for path in PATHS if k == 3 else PATHS[:2]:  # each path forced, whatever the rules
-            _winograd.MIN_CHANNELS = _winograd.MIN_TILES = 1 if path == "winograd" else 10**9
+            rules.WINOGRAD_MIN_CHANNELS = rules.WINOGRAD_MIN_TILES = 1 if path == "winograd" else 10**9
             _conv.WIDE_MAX_SPAN = 10.0 if path == "wide" else 0.0
             rows[path, share] = [best_ms(lambda f=f: f(ins, attrs), reps) for f in kernels]
-    _winograd.MIN_CHANNELS, _winograd.MIN_TILES, _conv.WIDE_MAX_SPAN = rule
+    rules.WINOGRAD_MIN_CHANNELS, rules.WINOGRAD_MIN_TILES, _conv.WIDE_MAX_SPAN = rule
     threads._share = share_before
     return rows
 

@@ -22,6 +22,11 @@ Out@GRAD of X's shape -> X@GRAD, Y@GRAD); ``--op sgd`` / ``--op momentum``: the 
 
     .venv/bin/python benchmarks/op_overhead.py --op lookup_table[_grad] --rows 8 --size 16
 
+``--filter-shape``: a convolution (conv2d, depthwise_conv2d; their grad ops: Output@GRAD too -> Input@GRAD,
+Filter@GRAD) over Input [--shape] and Filter of that shape; its arithmetic is not nothing, so fewer --calls:
+
+    .venv/bin/python benchmarks/op_overhead.py --op conv2d[_grad] --shape 8,1,28,28 --filter-shape 6,1,5,5 --calls 2000
+
 ``--op cross_entropy`` (cross_entropy2, sigmoid_cross_entropy_with_logits): X [--rows, --size], Label int64
 [--rows, 1] (the sigmoid's: X's shape, --dtype).
 
@@ -110,6 +115,26 @@ def _cross_entropy(block, args):
     return feeds
 
 
+def _conv(block, args, shape):
+    """A convolution over Input [shape] and Filter [--filter-shape] (its grad op: and Output@GRAD)."""
+    from pe_cli.shapes.conv_plans import ConvGeometry
+
+    rng = np.random.default_rng(0)
+    w_shape = tuple(int(d) for d in args.filter_shape.split(","))
+    feeds = {"x": rng.uniform(-1, 1, shape).astype(args.dtype), "w": rng.uniform(-1, 1, w_shape).astype(args.dtype)}
+    attrs = json.loads(args.attrs)
+    ins, outs = {"Input": ["x"], "Filter": ["w"]}, {"Output": ["y"]}
+    if args.op.endswith("_grad"):
+        full = dict(strides=[1, 1], paddings=[0, 0], dilations=[1, 1], groups=1, padding_algorithm="EXPLICIT")
+        geo = ConvGeometry(shape, w_shape, dict(full, **attrs))
+        feeds["dy"] = rng.uniform(-1, 1, (shape[0], w_shape[0], geo.ho, geo.wo)).astype(args.dtype)
+        ins["Output@GRAD"], outs = ["dy"], {"Input@GRAD": ["dx"], "Filter@GRAD": ["dw"]}
+    for name in [*feeds, "dx", "dw"]:
+        block.create_var(name=name)
+    block.append_op(args.op, ins, outs, attrs)
+    return feeds
+
+
 def _binary(block, args, shape):
     """A binary op over X [shape] and Y [--y-shape] (its grad op: and Out@GRAD of X's shape)."""
     y_shape = tuple(int(d) for d in args.y_shape.split(",") if d)
@@ -137,6 +162,7 @@ def main():
     parser.add_argument("--attrs", default="{}", help="the op's attributes, JSON")
     parser.add_argument("--y-shape", default=None, help="Y's shape, comma-separated: a binary op (X, Y -> Out)")
     parser.add_argument("--calls", type=int, default=200_000)
+    parser.add_argument("--filter-shape", default=None, help="Filter's shape, comma-separated: a convolution")
     args = parser.parse_args()
     shape = tuple(int(d) for d in args.shape.split(",")) if args.shape else (args.size,)
     program = Program()
@@ -151,6 +177,8 @@ def main():
         feeds, what = _lookup(block, args), f"W [100, {args.size}], Ids [{args.rows}, 1]"
     elif args.op in ("sgd", "momentum"):
         feeds, what = _update(block, args, shape), list(shape)
+    elif args.filter_shape:
+        feeds, what = _conv(block, args, shape), f"{list(shape)} by {args.filter_shape.split(',')}"
     elif args.y_shape:
         feeds = _binary(block, args, shape)
         what = f"{list(shape)} and {args.y_shape.split(',')}"

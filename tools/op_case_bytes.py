@@ -28,6 +28,8 @@ for matmul (the op cases of matmul, matmul_v2, bmm and addmm), the family's ops 
 tools/matmul_case_bytes.py's dtypes, shapes, flags, layouts and thread settings;
 for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
 tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
+for conv2d (its op cases: cases_convolution's, cases_convolution_geometry's and cases_convolution_transpose's of
+the conv2d ops), the conv2d family's and conv2d_transpose's ops on tools/conv_case_bytes.py's geometries;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -93,6 +95,10 @@ def _family_cases(family):
             + importlib.import_module("tests.ops.cases_matrix").CASES
         )
         return [c for c in cases if c.op in ("matmul", "matmul_v2", "bmm", "addmm")]
+    if family == "conv2d":  # (conv2d's, the irregular geometries', conv2d_transpose's: conv2d's kernels)
+        names = ("convolution", "convolution_geometry", "convolution_transpose")
+        cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
+        return [c for c in cases if "conv2d" in c.op]
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
 
@@ -758,6 +764,10 @@ def dump(root, families, out, threads=1):
             )
         if "matmul" in families:
             importlib.import_module("matmul_case_bytes").matmul(results, _record, _direct, np.random.default_rng(29))
+        if "conv2d" in families:
+            conv = importlib.import_module("conv_case_bytes")  # (beside this script)
+            conv.conv2d(results, _record, _direct, np.random.default_rng(29))
+            conv.conv2d_transpose(results, _record, _direct, np.random.default_rng(31))
         if "embedding" in families:
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)

@@ -1,7 +1,9 @@
 """conv2d_transpose's kernels made from one device's conv2d kernels, the roles swapped: its Output is
 conv2d_grad_input of a conv2d whose input is that Output, whose filter is Filter [C_in = that conv's
 num_filters, C_out/groups, kh, kw] and whose output gradient is Input (shapes/conv_plans.py plans it).
-Both devices build theirs here (kernels/cpu/convolution.py, kernels/cuda/convolution.py)."""
+CUDA builds its kernels here (kernels/cuda/convolution.py); the CPU's structured out-kernels
+(kernels/cpu/conv2d_transpose.py, their meta rules in shapes/conv2d_transpose.py) take ShapeOf and
+take_channels from here."""
 
 import numpy as np
 

@@ -14,8 +14,20 @@ layout helpers here serve pooling.py's pool2d too. conv2d_transpose and its dept
 convolution_transpose.py.
 """
 
+from ..kernels.cpu import convolution as cpu_convolution
+from ..shapes import conv2d as conv2d_rules
 from ..shapes.conv_pool import ONEDNN_MIN_CHANNELS, conv_geometry, conv_mismatch, conv_out_size
-from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, int_list, is_int, register
+from .define import (
+    Attr,
+    Structured,
+    backend_attrs,
+    fmt_shape,
+    grad_of_bilinear_grad,
+    grads_like,
+    int_list,
+    is_int,
+    register,
+)
 
 
 # -- attribute checks ------------------------------------------------------------------------------
@@ -38,7 +50,7 @@ def _ints(n, lo, allowed=None, at_least=False):
 
 # Fluid's im2col reads x[o * stride - pad + t * dilation], zero outside x, whatever their signs: a negative
 # padding crops, a dilation of 0 reads one element for every tap, a negative one runs the taps backwards
-# (kernels/cpu/_conv_regular.py); a longer dilations list has its first entries read
+# (shapes/conv_regular.py); a longer dilations list has its first entries read
 PADDINGS = Attr(
     [0, 0], _ints(2, None, (2, 4)), "a list of 2 or 4 ints ([pad_h, pad_w] or [top, bottom, left, right]; < 0 crops)"
 )
@@ -192,6 +204,7 @@ for _type in ("conv2d", "depthwise_conv2d"):
         kernel="conv2d",
         channels_last=("Input", "Output"),
         blocked=_conv_blocked if _type == "conv2d" else None,
+        structured=Structured(meta=conv2d_rules.conv2d_meta, cpu=cpu_convolution.conv2d_out),
         doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
         "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
         "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
@@ -213,6 +226,7 @@ for _type in ("conv2d", "depthwise_conv2d"):
         traits=("optional_outputs",),
         channels_last=("Input", "Output@GRAD", "Input@GRAD"),
         blocked=_conv_grad_blocked if _type == "conv2d" else None,
+        structured=Structured(meta=conv2d_rules.conv2d_grad_meta, cpu=cpu_convolution.conv2d_grad_out),
     )
     # (each half of it, as pe wrote them in programs it saved before)
     register(
@@ -226,6 +240,7 @@ for _type in ("conv2d", "depthwise_conv2d"):
         kernel="conv2d_grad_input",
         channels_last=("Input", "Output@GRAD", "Input@GRAD"),
         blocked=_conv_blocked if _type == "conv2d" else None,
+        structured=Structured(meta=conv2d_rules.conv2d_grad_input_meta, cpu=cpu_convolution.conv2d_grad_out),
     )
     register(
         f"{_type}_grad_filter",
@@ -238,6 +253,7 @@ for _type in ("conv2d", "depthwise_conv2d"):
         kernel="conv2d_grad_filter",
         channels_last=("Input", "Output@GRAD"),
         blocked=_conv_blocked if _type == "conv2d" else None,
+        structured=Structured(meta=conv2d_rules.conv2d_grad_filter_meta, cpu=cpu_convolution.conv2d_grad_out),
     )
 
 

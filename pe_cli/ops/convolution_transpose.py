@@ -5,7 +5,9 @@ Their kernels are the family's (pe_cli/kernels/<device>/convolution.py)."""
 
 from ..shapes.conv_pool import conv_transpose_geometry, transpose_channel_mismatch
 from .convolution import DILATIONS, PADDING_ALGORITHM, PADDINGS, as_nchw, _known, to_layout, layout_attr
-from .define import Attr, backend_attrs, fmt_shape, grads_like, register
+from ..kernels.cpu import conv2d_transpose as cpu_transpose
+from ..shapes import conv2d_transpose as transpose_rules
+from .define import Attr, Structured, backend_attrs, fmt_shape, grads_like, register
 
 
 # -- conv2d_transpose: conv2d's input gradient, so its kernels are conv2d's with the roles swapped --------
@@ -90,6 +92,7 @@ for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
         grad=_grad_transpose(_type),
         grad_reads=("Filter", "Input"),
         channels_last=("Input", "Output"),
+        structured=Structured(meta=transpose_rules.conv2d_transpose_meta, cpu=cpu_transpose.conv2d_transpose_out),
         doc="Output = the transposed convolution of Input [N, C_in, H, W] (or NHWC) with Filter [C_in, "
         "C_out/groups, kh, kw]: each input pixel adds Filter's taps, scaled by it, at stride spacing "
         "(less paddings), which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - "
@@ -106,6 +109,9 @@ for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
         infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}),
         traits=("optional_outputs",),
         channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+        structured=Structured(
+            meta=transpose_rules.conv2d_transpose_grad_meta, cpu=cpu_transpose.conv2d_transpose_grad_out
+        ),
     )
     # (each half of it, as pe wrote them in programs it saved before)
     register(
@@ -117,6 +123,9 @@ for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
         attrs=_TRANSPOSE_ATTRS,
         infer=grads_like({"Input@GRAD": "Input"}),
         channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+        structured=Structured(
+            meta=transpose_rules.conv2d_transpose_grad_input_meta, cpu=cpu_transpose.conv2d_transpose_grad_out
+        ),
     )
     register(
         f"{_type}_grad_filter",
@@ -127,4 +136,7 @@ for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
         attrs=_TRANSPOSE_ATTRS,
         infer=grads_like({"Filter@GRAD": "Filter"}),
         channels_last=("Input", "Output@GRAD"),
+        structured=Structured(
+            meta=transpose_rules.conv2d_transpose_grad_filter_meta, cpu=cpu_transpose.conv2d_transpose_grad_out
+        ),
     )

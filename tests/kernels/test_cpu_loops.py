@@ -23,10 +23,10 @@ from pe_cli.kernels.cpu import (
     normalization,
     optimizer,
     pooling,
-    _winograd,
 )
 from pe_cli.kernels.cpu.runtime import threads
 from pe_cli.ops import registry
+from pe_cli.shapes import conv2d as conv2d_rules
 from pe_cli.shapes import loss_classification as loss_meta
 
 rng = np.random.default_rng(5)
@@ -99,7 +99,7 @@ CONV_GEOMETRIES = [
 def device_threads(device_threads, monkeypatch):
     """conftest's 1 or 2 threads (the conv loops' serial and parallel twins), and the Winograd path from
     one output tile."""
-    monkeypatch.setattr(_winograd, "MIN_TILES", 1)
+    monkeypatch.setattr(conv2d_rules, "WINOGRAD_MIN_TILES", 1)
     return device_threads
 
 
@@ -132,7 +132,7 @@ def test_conv2d_paths_agree(geo, dtype, device_threads, monkeypatch):
         (convolution.conv2d_grad_input, ins),
         (convolution.conv2d_grad_filter, ins),
     ):
-        assert_same(*both_paths(conv2d_paths, kernel, kins, attrs, monkeypatch), dtype)
+        assert_same(*both_paths(conv2d_rules, kernel, kins, attrs, monkeypatch), dtype)
 
 
 def test_conv2d_takes_non_contiguous_inputs(monkeypatch):
@@ -142,7 +142,7 @@ def test_conv2d_takes_non_contiguous_inputs(monkeypatch):
     dout = rng.normal(size=(3, 4, 6, 6)).astype(np.float32).transpose(0, 1, 3, 2)
     ins = {"Input": x, "Filter": f, "Output@GRAD": dout}
     for kernel in (convolution.conv2d, convolution.conv2d_grad_input, convolution.conv2d_grad_filter):
-        assert_same(*both_paths(conv2d_paths, kernel, ins, attrs, monkeypatch), np.float32)
+        assert_same(*both_paths(conv2d_rules, kernel, ins, attrs, monkeypatch), np.float32)
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -747,7 +747,7 @@ def test_which_path_a_stride_1_convolution_takes(x_shape, w_shape, attrs, winogr
     """Winograd for 3x3 between 8 or more channels from a 16x16 output; else the wide columns where
     a padded row is at most twice the output's."""
     geo = ConvGeometry(x_shape, w_shape, attrs_of("conv2d", **attrs))
-    assert _winograd.applies(geo, x_shape, w_shape) is winograd
+    assert conv2d_rules.winograd_applies(geo, x_shape, w_shape) is winograd
     assert _conv.wide_applies(geo) is wide
 
 
@@ -755,7 +755,7 @@ def test_which_path_a_stride_1_convolution_takes(x_shape, w_shape, attrs, winogr
 def test_every_conv2d_path_agrees_with_numpys(geo, monkeypatch):
     """Each path of conv2d_paths' tables (forward and both gradients), called directly: a path the host's
     libraries never pick (COLUMNS runs only where no CBLAS GEMM is installed) is still checked here."""
-    monkeypatch.setattr(_winograd, "MIN_TILES", 1)
+    monkeypatch.setattr(conv2d_rules, "WINOGRAD_MIN_TILES", 1)
     n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
     x = rng.normal(size=(n, c, h, w)).astype(np.float32)
     f = rng.normal(size=(m, c // groups, kh, kw)).astype(np.float32)
@@ -767,15 +767,16 @@ def test_every_conv2d_path_agrees_with_numpys(geo, monkeypatch):
     paths = [conv2d_paths.COLUMNS]
     if conv2d_paths.cblas.gemm(x.dtype) is not None:
         paths.append(conv2d_paths.PER_SAMPLE)
-        if _winograd.applies(g, x.shape, f.shape):
+        if conv2d_rules.winograd_applies(g, x.shape, f.shape):
             paths.append(conv2d_paths.WINOGRAD)
     want = conv2d_paths.NUMPY
     for path in paths:
-        for table, args in (
-            (conv2d_paths.FORWARD, (x, f, g)),
-            (conv2d_paths.GRAD_FILTER, (x, f, dout, g)),
-            (conv2d_paths.GRAD_INPUT, (x, f, dout, g)),
+        for table, args, shape in (
+            (conv2d_paths.FORWARD, (x, f, g), dout.shape),
+            (conv2d_paths.GRAD_FILTER, (x, dout, g), f.shape),
+            (conv2d_paths.GRAD_INPUT, (f, dout, g), x.shape),
         ):
-            got, ref = table[path](*args), table[want](*args)
-            assert got.shape == ref.shape and got.dtype == ref.dtype, (path, got.shape, ref.shape)
+            got, ref = np.full(shape, np.nan, np.float32), np.full(shape, np.nan, np.float32)
+            table[path](*args, got)
+            table[want](*args, ref)
             np.testing.assert_allclose(got, ref, rtol=2e-5, atol=2e-5, err_msg=path)

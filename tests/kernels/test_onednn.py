@@ -9,6 +9,7 @@ import pytest
 from pe_cli.kernels.cpu.runtime import loops, onednn as _onednn, threads
 from pe_cli.kernels.cpu import convolution
 from pe_cli.ops import registry
+from pe_cli.shapes import conv_pool
 
 pytestmark = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
 
@@ -67,7 +68,7 @@ GEOMETRIES = {  # C, M, H, k, stride, paddings, dilation, groups
 
 @pytest.mark.parametrize("name", sorted(GEOMETRIES))
 def test_onednn_computes_what_pe_own_paths_compute(name, pe_paths, monkeypatch):
-    monkeypatch.setattr(_onednn, "MIN_CHANNELS", 1)  # every geometry on oneDNN, however thin
+    monkeypatch.setattr(conv_pool, "ONEDNN_MIN_CHANNELS", 1)  # every geometry on oneDNN, however thin
     _onednn._plans.clear()
     x, w, dout, attrs = _case(*GEOMETRIES[name])
     mine = _all(x, w, dout, attrs)
@@ -121,7 +122,7 @@ def test_the_plans_kept_are_bounded(monkeypatch):
 
 @pytest.mark.parametrize("name", ["3x3", "stride 2"])
 def test_conv2d_grad_converts_the_output_gradient_once_for_both_directions(name, monkeypatch):
-    monkeypatch.setattr(_onednn, "MIN_CHANNELS", 1)
+    monkeypatch.setattr(conv_pool, "ONEDNN_MIN_CHANNELS", 1)
     x, w, dout, attrs = _case(*GEOMETRIES[name])
     ins = {"Input": x, "Filter": w, "Output@GRAD": dout}
     conversions = []

@@ -250,14 +250,15 @@ def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype, monkeypatch):
     values: the same bits, infinities and -0.0 included; NaN where the loops make NaN (which of two
     NaNs an add passes on is LLVM's choice of operand order, not numpy's)."""
     from pe_cli.kernels.cpu import _winograd
+    from pe_cli.shapes import conv2d as conv2d_rules
 
-    monkeypatch.setattr(_winograd, "MIN_TILES", 1)
+    monkeypatch.setattr(conv2d_rules, "WINOGRAD_MIN_TILES", 1)
     n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
     attrs = registry.get("conv2d").default_attrs()
     attrs.update(strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm)
     x, f = awkward((n, c, h, w), dtype), rng.normal(size=(m, c, kh, kw)).astype(dtype)
     g = ConvGeometry(x.shape, f.shape, attrs)
-    assert _winograd.applies(g, x.shape, f.shape)
+    assert conv2d_rules.winograd_applies(g, x.shape, f.shape)
     gemm, loops = cblas.gemm(x.dtype), _numba.lazy("_winograd_loops")()
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the Winograd loops are not used")

@@ -28,6 +28,9 @@ from tests.ops import (
     cases_linalg,
     cases_matrix,
     cases_adamw,
+    cases_convolution,
+    cases_convolution_geometry,
+    cases_convolution_transpose,
     cases_loss_classification,
     cases_momentum,
     cases_normalization,
@@ -97,6 +100,13 @@ CONVERTED = {
     | {f"{op}{g}" for op in ("flatten_contiguous_range", "transpose", "transpose2") for g in ("", "_grad")},
     # (their out-kernels' sentinel buffers, scratch too: tests/kernels/test_structured_matmul.py)
     "matmul": {"matmul", "matmul_v2", "matmul_grad", "matmul_grad_x", "matmul_grad_y", "bmm", "bmm_grad"},
+    # (their sentinel buffers, each gradient alone and both, meta per signature: tests/kernels/test_structured_conv2d.py)
+    "conv2d": {f"{t}{g}" for t in ("conv2d", "depthwise_conv2d") for g in ("", "_grad", "_grad_input", "_grad_filter")},
+    "conv2d_transpose": {
+        f"{t}{g}"
+        for t in ("conv2d_transpose", "depthwise_conv2d_transpose")
+        for g in ("", "_grad", "_grad_input", "_grad_filter")
+    },
 }
 CASES = {
     "activation table": [
@@ -152,6 +162,16 @@ CASES = {
         if c.op in CONVERTED["reshaping"]
     ],
     "matmul": [c for c in cases_linalg.CASES + cases_matrix.CASES if c.op in CONVERTED["matmul"]],
+    "conv2d": [
+        c
+        for c in cases_convolution.CASES + cases_convolution_geometry.CASES
+        if c.op in CONVERTED["conv2d"] and c.attrs.get("data_format") != "NHWC"
+    ],
+    "conv2d_transpose": [
+        c
+        for c in cases_convolution_transpose.CASES + cases_convolution_geometry.CASES
+        if c.op in CONVERTED["conv2d_transpose"] and c.attrs.get("data_format") != "NHWC"
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -164,6 +184,8 @@ OWN_TESTS = (
     "cross entropy",
     "reshaping",
     "matmul",
+    "conv2d",
+    "conv2d_transpose",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

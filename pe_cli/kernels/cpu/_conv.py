@@ -98,10 +98,10 @@ def dout_per_sample(dout, geo):
     return np.ascontiguousarray(dout).reshape(n, geo.groups, m // geo.groups, geo.ho * geo.wo)
 
 
-def col2im(dcols, geo, x_shape, dtype):
-    """The adjoint of im2col for numpy's path: dcols [G, C/G*kh*kw, N*Ho*Wo] -> [N, C, H, W], as kh*kw
+def col2im(dcols, geo, out):
+    """The adjoint of im2col for numpy's path: dcols [G, C/G*kh*kw, N*Ho*Wo] -> ``out`` [N, C, H, W], as kh*kw
     strided adds into the padded input."""
-    n, c, h, wd = x_shape
+    (n, c, h, wd), dtype = out.shape, out.dtype
     dcols = dcols.reshape(c, geo.kh, geo.kw, n, geo.ho, geo.wo)
     t, b, l, r = geo.pads
     dxp = np.zeros((n, c, h + t + b, wd + l + r), dtype=dtype)
@@ -111,7 +111,7 @@ def col2im(dcols, geo, x_shape, dtype):
         for j in range(geo.kw):
             wj = j * geo.dw
             dxp[:, :, hi : hi + hspan : geo.sh, wj : wj + wspan : geo.sw] += dcols[:, i, j].transpose(1, 0, 2, 3)
-    return np.ascontiguousarray(dxp[:, :, t : t + h, l : l + wd])
+    np.copyto(out, dxp[:, :, t : t + h, l : l + wd])
 
 
 def per_sample(name, gemm, a, b, out, geo, x, m):

@@ -1,9 +1,10 @@
 """conv2d's Winograd path for the kernels in convolution.py (the loops: _winograd_loops.py): when it
 applies, the filter's transforms, the buffers and the calls.
 
-It applies to a 3x3 filter at stride 1, without dilation or groups, each padding 0 to 2, on
-float32 or float64 where numpy's BLAS is callable (runtime/cblas.py), when the input and the output both
-have at least ``MIN_CHANNELS`` channels and a sample has at least ``MIN_TILES`` output tiles: with
+It applies (shapes/conv2d.winograd_applies, in conv2d's meta rule) to a 3x3 filter at stride 1, without
+dilation or groups, each padding 0 to 2, on float32 or float64 where numpy's BLAS is callable
+(runtime/cblas.py), when the input and the output both have at least ``WINOGRAD_MIN_CHANNELS`` channels and a
+sample has at least ``WINOGRAD_MIN_TILES`` output tiles: with
 fewer, the 16 GEMMs [M, C] x [C, tiles] are too thin to beat the one GEMM over C*9 rows of the
 wide-columns path (_wide_loops.py; benchmarks/conv_paths.py, docs/PERFORMANCE.md). The input
 gradient of such a
@@ -21,22 +22,6 @@ from .runtime.loops import lazy, twin
 
 _loops = lazy("_winograd_loops")
 
-MIN_CHANNELS = 8
-MIN_TILES = 64  # 2x2 output tiles a sample: from a 16x16 output (at 8x8, 16 tiles, it loses)
-
-
-def applies(geo, x_shape, w_shape):
-    """True when the convolution of geometry ``geo`` takes the Winograd path."""
-    if not (
-        (geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw, geo.groups) == (3, 3, 1, 1, 1, 1, 1)
-        and all(0 <= p <= 2 for p in geo.pads)
-    ):
-        return False
-    channels, tiles = min(x_shape[1], w_shape[0]), ((geo.ho + 1) // 2) * ((geo.wo + 1) // 2)
-    if channels < MIN_CHANNELS:
-        return False
-    return tiles >= MIN_TILES
-
 
 def filter_tiles(g):
     """U [16, M, C] = G g G^T for the filters g [M, C, 3, 3], G = [[1, 0, 0], [1/2, 1/2, 1/2],
@@ -52,13 +37,13 @@ def _g_times(a, half):
     return np.stack([a[0], (a[0] + a[1] + a[2]) * half, (a[0] - a[1] + a[2]) * half, a[2]])
 
 
-def filter_from_tiles(du, w_shape):
-    """dW [M, C, 3, 3] = G^T dU G for dU [16, M, C]: the adjoint of filter_tiles."""
+def filter_from_tiles(du, out):
+    """dW [M, C, 3, 3] = G^T dU G for dU [16, M, C], into ``out``: the adjoint of filter_tiles."""
     half = du.dtype.type(0.5)
-    d = du.reshape(4, 4, w_shape[0], w_shape[1])
+    d = du.reshape(4, 4, out.shape[0], out.shape[1])
     rows = _gt_times(d, half)  # [3, 4, M, C]: G^T dU
     dw = _gt_times(rows.swapaxes(0, 1), half).swapaxes(0, 1)  # [3, 3, M, C]: G^T dU G
-    return np.ascontiguousarray(np.moveaxis(dw, (0, 1), (2, 3)))
+    np.copyto(out, np.moveaxis(dw, (0, 1), (2, 3)))
 
 
 def _gt_times(a, half):
@@ -90,24 +75,23 @@ def _forward(gemm, x, u, pt, pl, out):
     par = _conv.parallel(x.shape[0])
     args = (gemm, x, u, pt, pl, th, out, *buffers(par, th, w1, x.shape[1], u.shape[1], x.dtype))
     twin(_loops().forward, _loops().forward_parallel, par > 1, *args, replica=_conv_replicas.winograd_forward)(*args)
-    return out
 
 
-def conv2d(gemm, x, w, geo):
-    """Output [N, M, Ho, Wo] (x, w C-contiguous)."""
-    out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
-    return _forward(gemm, x, filter_tiles(w), geo.pads[0], geo.pads[2], out)
+def conv2d(gemm, x, w, geo, out):
+    """Output [N, M, Ho, Wo] into ``out`` (x, w C-contiguous)."""
+    _forward(gemm, x, filter_tiles(w), geo.pads[0], geo.pads[2], out)
 
 
-def grad_input(gemm, dout, w, geo, x_shape):
-    """Input@GRAD [N, C, H, W]: Output@GRAD convolved by the filter turned 180 degrees, [C, M, 3, 3]."""
+def grad_input(gemm, dout, w, geo, out):
+    """Input@GRAD [N, C, H, W] into ``out``: Output@GRAD convolved by the filter turned 180 degrees, [C, M, 3, 3]."""
     u = filter_tiles(np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)))
-    return _forward(gemm, dout, u, 2 - geo.pads[0], 2 - geo.pads[2], np.empty(x_shape, dtype=dout.dtype))
+    _forward(gemm, dout, u, 2 - geo.pads[0], 2 - geo.pads[2], out)
 
 
-def grad_filter(gemm, x, dout, geo, w_shape):
-    """Filter@GRAD [M, C, 3, 3]: the transformed gradient summed in fixed runs of samples (as the
+def grad_filter(gemm, x, dout, geo, out):
+    """Filter@GRAD [M, C, 3, 3] into ``out``: the transformed gradient summed in fixed runs of samples (as the
     im2col path: _conv.FILTER_RUNS), the runs added in order, then transformed back."""
+    w_shape = out.shape
     n, (th, w1) = x.shape[0], tile_rows(geo.ho, geo.wo)
     par = _conv.parallel(n)
     parts = np.zeros((min(_conv.FILTER_RUNS, n), 16, w_shape[0], w_shape[1]), dtype=x.dtype)
@@ -116,4 +100,4 @@ def grad_filter(gemm, x, dout, geo, w_shape):
         _loops().grad_filter, _loops().grad_filter_parallel, par > 1, *args, replica=_conv_replicas.winograd_grad_filter
     )(*args)
     du = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
-    return filter_from_tiles(du, w_shape)
+    filter_from_tiles(du, out)

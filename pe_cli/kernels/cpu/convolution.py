@@ -1,5 +1,5 @@
-"""CPU kernels of the convolution ops (ops/convolution.py): conv2d, conv2d_transpose (conv2d's kernels
-with the roles swapped) and deformable_conv (numpy, below).
+"""CPU kernels of the convolution ops (ops/convolution.py): conv2d (its out-kernels: conv2d_transpose's,
+conv2d_transpose.py, are these with the roles swapped) and deformable_conv (numpy, below).
 
 float32 conv2d and its gradients run on oneDNN's direct convolutions where the ``onednn`` extra is
 installed (runtime/onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
@@ -22,92 +22,154 @@ Other dtypes take the vectorised numpy path: im2col as one strided copy of the p
 [groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds. Their helpers are in
 _conv.py; the geometry, shared with the CUDA twins, in shapes/conv_plans.py.
 
-Which of these paths a convolution takes is decided in one place, conv2d_paths.conv_path, and conv2d
-and both its gradients follow that one decision (each direction's code for each path is there too).
+Which of these paths a convolution takes is its meta rule's (shapes/conv2d.py: conv2d's and its gradients'
+structured kernels), once per shape signature, and conv2d and both its gradients follow that one decision into
+the buffers they are handed (each direction's code for each path is in conv2d_paths.py).
 """
 
 import numpy as np
 
-from ..fused_math import both_grads, relu_first
 from . import activation
-from . import _conv_regular
+from .launches import by_variant
 from .runtime import onednn as _onednn
 from . import conv2d_paths as paths
-from ...shapes.conv_plans import ConvGeometry
+from ..structured import adapter
+from ...shapes import conv2d as rules
+from ...shapes.conv2d import MAPPED, NUMPY, ONEDNN, PER_SAMPLE, WINOGRAD, ZEROS
 from ...shapes.conv_pool import conv_out_size
-from ..conv_transpose import transpose_kernels
 
 
-# -- conv2d -----------------------------------------------------------------------------------------
+# -- conv2d: out-kernels of the ConvPlan its meta rule decides (shapes/conv2d.py) ----------------------
 
 
-def _regular(x, w, geo):
-    """The regular convolution this one maps onto (kernels/cpu/_conv_regular.py), None when it is one."""
-    return _conv_regular.plan(x.shape[2:], w.shape[2:], (geo.sh, geo.sw), geo.pads, (geo.dh, geo.dw), (geo.ho, geo.wo))
+def _relu(x):
+    return activation.relu({"X": x}, {})["Out"]
 
 
-def _conv2d(ins, attrs):
-    x, w = ins["Input"], ins["Filter"]
-    geo = ConvGeometry(x.shape, w.shape, attrs)
-    if reg := _regular(x, w, geo):
-        if reg.empty():
-            return {"Output": np.zeros((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)}
-        return _conv2d({"Input": reg.input(x), "Filter": reg.filter(w)}, reg.attrs(attrs))
-    path = paths.conv_path(geo, x, w)
-    if path == paths.ONEDNN:
-        out = _onednn.conv2d(x, w, geo)
-        if out is not None:
-            return {"Output": out}
-        path = paths.after_onednn(geo, x, w)
-    return {"Output": paths.FORWARD[path](x, w, geo)}
+def _onednn_or(path, fallback):
+    """``path``, or where it is oneDNN and the host has none, ``fallback``."""
+    return fallback if path == ONEDNN and _onednn.library() is None else path
 
 
-def _conv2d_grad_filter(ins, attrs):
+def _forward(x, w, conv, out):
+    """The regular convolution's Output into ``out``: oneDNN's, or where it has no primitive, the path after."""
+    path = _onednn_or(conv.path, conv.fallback)
+    if path == ONEDNN:
+        if _onednn.conv2d(x, w, conv.geo, out=out) is not None:
+            return
+        path = conv.fallback
+    paths.FORWARD[paths.host_path(path, x.dtype)](x, w, conv.geo, out)
+
+
+def _grad_filter(x, dout, conv, out):
+    path = _onednn_or(conv.path, conv.fallback)
+    if path == ONEDNN:
+        if _onednn.grad_filter(x, dout, conv.geo, out.shape, out=out) is not None:
+            return
+        path = conv.fallback
+    paths.GRAD_FILTER[paths.host_path(path, x.dtype)](x, dout, conv.geo, out)
+
+
+def _grad_input(w, dout, conv, out):
+    path = _onednn_or(conv.path, conv.fallback)
+    if path == ONEDNN:
+        if _onednn.grad_input(dout, w, conv.geo, out.shape, out=out) is not None:
+            return
+        path = conv.fallback
+    paths.GRAD_INPUT[paths.host_path(path, out.dtype)](w, dout, conv.geo, out)
+
+
+def _conv2d_path(ins, outs, attrs, meta):
+    _forward(ins["Input"], ins["Filter"], meta.args, outs["Output"])
+
+
+def _conv2d_other(ins, outs, attrs, meta):
+    forward_into(meta.args, meta.variant, ins["Input"], ins["Filter"], outs["Output"])
+
+
+def _filter_grad_mapped(x, dout, conv, out):
+    """Filter@GRAD of a mapped convolution: relu's Input, the regular one's gradient folded back."""
+    if conv.relu:
+        x = _relu(x)
+    reg = conv.regular
+    if reg is None:
+        _grad_filter(x, dout, conv, out)
+        return
+    folded = np.empty(out.shape[:2] + (conv.geo.kh, conv.geo.kw), out.dtype)
+    _grad_filter(reg.input(x), dout, conv, folded)
+    np.copyto(out, reg.filter_grad(folded))
+
+
+def _input_grad_mapped(x, w, dout, conv, out):
+    """Input@GRAD of a mapped convolution: the regular one's, 0 where Input was cropped; through relu's
+    gradient (on relu's Input, recomputed) where the op convolves relu(Input)."""
+    reg = conv.regular
+    if reg is None:
+        _grad_input(w, dout, conv, out)
+    else:
+        window = (slice(None), slice(None)) + tuple(slice(lo, hi) for lo, hi in reg.windows)
+        inner = np.empty(out.shape[:2] + tuple(hi - lo for lo, hi in reg.windows), out.dtype)
+        _grad_input(reg.filter(w), dout, conv, inner)
+        out.fill(0)
+        out[window] = inner
+    if conv.relu:
+        y = _relu(x)
+        np.copyto(out, activation.relu_grad({"Out": y, "Out@GRAD": out}, {})["X@GRAD"])
+
+
+def _grads(ins, outs, attrs, meta):
+    """The gradients the op writes (Input@GRAD, Filter@GRAD, or both)."""
+    grads_into(meta.args, meta.variant, ins, outs.get("Input@GRAD"), outs.get("Filter@GRAD"))
+
+
+def grads_into(conv, variant, ins, dx, dw):
+    """The gradients of the convolution of ConvPlan ``conv`` (of that variant) into ``dx`` and ``dw`` (None: not
+    written): oneDNN's two directions at once first, on the op's own geometry, where both are written and Input
+    goes through no relu."""
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    geo = ConvGeometry(x.shape, w.shape, attrs)
-    if reg := _regular(x, w, geo):
-        if reg.empty():
-            return {"Filter@GRAD": np.zeros(w.shape, dtype=w.dtype)}
-        dw = _conv2d_grad_filter(
-            {"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs)
-        )
-        return {"Filter@GRAD": reg.filter_grad(dw["Filter@GRAD"])}
-    path = paths.conv_path(geo, x, w, dout)
-    if path == paths.ONEDNN:
-        dw = _onednn.grad_filter(x, dout, geo, w.shape)
-        if dw is not None:
-            return {"Filter@GRAD": dw}
-        path = paths.after_onednn(geo, x, w, dout)
-    return {"Filter@GRAD": paths.GRAD_FILTER[path](x, w, dout, geo)}
-
-
-def _conv2d_grad_input(ins, attrs):
-    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    geo = ConvGeometry(x.shape, w.shape, attrs)
-    if reg := _regular(x, w, geo):
-        if reg.empty():
-            return {"Input@GRAD": np.zeros(x.shape, dtype=x.dtype)}
-        dx = _conv2d_grad_input({"Input": reg.input(x), "Filter": reg.filter(w), "Output@GRAD": dout}, reg.attrs(attrs))
-        return {"Input@GRAD": reg.input_grad(dx["Input@GRAD"], x.shape)}
-    path = paths.conv_path(geo, x, w, dout)
-    if path == paths.ONEDNN:
-        dx = _onednn.grad_input(dout, w, geo, x.shape)
+    if dx is not None and dw is not None and conv.path == ONEDNN and not conv.relu and _onednn.library() is not None:
+        if _onednn.grads(x, w, dout, conv.op_geo, outs=(dx, dw)) is not None:
+            return
+    if variant == ZEROS:
+        for out in (dx, dw):
+            if out is not None:
+                out.fill(0)
+    elif variant == MAPPED:
         if dx is not None:
-            return {"Input@GRAD": dx}
-        path = paths.after_onednn(geo, x, w, dout)
-    return {"Input@GRAD": paths.GRAD_INPUT[path](x, w, dout, geo)}
+            _input_grad_mapped(x, w, dout, conv, dx)
+        if dw is not None:
+            _filter_grad_mapped(x, dout, conv, dw)
+    else:
+        if dx is not None:
+            _grad_input(w, dout, conv, dx)
+        if dw is not None:
+            _grad_filter(x, dout, conv, dw)
 
 
-conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input, _conv2d_grad_filter)
-conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter, _onednn.conv2d_grads)
+def forward_into(conv, variant, x, w, out):
+    """Output of the convolution of ConvPlan ``conv`` (of that variant) into ``out``."""
+    if variant == ZEROS:
+        out.fill(0)
+        return
+    if conv.relu:
+        x = _relu(x)
+    if conv.regular is not None:
+        x, w = conv.regular.input(x), conv.regular.filter(w)
+    _forward(x, w, conv, out)
 
 
-# -- conv2d_transpose: conv2d's kernels with the roles swapped ------------------------------------------
-# (kernels/conv_transpose.py makes them, for either device)
-conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
-    conv2d, conv2d_grad_input, conv2d_grad_filter
+_PATHS = (ONEDNN, WINOGRAD, PER_SAMPLE, NUMPY)
+conv2d_out = by_variant(
+    "conv2d_out", None, zeros=_conv2d_other, mapped=_conv2d_other, **dict.fromkeys(_PATHS, _conv2d_path)
 )
-conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
+# (one function for every variant of the gradients: which of them the op writes is in its outputs)
+conv2d_grad_out = by_variant("conv2d_grad_out", None, **dict.fromkeys(_PATHS + (ZEROS, MAPPED), _grads))
+
+# the kernels by name, for the callers that run them so (the blocked kernels' fallbacks): the adapters the ops' definitions make (kernels/structured.py)
+conv2d = adapter(rules.conv2d_meta, conv2d_out, "conv2d")
+conv2d_grad = adapter(rules.conv2d_grad_meta, conv2d_grad_out, "conv2d_grad")
+conv2d_grad_input = adapter(rules.conv2d_grad_input_meta, conv2d_grad_out, "conv2d_grad_input")
+conv2d_grad_filter = adapter(rules.conv2d_grad_filter_meta, conv2d_grad_out, "conv2d_grad_filter")
 
 
 # -- deformable_conv: a deformable im2col (bilinear samples at the offset taps, numpy over all taps at

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 
 from ...shapes.conv_pool import conv_out_size, conv_paddings
-from . import _conv_regular
+from ...shapes import conv_regular as _conv_regular
 from ..context import NO_CONTEXT
 
 
@@ -26,7 +26,7 @@ def _geometry(x_shape, w_shape, attrs):
 
 
 class _Plan:
-    """A convolution of input spatial sizes ``in_sizes`` to ``outs`` as a regular one (_conv_regular.py;
+    """A convolution of input spatial sizes ``in_sizes`` to ``outs`` as a regular one (shapes/conv_regular.py;
     itself when it is one): the input cropped, the filter folded, paddings and dilations >= 0 and 1."""
 
     def __init__(self, in_sizes, w, attrs, pads, dil, outs):

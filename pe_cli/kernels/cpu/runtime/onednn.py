@@ -29,7 +29,6 @@ from ctypes import byref, c_void_p
 import numpy as np
 
 from ....shapes.conv_pool import ONEDNN_MIN_CHANNELS as MIN_CHANNELS
-from ....shapes.conv_plans import ConvGeometry
 from .loops import parallel_threads
 from .onednn_api import (
     DIFF_DST,
@@ -240,19 +239,20 @@ def _empty(shape, blocked):
     return np.empty(blocked_shape(shape) if blocked else shape, np.float32)
 
 
-def conv2d(x, w, geo, blocked=frozenset()):
-    """conv2d's Output, or None where oneDNN has no primitive for the geometry; ``blocked``: the
-    arguments whose arrays are nChw16c (here of SRC and DST: Input given so, Output made so)."""
+def conv2d(x, w, geo, blocked=frozenset(), out=None):
+    """conv2d's Output (into ``out`` where given: an NCHW buffer), or None where oneDNN has no primitive for the
+    geometry; ``blocked``: the arguments whose arrays are nChw16c (here of SRC and DST: Input given so, Output
+    made so)."""
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     x_shape, y_shape = plain_shape(x, SRC in blocked), (x.shape[0], w.shape[0], geo.ho, geo.wo)
-    y = _empty(y_shape, DST in blocked)
+    y = _empty(y_shape, DST in blocked) if out is None else out
     return y if _run("forward", x_shape, w.shape, y_shape, geo, {SRC: x, WEIGHTS: w, DST: y}, blocked) else None
 
 
-def grad_input(dout, w, geo, x_shape, blocked=frozenset()):
-    """conv2d's Input@GRAD, or None; ``blocked``: of DIFF_DST and DIFF_SRC."""
+def grad_input(dout, w, geo, x_shape, blocked=frozenset(), out=None):
+    """conv2d's Input@GRAD (into ``out`` where given), or None; ``blocked``: of DIFF_DST and DIFF_SRC."""
     dout, w = np.ascontiguousarray(dout), np.ascontiguousarray(w)
-    dx = _empty(x_shape, DIFF_SRC in blocked)
+    dx = _empty(x_shape, DIFF_SRC in blocked) if out is None else out
     return (
         dx
         if _run(
@@ -268,13 +268,13 @@ def grad_input(dout, w, geo, x_shape, blocked=frozenset()):
     )
 
 
-def grad_filter(x, dout, geo, w_shape, blocked=frozenset()):
-    """conv2d's Filter@GRAD, or None; ``blocked``: of SRC and DIFF_DST. oneDNN splits its sum over
+def grad_filter(x, dout, geo, w_shape, blocked=frozenset(), out=None):
+    """conv2d's Filter@GRAD (into ``out`` where given), or None; ``blocked``: of SRC and DIFF_DST. oneDNN splits its sum over
     the samples among its threads, so the last bits of this gradient follow the thread count (pe's
     own paths sum fixed runs of samples: the same bits on any threads); ``PE_DEVICE_THREADS``
     fixes the count, and with it the bits, on a machine whose load changes."""
     x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
-    dw = np.empty(w_shape, np.float32)
+    dw = np.empty(w_shape, np.float32) if out is None else out
     return (
         dw
         if _run(
@@ -290,19 +290,13 @@ def grad_filter(x, dout, geo, w_shape, blocked=frozenset()):
     )
 
 
-def conv2d_grads(ins, attrs):
-    """conv2d_grad's (Input@GRAD, Filter@GRAD) by ``grads``, or None where oneDNN does not apply."""
-    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    geo = ConvGeometry(x.shape, w.shape, attrs)
-    return grads(x, w, dout, geo) if applies(x, w, dout) else None
-
-
-def grads(x, w, dout, geo, blocked=frozenset()):
+def grads(x, w, dout, geo, blocked=frozenset(), outs=None):
     """conv2d's (Input@GRAD, Filter@GRAD), or None: the two directions of conv2d_grad, which
     convert Output@GRAD to oneDNN's layout once for both where they take it in one layout (run
     apart, each converts it; on the ResNet 10 of the 14 convolutions share it, the stride-2 ones
     not: 56 -> 46 conversions to nChw16c a step). The numbers are those of grad_input and
-    grad_filter. ``blocked``: of SRC, DIFF_SRC and DIFF_DST, those whose arrays are nChw16c."""
+    grad_filter. ``blocked``: of SRC, DIFF_SRC and DIFF_DST, those whose arrays are nChw16c; ``outs``: the
+    (Input@GRAD, Filter@GRAD) buffers to write (NCHW), where given."""
     x, w, dout = np.ascontiguousarray(x), np.ascontiguousarray(w), np.ascontiguousarray(dout)
     x_shape = plain_shape(x, SRC in blocked)
     shapes = (x_shape, w.shape, plain_shape(dout, DIFF_DST in blocked), geo, _threads(), frozenset(blocked))
@@ -312,7 +306,7 @@ def grads(x, w, dout, geo, blocked=frozenset()):
     converted = {}
     if to_input.shares_layout(to_filter, DIFF_DST):
         converted[DIFF_DST] = to_input.converted(DIFF_DST, dout)
-    dx, dw = _empty(x_shape, DIFF_SRC in blocked), np.empty(w.shape, np.float32)
+    dx, dw = (_empty(x_shape, DIFF_SRC in blocked), np.empty(w.shape, np.float32)) if outs is None else outs
     to_input.run({DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout}, converted)
     to_filter.run({SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}, converted)
     return dx, dw

@@ -10,8 +10,10 @@ x[o * stride - pad_before + t * dilation] for output o and tap t, 0 where that f
   past the padded input: zeros, as Fluid's bounds check gives).
 
 The gradients run the same steps back: a summed filter's gradient broadcast along the dim, a flipped one's
-flipped back, the input gradient 0 where x was cropped. The conv2d and conv3d kernels (convolution.py,
-convolution3d.py) call their own regular paths through ``Regular``; CUDA's im2col checks bounds itself."""
+flipped back, the input gradient 0 where x was cropped. conv2d's meta rules (shapes/conv2d.py) plan it once per
+shape signature and its CPU out-kernels (kernels/cpu/convolution.py) follow the plan; the conv3d kernels
+(kernels/cpu/convolution3d.py) call their own regular paths through ``Regular``; CUDA's im2col checks bounds
+itself."""
 
 import numpy as np
 
