@@ -2,7 +2,9 @@
 tools/paddle_function_oracle.py on paddlepaddle==2.6.2) and paddle.distribution (distributions.json,
 tools/paddle_distribution_oracle.py) and of cases of Paddle 2.6's own op tests (optest26.json,
 tools/optest26_oracle.py), paddle.nn's loss layers (loss_layers.json, tools/paddle_loss_layer_oracle.py) and the
-shapes and dtypes where Paddle 2.6 differs from Fluid 1.8 (shapes_dtypes26.json, tools/paddle26_shapes_dtypes_oracle.py): each case's static program, built by the same code with pe's
+shapes and dtypes where Paddle 2.6 differs from Fluid 1.8 (shapes_dtypes26.json, tools/paddle26_shapes_dtypes_oracle.py)
+and Paddle 2.6's indexing (indexing26.json, tools/paddle26_indexing_oracle.py): each case's static program, built by
+the same code with pe's
 ``paddle``, gives Paddle's outputs (dtype, shape and values: float32 rounding, NaN and +-inf where Paddle
 has them; random draws: their moments within sampling error) and Paddle's gradients of the float inputs;
 and the program holds the op types Paddle's holds for the function (Paddle's op names: digamma, cummax,
@@ -42,12 +44,18 @@ _spec = importlib.util.spec_from_file_location(
 )
 shapes_dtypes = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(shapes_dtypes)
+_spec = importlib.util.spec_from_file_location(
+    "paddle26_indexing_oracle", os.path.join(ROOT, "tools", "paddle26_indexing_oracle.py")
+)
+indexing26 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(indexing26)
 SOURCES = {
     "functions": (oracle.CASES, oracle.OUT),
     # paddle.nn's loss layers called as Layers: 0-D in a Paddle 2.x program, as paddle.nn.functional's
     "loss_layers": (loss_layers.CASES, loss_layers.OUT),
     # shapes and dtypes where Paddle 2.6 differs from Fluid 1.8: one-value results 0-D, int32 sums int64, masks
     "shapes_dtypes26": (shapes_dtypes.CASES, shapes_dtypes.OUT),
+    "indexing26": (indexing26.CASES, indexing26.OUT),  # x[..., 0], x[None], x[[0, 2]], x[int_var], masks in tuples
     "distributions": (distributions.CASES, distributions.OUT),
     "optest26": (optest26.CASES, optest26.OUT),  # cases of Paddle 2.6's own op tests (docs/OPTEST.md)
 }
