@@ -11,7 +11,7 @@ import numpy as np
 from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
 from . import operator_promotion
 from .operator_promotion import constant_like, scale_op
-from .variable_index import getitem
+from .variable_index import getitem, refuse_setitem
 from .helper import LayerHelper
 from .op_proto import OpProtoHolder  # noqa: F401 -- Fluid's module exports it
 
@@ -110,3 +110,4 @@ def monkey_patch_variable():
     Variable.__eq__, Variable.__ne__ = _compare_with_number("equal"), _compare_with_number("not_equal")
     Variable.__hash__ = object.__hash__
     Variable.__getitem__ = getitem
+    Variable.__setitem__ = refuse_setitem

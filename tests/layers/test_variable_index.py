@@ -2,6 +2,7 @@
 ``::-1`` reverses; values equal numpy's indexing, gradients flow back to the picked elements only."""
 
 import numpy as np
+import pytest
 
 import pe_cli.fluid as fluid
 
@@ -41,7 +42,10 @@ def test_an_index_held_in_a_variable_is_read_when_the_program_runs():
     with fluid.program_guard(main, startup):
         x = fluid.data("x", [-1, 4, 5], "float32")
         i = fluid.layers.fill_constant([1], "int32", 1)
-        picked = x[i]
+        picked = x[i]  # a one-value index picks in Fluid 1.8's programs (Paddle 2.x's gather: [1, 4, 5])
+        with pytest.raises(TypeError, match="item assignment"):
+            x[0] = 1.0
+    assert list(picked.shape) == [4, 5]
     (got,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": X}, fetch_list=[picked])
     np.testing.assert_array_equal(np.asarray(got).reshape(4, 5), X[1])
 

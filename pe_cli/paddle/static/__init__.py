@@ -38,6 +38,7 @@ from ...kernels import cuda_places  # noqa: F401
 from ...layers import create_global_var, create_parameter, py_func  # noqa: F401
 from ...layers.checks import check_type
 from ...layers.io import static_data
+from ...layers.variable_index import setitem  # noqa: F401
 from ...training.averaging import ExponentialMovingAverage  # noqa: F401
 from ...training.param_attr import WeightNormParamAttr  # noqa: F401
 from ...base.places import cpu_places  # noqa: F401
