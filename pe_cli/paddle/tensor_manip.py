@@ -65,6 +65,15 @@ def _dims(x, axis):
     return [int(a) % rank if rank else 0 for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
 
 
+def _zero_d_axes(x, axis, what):
+    """Refuses an ``axis`` of a 0-D x other than 0 and -1 (Paddle 2.6 reads those as the one dim of a tensor of
+    one element; a result along it stays 0-D)."""
+    axes = [] if axis is None or len(x.shape) else axis if isinstance(axis, (list, tuple)) else [axis]
+    for a in axes:
+        if a not in (0, -1):
+            raise PeError(f"paddle.{what}: axis {a} of the 0-D tensor '{x.name}': a 0-D tensor takes axis 0 or -1")
+
+
 def _known(x, what, dims=None):
     shape = list(x.shape)
     for d in range(len(shape)) if dims is None else dims:
@@ -157,6 +166,9 @@ def unstack(x, axis=0, num=None):
 def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
+    _zero_d_axes(x, axis, "squeeze")
+    if not x.shape:  # (a 0-D x's axis 0 or -1: x, 0-D, Paddle 2.6's)
+        return x
     dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
     if not dims:
         return x

@@ -42,12 +42,18 @@ _spec = importlib.util.spec_from_file_location(
 )
 shapes_dtypes = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(shapes_dtypes)
+_spec = importlib.util.spec_from_file_location(
+    "paddle26_axis_0d_oracle", os.path.join(ROOT, "tools", "paddle26_axis_0d_oracle.py")
+)
+axis_0d = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(axis_0d)
 SOURCES = {
     "functions": (oracle.CASES, oracle.OUT),
     # paddle.nn's loss layers called as Layers: 0-D in a Paddle 2.x program, as paddle.nn.functional's
     "loss_layers": (loss_layers.CASES, loss_layers.OUT),
     # shapes and dtypes where Paddle 2.6 differs from Fluid 1.8: one-value results 0-D, int32 sums int64, masks
     "shapes_dtypes26": (shapes_dtypes.CASES, shapes_dtypes.OUT),
+    "axis_0d26": (axis_0d.CASES, axis_0d.OUT),  # an axis (0 or -1) of a 0-D tensor: the result 0-D, Paddle 2.6's
     "distributions": (distributions.CASES, distributions.OUT),
     "optest26": (optest26.CASES, optest26.OUT),  # cases of Paddle 2.6's own op tests (docs/OPTEST.md)
 }
