@@ -74,6 +74,12 @@ def _zero_d_axes(x, axis, what):
             raise PeError(f"paddle.{what}: axis {a} of the 0-D tensor '{x.name}': a 0-D tensor takes axis 0 or -1")
 
 
+def no_axis_of_0d(x, what):
+    """Refuses an axis of a 0-D x where Paddle 2.6 refuses one (its axis "in range [0, 0)")."""
+    if isinstance(x, Variable) and not x.shape:
+        raise PeError(f"paddle.{what}: '{x.name}' is 0-D; Paddle 2.6 takes no axis of a 0-D tensor here")
+
+
 def _known(x, what, dims=None):
     shape = list(x.shape)
     for d in range(len(shape)) if dims is None else dims:
@@ -252,11 +258,14 @@ def tile(x, repeat_times, name=None):
 
 
 def flip(x, axis, name=None):
+    no_axis_of_0d(x, "flip")
     return L.flip(x, list(axis) if isinstance(axis, (list, tuple)) else [axis], name=name)
 
 
 def roll(x, shifts, axis=None, name=None):
     """x rolled ``shifts`` places along ``axis`` (None: over the flattened x, shape kept)."""
+    if axis is not None:
+        no_axis_of_0d(x, "roll")
     return L.roll(x, shifts, axis)
 
 
@@ -295,6 +304,7 @@ def gather(x, index, axis=None, name=None):
 def index_select(x, index, axis=0, name=None):
     """The slices of x along ``axis`` at ``index``, a 1-D int tensor (or [N, 1]); another index is a
     ValueError, as Paddle's shape inference raises."""
+    no_axis_of_0d(x, "index_select")
     shape = list(index.shape) if isinstance(index, Variable) else None
     if shape is not None and not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
         raise ShapeError(f"paddle.index_select: index {shape} must be a 1-D Tensor (or [N, 1])")
