@@ -239,10 +239,9 @@ def _infer_softmax(name):
         shape, axis = ctx.shape("X"), ctx.attrs["axis"]
         if ctx.dtype("X") not in FLOATS:
             ctx.fail(f"X is {ctx.dtype('X')}, but {name} takes a float tensor; cast it first")
-        if not -len(shape) <= axis < len(shape):
-            ctx.fail(
-                f"axis={axis} is out of range for X {fmt_shape(shape)} (expected {-len(shape)} <= axis < {len(shape)})"
-            )
+        rank = max(len(shape), 1)  # (a 0-D X takes axis 0 or -1, as one of one element: Paddle 2.6's)
+        if not -rank <= axis < rank:
+            ctx.fail(f"axis={axis} is out of range for X {fmt_shape(shape)} (expected {-rank} <= axis < {rank})")
         ctx.set_output("Out", shape, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
     return infer

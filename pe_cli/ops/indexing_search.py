@@ -125,9 +125,12 @@ def _infer_arg(ctx):
     if a["flatten"]:
         ctx.set_output("Out", [1], dtype)
         return
-    axis = a["axis"]
-    if not -len(x) <= axis < len(x):
+    axis, rank = a["axis"], max(len(x), 1)  # (a 0-D X takes axis 0 or -1: Paddle 2.6's; keepdims gives [1])
+    if not -rank <= axis < rank:
         ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    if not x:
+        ctx.set_output("Out", [1] if a["keepdims"] else [], dtype)
+        return
     axis %= len(x)
     if a["keepdims"]:
         out = [1 if i == axis else d for i, d in enumerate(x)]
@@ -158,7 +161,7 @@ for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
 
 def _infer_argsort(ctx):
     x, axis = ctx.shape("X"), ctx.attrs["axis"]
-    if not -len(x) <= axis < len(x):
+    if not -max(len(x), 1) <= axis < max(len(x), 1):  # (a 0-D X: 0 or -1, Paddle 2.6's)
         ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
     ctx.set_output("Out", x, ctx.dtype("X"))
     ctx.set_output("Indices", x, "int64")

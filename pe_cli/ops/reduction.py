@@ -50,10 +50,11 @@ def reduced_shape(ctx):
     shape = list(ctx.shape("X"))
     a = ctx.attrs
     every = reduces_all(a)
-    dims = range(len(shape)) if every else [d % max(len(shape), 1) for d in a["dim"]]
+    dims = range(len(shape)) if every or not shape else [d % len(shape) for d in a["dim"]]
+    rank = max(len(shape), 1)  # (a 0-D X takes dim 0 or -1, as one of one element: Paddle 2.6's)
     for d in a["dim"]:
-        if not every and not -len(shape) <= d < len(shape):
-            ctx.fail(f"dim {d} is out of range for X {fmt_shape(shape)}")
+        if not every and not -rank <= d < rank:
+            ctx.fail(f"dim {d} is out of range for X {fmt_shape(shape)} (expected {-rank} <= dim < {rank})")
     out = (
         [1 if i in dims else n for i, n in enumerate(shape)]
         if a["keep_dim"]
@@ -326,7 +327,7 @@ def _infer_logsumexp(ctx):
     for d in a["axis"]:
         if not -max(len(shape), 1) <= d < max(len(shape), 1):
             ctx.fail(f"axis {d} is out of range for X {fmt_shape(shape)}")
-    dims = set(range(len(shape))) if every else {d % len(shape) for d in a["axis"]}
+    dims = set(range(len(shape))) if every or not shape else {d % len(shape) for d in a["axis"]}
     out = (
         [1 if i in dims else n for i, n in enumerate(shape)]
         if a["keepdim"]

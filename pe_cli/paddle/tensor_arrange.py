@@ -84,6 +84,7 @@ def reverse(x, axis, name=None):
 def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
     """The ``n``-th forward difference out[i] = x[i + 1] - x[i] along ``axis`` (bool x: their xor),
     with ``prepend`` / ``append`` joined to x along that axis first."""
+    TM.no_axis_of_0d(x, "diff")
     axis = int(axis) % len(x.shape)
     parts = [v for v in (prepend, x, append) if v is not None]
     out = L.concat(parts, axis=axis) if len(parts) > 1 else x
@@ -266,6 +267,7 @@ def repeat_interleave(x, repeats, axis=None, name=None):
         raise ValueError("paddle.repeat_interleave: pe takes an int repeats (not a Tensor of counts)")
     if axis is None:
         x, axis = reshape_variable(x, [-1]), 0
+    TM.no_axis_of_0d(x, "repeat_interleave")
     axis = int(axis) % len(x.shape)
     shape = _known(x, "repeat_interleave", range(axis, len(x.shape)))
     times = [1] * (len(shape) + 1)

@@ -21,7 +21,7 @@ from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
-from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
+from .tensor_manip import _dims, _known, _zero_d_axes, broadcast_to, flatten, gather
 from .tensor_search import (
     _sorted,
     argmax,
@@ -290,7 +290,8 @@ def median(x, axis=None, keepdim=False, name=None):
     """The middle value along ``axis`` (None: of all x): the mean of the two middle ones when the
     count is even."""
     rank = len(x.shape)
-    if axis is None:
+    _zero_d_axes(x, axis, "median")
+    if axis is None or not rank:  # (a 0-D x's axis 0 or -1: its one value, 0-D, Paddle 2.6's)
         mid = median(flatten(x), 0, keepdim=True)
         return reshape_variable(mid, [1] * rank if keepdim and rank else [])
     axis = _dims(x, axis)[0]

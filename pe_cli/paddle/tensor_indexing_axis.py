@@ -9,7 +9,7 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
-from .tensor_manip import broadcast_to
+from .tensor_manip import broadcast_to, no_axis_of_0d
 
 __all__ = ["take_along_axis", "put_along_axis", "index_add", "diagonal_scatter"]
 
@@ -80,6 +80,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
 
 def index_add(x, index, axis, value, name=None):
     """x with ``value``'s slice i added to x's slice ``index[i]`` along ``axis``."""
+    no_axis_of_0d(x, "index_add")
     check_variable_and_dtype(x, "x", _VALUES[:5], "paddle.tensor.manipulation.index_add")
     check_variable_and_dtype(index, "index", ("int32", "int64"), "paddle.tensor.manipulation.index_add")
     check_variable_and_dtype(value, "add_value", _VALUES[:5], "paddle.tensor.manipulation.index_add")

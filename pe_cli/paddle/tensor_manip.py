@@ -65,6 +65,21 @@ def _dims(x, axis):
     return [int(a) % rank if rank else 0 for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
 
 
+def _zero_d_axes(x, axis, what):
+    """Refuses an ``axis`` of a 0-D x other than 0 and -1 (Paddle 2.6 reads those as the one dim of a tensor of
+    one element; a result along it stays 0-D)."""
+    axes = [] if axis is None or len(x.shape) else axis if isinstance(axis, (list, tuple)) else [axis]
+    for a in axes:
+        if a not in (0, -1):
+            raise PeError(f"paddle.{what}: axis {a} of the 0-D tensor '{x.name}': a 0-D tensor takes axis 0 or -1")
+
+
+def no_axis_of_0d(x, what):
+    """Refuses an axis of a 0-D x where Paddle 2.6 refuses one (its axis "in range [0, 0)")."""
+    if isinstance(x, Variable) and not x.shape:
+        raise PeError(f"paddle.{what}: '{x.name}' is 0-D; Paddle 2.6 takes no axis of a 0-D tensor here")
+
+
 def _known(x, what, dims=None):
     shape = list(x.shape)
     for d in range(len(shape)) if dims is None else dims:
@@ -157,6 +172,9 @@ def unstack(x, axis=0, num=None):
 def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
+    _zero_d_axes(x, axis, "squeeze")
+    if not x.shape:  # (a 0-D x's axis 0 or -1: x, 0-D, Paddle 2.6's)
+        return x
     dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
     if not dims:
         return x
@@ -240,11 +258,14 @@ def tile(x, repeat_times, name=None):
 
 
 def flip(x, axis, name=None):
+    no_axis_of_0d(x, "flip")
     return L.flip(x, list(axis) if isinstance(axis, (list, tuple)) else [axis], name=name)
 
 
 def roll(x, shifts, axis=None, name=None):
     """x rolled ``shifts`` places along ``axis`` (None: over the flattened x, shape kept)."""
+    if axis is not None:
+        no_axis_of_0d(x, "roll")
     return L.roll(x, shifts, axis)
 
 
@@ -283,6 +304,7 @@ def gather(x, index, axis=None, name=None):
 def index_select(x, index, axis=0, name=None):
     """The slices of x along ``axis`` at ``index``, a 1-D int tensor (or [N, 1]); another index is a
     ValueError, as Paddle's shape inference raises."""
+    no_axis_of_0d(x, "index_select")
     shape = list(index.shape) if isinstance(index, Variable) else None
     if shape is not None and not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
         raise ShapeError(f"paddle.index_select: index {shape} must be a 1-D Tensor (or [N, 1])")

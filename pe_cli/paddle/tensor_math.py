@@ -220,9 +220,9 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 
 def _count(x, axis):
-    shape, count = x.shape, 1
+    shape, count = x.shape, 1  # (a 0-D x: one value, its axis 0 or -1 checked by the reduction)
     axes = range(len(shape)) if _axes(axis) is None else axis if isinstance(axis, (list, tuple)) else [axis]
-    for d in (a % len(shape) for a in axes):
+    for d in (a % len(shape) for a in axes if shape):
         if shape[d] < 0:
             raise PeError(
                 f"paddle.var/std over dim {d} of {list(shape)}: its size must be known when the program is built"

@@ -11,7 +11,7 @@ import numbers
 from .. import layers as L
 from ..layers.manipulation import reshape_variable
 from ..framework.variable import Variable
-from .tensor_manip import _known
+from .tensor_manip import _known, no_axis_of_0d
 from .tensor_indexing_axis import take_along_axis
 from .tensor_search import _sorted, where
 from ..framework.program_release import paddle_face
@@ -78,6 +78,8 @@ def _pick(values, index, n):
 
 @paddle_face
 def _quantiles(fn, x, q, axis, keepdim, interpolation, skip_nan):
+    if axis is not None:
+        no_axis_of_0d(x, fn)
     qs, axes = _check(fn, x, q, axis, interpolation)
     rank = len(x.shape)
     flat, n = _to_last(x, axes, fn) if rank else (reshape_variable(x, [1]), 1)

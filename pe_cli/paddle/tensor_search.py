@@ -90,7 +90,9 @@ def sort(x=None, axis=-1, descending=False, name=None, *, input=None, out=None):
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
     """(values, int64 indices) of the k largest (or smallest) along ``axis`` (None: the last),
     largest first (smallest first when not ``largest``); the values carry a gradient."""
-    axis = len(x.shape) - 1 if axis is None else int(axis) % len(x.shape)
+    if not x.shape and not isinstance(k, Variable):  # a 0-D x: itself at index 0, 0-D (Paddle 2.6's, any k)
+        return _sorted(x, -1 if axis is None else int(axis), bool(largest))
+    axis = len(x.shape) - 1 if axis is None else int(axis) % max(len(x.shape), 1)
     if isinstance(k, Variable):  # top_k_v2's K input, read when the program runs (Paddle 2.6's op)
         check_variable_and_dtype(k, "k", ("int32", "int64"), "topk")
         helper = LayerHelper("top_k_v2", x=x, name=name)

@@ -17,8 +17,8 @@ dtype and the variant computing it (the CPU out-kernels: kernels/cpu/reduction.p
 - cumsum, squared_l2_norm, logsumexp and their gradients: below, at their rules.
 
 reduce_sum/mean/max/min (and their gradients) take each of ``dim`` modulo X's rank in order, as their kernels
-always took them (a 0-D X with a dim divides by zero, a dim twice is numpy's refusal); reduce_prod/all/any
-the sorted distinct dims (``sorted_axes``). A rule refuses nothing the shape rule did not: where the
+always took them (a dim twice is numpy's refusal; a 0-D X's dim 0 or -1 folds nothing, Paddle 2.6's);
+reduce_prod/all/any the sorted distinct dims (``sorted_axes``). A rule refuses nothing the shape rule did not: where the
 kernels' numpy raised, numpy raises the same."""
 
 import numpy as np
@@ -75,15 +75,18 @@ def mean_grad_meta(attrs, ins, facts):
 
 
 def dims_axes(shape, attrs):
-    """reduce_sum/mean/max/min's axes: every dim (reduces_all), else each of ``dim`` modulo the rank, in order."""
-    return tuple(range(len(shape))) if reduces_all(attrs) else tuple(d % len(shape) for d in attrs["dim"])
+    """reduce_sum/mean/max/min's axes: every dim (reduces_all), else each of ``dim`` modulo the rank, in order
+    (none of a 0-D X, whose dim 0 or -1 folds its one value: Paddle 2.6's)."""
+    if reduces_all(attrs) or not shape:
+        return tuple(range(len(shape)))
+    return tuple(d % len(shape) for d in attrs["dim"])
 
 
 def sorted_axes(shape, attrs):
     """reduce_prod/all/any's axes (and the norms'): every dim (reduces_all), else the distinct dims of ``dim``
-    modulo the rank (1 for a 0-D X), sorted."""
+    modulo the rank, sorted (none of a 0-D X)."""
     rank = len(shape)
-    return tuple(range(rank)) if reduces_all(attrs) else tuple(sorted({d % max(rank, 1) for d in attrs["dim"]}))
+    return tuple(range(rank)) if reduces_all(attrs) or not rank else tuple(sorted({d % rank for d in attrs["dim"]}))
 
 
 _AXES = {False: dims_axes, True: sorted_axes}
@@ -172,7 +175,7 @@ def logsumexp_axes(shape, attrs):
     """logsumexp's axes: every dim (reduce_all, an empty axis or as many as X's rank), else each of ``axis``
     modulo the rank."""
     rank = len(shape)
-    every = attrs["reduce_all"] or not attrs["axis"] or len(attrs["axis"]) == rank
+    every = attrs["reduce_all"] or not attrs["axis"] or len(attrs["axis"]) == rank or not rank
     return tuple(range(rank)) if every else tuple(d % rank for d in attrs["axis"])
 
 

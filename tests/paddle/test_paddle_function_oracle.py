@@ -3,8 +3,9 @@ tools/paddle_function_oracle.py on paddlepaddle==2.6.2) and paddle.distribution 
 tools/paddle_distribution_oracle.py) and of cases of Paddle 2.6's own op tests (optest26.json,
 tools/optest26_oracle.py), paddle.nn's loss layers (loss_layers.json, tools/paddle_loss_layer_oracle.py) and the
 shapes and dtypes where Paddle 2.6 differs from Fluid 1.8 (shapes_dtypes26.json, tools/paddle26_shapes_dtypes_oracle.py),
-paddle.nn.functional calls pe refused before (functional26.json, tools/paddle26_functional_oracle.py) and Paddle
-2.6's indexing (indexing26.json, tools/paddle26_indexing_oracle.py): each case's static program, built by
+paddle.nn.functional calls pe refused before (functional26.json, tools/paddle26_functional_oracle.py), Paddle
+2.6's indexing (indexing26.json, tools/paddle26_indexing_oracle.py) and an axis of a 0-D tensor (axis_0d26.json,
+tools/paddle26_axis_0d_oracle.py): each case's static program, built by
 the same code with pe's
 ``paddle``, gives Paddle's outputs (dtype, shape and values: float32 rounding, NaN and +-inf where Paddle
 has them; random draws: their moments within sampling error) and Paddle's gradients of the float inputs;
@@ -55,6 +56,11 @@ _spec = importlib.util.spec_from_file_location(
 )
 indexing26 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(indexing26)
+_spec = importlib.util.spec_from_file_location(
+    "paddle26_axis_0d_oracle", os.path.join(ROOT, "tools", "paddle26_axis_0d_oracle.py")
+)
+axis_0d = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(axis_0d)
 SOURCES = {
     "functions": (oracle.CASES, oracle.OUT),
     # paddle.nn's loss layers called as Layers: 0-D in a Paddle 2.x program, as paddle.nn.functional's
@@ -64,6 +70,7 @@ SOURCES = {
     # paddle.nn.functional calls pe refused or built otherwise: batch_norm without weight, interpolate's 'area'
     "functional26": (functional26.CASES, functional26.OUT),
     "indexing26": (indexing26.CASES, indexing26.OUT),  # x[..., 0], x[None], x[[0, 2]], x[int_var], masks in tuples
+    "axis_0d26": (axis_0d.CASES, axis_0d.OUT),  # an axis (0 or -1) of a 0-D tensor: the result 0-D, Paddle 2.6's
     "distributions": (distributions.CASES, distributions.OUT),
     "optest26": (optest26.CASES, optest26.OUT),  # cases of Paddle 2.6's own op tests (docs/OPTEST.md)
 }

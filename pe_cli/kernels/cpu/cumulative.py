@@ -7,14 +7,16 @@ from ...base.dtypes import convert_dtype
 
 
 def lines(x, axis):
-    """(x as [lines, n] along ``axis``, a function putting a [lines, n] result back in x's layout)."""
-    x = x.reshape(x.shape or (1,))
+    """(x as [lines, n] along ``axis``, a function putting a [lines, n] result back in x's layout: a 0-D x's
+    result 0-D, Paddle 2.6's)."""
+    given = x.shape
+    x = x.reshape(given or (1,))
     axis %= x.ndim
     moved = np.moveaxis(x, axis, -1)
     shape = moved.shape
 
     def back(a):
-        return np.ascontiguousarray(np.moveaxis(a.reshape(shape), -1, axis)).reshape(x.shape)
+        return np.ascontiguousarray(np.moveaxis(a.reshape(shape), -1, axis)).reshape(given)
 
     return moved.reshape(-1, shape[-1]), back
 

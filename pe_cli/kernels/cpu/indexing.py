@@ -92,6 +92,8 @@ def sort_indices(x, axis, descending):
 
 def argsort(ins, attrs):
     x = ins["X"]
+    if not x.ndim:  # a 0-D X: itself, at index 0 (Paddle 2.6's)
+        return {"Out": x.copy(), "Indices": np.zeros((), np.int64)}
     axis = attrs["axis"] % x.ndim
     idx = sort_indices(x, axis, attrs["descending"])
     return {"Out": np.take_along_axis(x, idx, axis), "Indices": np.ascontiguousarray(idx.astype(np.int64))}
@@ -99,6 +101,8 @@ def argsort(ins, attrs):
 
 def argsort_grad(ins, attrs):
     x, idx, dout = ins["X"], ins["Indices"], ins["Out@GRAD"]
+    if not x.ndim:
+        return {"X@GRAD": np.array(dout, dtype=x.dtype)}
     dx = np.zeros(x.shape, dtype=x.dtype)
     np.put_along_axis(dx, idx, dout, attrs["axis"] % x.ndim)
     return {"X@GRAD": dx}
@@ -300,6 +304,8 @@ def _arg(fn):
         x = ins["X"]
         if attrs["flatten"]:
             return {"Out": np.array([fn(x)], dtype=arg_dtype(attrs))}
+        if not x.ndim:  # a 0-D X: index 0, 0-D ([1] with keepdims: Paddle 2.6's)
+            return {"Out": np.zeros((1,) if attrs["keepdims"] else (), arg_dtype(attrs))}
         axis = attrs["axis"] % x.ndim
         out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(arg_dtype(attrs), copy=False)
         return {"Out": np.asarray(out)}  # a 1-D X without keepdims: 0-D, as Fluid 1.8.5's

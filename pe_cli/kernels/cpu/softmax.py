@@ -60,10 +60,10 @@ def _log_softmax_rows(ins, outs, attrs, meta):
 
 def _log_softmax_numpy(ins, outs, attrs, meta):
     x, axis = ins["X"], meta.args[0]
-    out = x - x.max(axis=axis, keepdims=True)
+    out = np.asarray(x - x.max(axis=axis, keepdims=True))  # (a 0-D X's: an array, not numpy's scalar)
     if out.dtype.kind != "f":  # integers: numpy's exp gives float64, as the result then
         out = out.astype(np.float64)
-    sums = np.exp(out).sum(axis=axis, keepdims=True)
+    sums = np.asarray(np.exp(out).sum(axis=axis, keepdims=True))
     out -= np.log(sums, out=sums)  # in place: one [rows, classes] array fewer (the beam's [256, 10,000])
     outs["Out"] = fresh_output(out, meta.outputs["Out"], (x,))
 

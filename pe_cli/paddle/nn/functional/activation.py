@@ -211,13 +211,17 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     shape = [1 if d in (None, -1) else d for d in x.shape]
     u = (
         L.uniform_random_batch_size_like(x, shape, x.dtype, min=1e-10, max=1.0)
-        if x.shape[0] in (None, -1)
-        else L.uniform_random(shape, x.dtype, 1e-10, 1.0)
+        if x.shape and x.shape[0] in (None, -1)
+        else L.uniform_random(shape or [1], x.dtype, 1e-10, 1.0)
     )
+    if not shape:  # a 0-D x: one draw, 0-D
+        u = TM.reshape(u, [])
     gumbel = TMa.scale(TMa.log(TMa.scale(TMa.log(u), -1.0)), -1.0)
     soft = softmax(TMa.scale(TMa.add(x, gumbel), 1.0 / temperature), axis=axis)
     if not hard:
         return soft
+    if not x.shape:  # a 0-D x (axis 0 or -1, checked by softmax): the one-hot of one class, 1 (Paddle 2.6's)
+        return L.ones_like(soft)
     if axis not in (-1, len(x.shape) - 1):
         raise PeError("gumbel_softmax(hard=True): pe takes the classes on the last axis (axis=-1)")
     return _hard(soft, axis)

@@ -161,5 +161,6 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
     """x / max(||x||_p along ``axis``, epsilon)."""
+    TM.no_axis_of_0d(x, "nn.functional.normalize")
     norm = TMa.norm(x, p, axis=axis, keepdim=True)
     return TMa.divide(x, TMa.maximum(norm, TC.full([1], epsilon, x.dtype)), name=name)
