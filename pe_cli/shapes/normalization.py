@@ -112,3 +112,69 @@ def layer_norm_grad_meta(attrs, ins, facts):
         return Meta(outputs, "rows", "layer_norm_grad", scratch=scratch, args=view)
     scratch["dx"] = (view, np.dtype(np.float32))
     return Meta(outputs, "cast", scratch=scratch, args=view)
+
+
+# -- batch_norm's structured kernels (out-kernels: kernels/cpu/batch_norm.py) -------------------------------------
+# Outputs: Y of X's shape and dtype, MeanOut and VarianceOut [C] of Mean's and Variance's dtypes, SavedMean and
+# SavedVariance [C] in X's dtype; the gradient's X@GRAD of X's, Scale@GRAD and Bias@GRAD [C] of Scale's dtype.
+# Variants: "running" (running_stats: MeanOut and VarianceOut are Mean and Variance as they are, ``aliases``);
+# "loops" (training on float32/float64 NCHW or [N, C] values of one dtype, not empty: the numba loops of
+# _norm_loops.py, statistics in float64 scratch [C]); "numpy" (the rest: NHWC, float16, mixed dtypes).
+
+
+def _bn_loops(x, attrs, *others):
+    """Training on float NCHW data (or [N, C]) of one float dtype, not empty: the numba loops."""
+    n = 1
+    for d in x.shape:
+        n *= d
+    return (
+        attrs["data_layout"] != "NHWC"
+        and len(x.shape) >= 2
+        and n > 0
+        and not running_stats(attrs)
+        and (_same_float(x, *others))
+    )
+
+
+def _same_float(*values):
+    dtype = np.dtype(values[0].dtype)
+    return dtype in _LOOP_DTYPES and all(np.dtype(v.dtype) == dtype for v in values[1:])
+
+
+def batch_norm_meta(attrs, ins, facts):
+    """batch_norm's outputs and variant (above)."""
+    x, mean, var = ins["X"], ins["Mean"], ins["Variance"]
+    dtype, c = np.dtype(x.dtype), (x.shape[bn_channel_axis(len(x.shape), attrs["data_layout"])],)
+    outputs = {
+        "Y": (tuple(x.shape), dtype),
+        "MeanOut": (tuple(mean.shape), np.dtype(mean.dtype)),
+        "VarianceOut": (tuple(var.shape), np.dtype(var.dtype)),
+        "SavedMean": (c, dtype),
+        "SavedVariance": (c, dtype),
+    }
+    if running_stats(attrs):
+        return Meta(outputs, "running", aliases={"MeanOut": "Mean", "VarianceOut": "Variance"})
+    if _bn_loops(x, attrs, ins["Scale"], ins["Bias"]):
+        f64 = np.dtype(np.float64)
+        return Meta(outputs, "loops", scratch={"m": (c, f64), "v": (c, f64), "inv_std": (c, f64)})
+    return Meta(outputs, "numpy")
+
+
+def batch_norm_grad_meta(attrs, ins, facts, with_x=True):
+    """batch_norm_grad's (``with_x``) or batch_norm_grad_param's outputs and variant (above)."""
+    x, scale = ins["X"], ins["Scale"]
+    c, sdt = tuple(scale.shape), np.dtype(scale.dtype)
+    outputs = {"Scale@GRAD": (c, sdt), "Bias@GRAD": (c, sdt)}
+    if with_x:
+        outputs["X@GRAD"] = (tuple(x.shape), np.dtype(x.dtype))
+    if _bn_loops(x, attrs, scale, ins["Y@GRAD"], ins["SavedMean"], ins["SavedVariance"]):
+        f64 = np.dtype(np.float64)
+        scratch = {"dscale": (c, f64), "dbias": (c, f64)}
+        if not with_x:  # (the loop's dx, not written)
+            scratch["dx"] = ((1, 1, 1), np.dtype(x.dtype))
+        return Meta(outputs, "loops", scratch=scratch)
+    return Meta(outputs, "numpy")
+
+
+def batch_norm_grad_param_meta(attrs, ins, facts):
+    return batch_norm_grad_meta(attrs, ins, facts, with_x=False)

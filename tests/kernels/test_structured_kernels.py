@@ -84,6 +84,7 @@ CONVERTED = {
         f"{op}{g}" for op in ("cross_entropy", "sigmoid_cross_entropy_with_logits") for g in ("", "_grad")
     }
     | {"cross_entropy2", "cross_entropy_grad2"},
+    "batch_norm": {"batch_norm", "batch_norm_grad", "batch_norm_grad_param"},
 }
 CASES = {
     "activation table": [
@@ -133,11 +134,16 @@ CASES = {
     # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
     "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
     "cross entropy": [c for c in cases_loss_classification.CASES if c.op in CONVERTED["cross entropy"]],
+    # (its out-kernels' sentinel buffers, MeanOut/VarianceOut aliases: tests/kernels/test_structured_batch_norm.py;
+    # MomentumTensor's value replaces the momentum attribute before the rule runs, kernels/tensor_attrs.py)
+    "batch_norm": [
+        c for c in cases_normalization.CASES if c.op in CONVERTED["batch_norm"] and "MomentumTensor" not in c.inputs
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
-OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy")
+OWN_TESTS = ("softmax_with_cross_entropy", "gemm", "dropout", "embedding lookup", "cross entropy", "batch_norm")
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
 
