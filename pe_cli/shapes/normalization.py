@@ -129,9 +129,10 @@ def layer_norm_grad_meta(attrs, ins, facts):
 # - "fresh" (the rest: float16 X in training, whose np.mean sums in float32 and rounds once, not through a
 #   float16 buffer; X of no float dtype; a gradient whose Scale is of another dtype than X: its sums are of
 #   X's dtype, then cast): the numpy form's own arrays (Meta.fresh).
-# The gradient: "loops" (as above: Scale@GRAD and Bias@GRAD the loop's float64 sums cast); "numpy" in training, "running" by the running statistics (every input of X's
-# float dtype: the sums written into Scale@GRAD and Bias@GRAD, X@GRAD through ``out=``); "fresh" (the rest).
-# A fresh variant's ``args`` say a third thing: whether it is by the running statistics.
+# The gradient: "loops" (as above; Scale@GRAD and Bias@GRAD the loop's float64 sums cast, no scratch); "numpy" in
+# training, "running" by the running statistics (every input of X's float dtype: the sums written into
+# Scale@GRAD and Bias@GRAD, X@GRAD through ``out=``); "fresh" (the rest). A fresh variant's ``args`` say a third
+# thing: whether it is by the running statistics.
 
 _FLOATS = (np.dtype(np.float16), *_LOOP_DTYPES)
 
@@ -200,8 +201,7 @@ def batch_norm_grad_meta(attrs, ins, facts, with_x=True):
     if with_x:
         outputs["X@GRAD"] = (tuple(x.shape), np.dtype(x.dtype))
     if _bn_loops(x, attrs, scale, ins["Y@GRAD"], ins["SavedMean"], ins["SavedVariance"]):
-        scratch = {} if with_x else {"dx": ((1, 1, 1), np.dtype(x.dtype))}  # (the loop's dx, not written)
-        return Meta(outputs, "loops", scratch=scratch)
+        return Meta(outputs, "loops")
     axes, bshape = _bn_broadcast(len(x.shape), attrs)
     running = running_stats(attrs)
     same = (np.dtype(v.dtype) for v in (ins["Y@GRAD"], ins["SavedMean"], ins["SavedVariance"], scale))

@@ -128,9 +128,9 @@ def _loops_mixed(ins, outs, attrs, meta):
 def _grad_loops(ins, outs, attrs, meta):
     x, scale, dy = ins["X"], ins["Scale"], as_ncs(ins["Y@GRAD"])
     with_x = "X@GRAD" in meta.outputs
-    dx = outs["X@GRAD"] if with_x else outs["dx"]
+    dx = outs["X@GRAD"].reshape(dy.shape) if with_x else dy  # (batch_norm_grad_param's: the loop writes no dx)
     parts = channel_blocks(x)
-    args = (as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx.reshape(dx.shape[0], dx.shape[1], -1))
+    args = (as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx)
     args += (outs["Scale@GRAD"], outs["Bias@GRAD"], with_x, dy, False, parts)
     loops = _norm_loops()
     (loops.bn_grad if parts == 1 else twin(loops.bn_grad, loops.bn_grad_parallel, True, *args))(*args)
