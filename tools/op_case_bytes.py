@@ -17,7 +17,8 @@ elementwise, the binary elementwise ops and their gradients on _EW_SHAPES' shape
 and scale, clip and clip_grad on further dtypes, shapes, attributes and contexts (scale_case_bytes.py);
 for dropout, dropout and dropout_grad on each variant with seeded draws (_dropout); for manipulation, cast
 between _CAST_DTYPES (_casts);
-for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (dtypes, params given or not, layouts);
+for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (dtypes, params given or not, layouts),
+batch_norm and its gradients on tools/batch_norm_case_bytes.py's dtypes, layouts and modes;
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
@@ -747,6 +748,9 @@ def dump(root, families, out, threads=1):
             _gemm(results, np.random.default_rng(13))
         if "normalization" in families:
             _layer_norms(results, np.random.default_rng(17))
+            importlib.import_module("batch_norm_case_bytes").batch_norms(
+                results, _record, _direct, np.random.default_rng(19)
+            )
         if "optimizer" in families:
             updates = importlib.import_module("update_case_bytes")  # (beside this script)
             updates.dense_updates(results, _record, _direct)

@@ -123,9 +123,9 @@ KEPT = 32  # signatures a step keeps the Meta of (more: it forgets them all and 
 
 def step_kernel(meta, out_kernel, name, check=None):
     """A structured op's kernel in one executor step, ``kernel(ins, attrs, ctx)``: ``meta(attrs, ins, ctx)``
-    once per signature of its inputs (``kernel.metas``: signature -> (Meta, its outputs as (slot, shape,
-    dtype) or None where it has scratch buffers, the out-kernel's function of the Meta's variant where it
-    names them: ``out_kernel.variants``); the rule is ``kernel.meta``), then ``out_kernel(ins, outs, attrs,
+    once per signature of its inputs (``kernel.metas``: signature -> (Meta, the buffers to allocate as (slot
+    or scratch name, shape, dtype), the out-kernel's function of the Meta's variant where it names them:
+    ``out_kernel.variants``); the rule is ``kernel.meta``), then ``out_kernel(ins, outs, attrs,
     meta)`` into outputs allocated here (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says
     ``takes_context``: the call's own facts, a drawing op's Generator, which no Meta keeps; its variants take
     it too). ``check(ins, attrs, ctx)``: the op's run-time checks of its inputs' dtypes (kernels/run_checks.py),
@@ -136,14 +136,13 @@ def step_kernel(meta, out_kernel, name, check=None):
         if check is not None:
             check(ins, attrs, ctx)
         decided = kernel.meta(attrs, ins, ctx)
-        outputs = decided.outputs.items()
-        if decided.scratch:
-            empties = None
-        elif decided.fresh:  # (nothing to allocate: the out-kernel puts the arrays numpy made)
+        if decided.fresh:  # (nothing to allocate: the out-kernel puts the arrays numpy made)
             empties = ()
         else:
             left = {*decided.aliases, *decided.views}  # (an input, as it is or in another shape)
+            outputs = decided.outputs.items()
             empties = tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs if slot not in left)
+        empties += tuple((name, shape, dtype) for name, (shape, dtype) in decided.scratch.items())
         run = getattr(out_kernel, "variants", {}).get(decided.variant, out_kernel)  # (one call less)
         if key is not None:
             if len(metas) >= KEPT:  # (shapes that drift from batch to batch: the recent ones)
@@ -156,8 +155,8 @@ def step_kernel(meta, out_kernel, name, check=None):
         found = metas.get(key)
         decided, empties, run = decide(key, ins, attrs, ctx) if found is None else found
         overwrite = ctx.inplace or ctx.update_in_place  # (the enable_inplace pass's leave, or an update's)
-        if empties is None or overwrite:  # (scratch, or outputs that may be an input's buffer)
-            outs = allocate(decided, ins, overwrite)
+        if overwrite:
+            outs = allocate(decided, ins, True)  # (outputs that may be an input's buffer)
         elif len(empties) == 1:
             slot, shape, dtype = empties[0]
             outs = {slot: np.empty(shape, dtype)}
@@ -166,13 +165,13 @@ def step_kernel(meta, out_kernel, name, check=None):
         if decided.aliases:  # (outputs that are an input as it is)
             for slot, src in decided.aliases.items():
                 outs[slot] = ins[src]
-        if decided.views and not (empties is None or overwrite):  # (an input in another shape; allocate's did)
+        if decided.views and not overwrite:  # (an input in another shape; allocate's did)
             viewed(decided, ins, outs)
         if told:
             run(ins, outs, attrs, decided, ctx)
         else:
             run(ins, outs, attrs, decided)
-        return outs if empties is not None else _outputs(decided, outs)
+        return _outputs(decided, outs) if decided.scratch else outs
 
     kernel.__name__ = kernel.__qualname__ = name
     kernel.meta, kernel.metas, kernel.takes_context = meta, metas, True

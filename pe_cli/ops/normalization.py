@@ -5,8 +5,16 @@ channel: they are registered in normalization_groups.py."""
 
 from ..base.activations import real_number
 from ..base.dims import known_numel
-from ..kernels.cpu import layer_norm as cpu_layer_norm
-from ..shapes.normalization import bn_channel_axis, layer_norm_grad_meta, layer_norm_meta, layer_norm_refusal
+from ..kernels.cpu import batch_norm as cpu_batch_norm, layer_norm as cpu_layer_norm
+from ..shapes.normalization import (
+    batch_norm_grad_meta,
+    batch_norm_grad_param_meta,
+    batch_norm_meta,
+    bn_channel_axis,
+    layer_norm_grad_meta,
+    layer_norm_meta,
+    layer_norm_refusal,
+)
 from .convolution import _known
 from .image import four_d
 from .loss_classification import _grad_of
@@ -76,6 +84,7 @@ register(
     infer=infer_batch_norm,
     grad=_grad_batch_norm,
     traits=("batch_statistics",),
+    structured=Structured(meta=batch_norm_meta, cpu=cpu_batch_norm.FORWARD),
     doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
     "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
     "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps). A "
@@ -92,6 +101,7 @@ register(
     attrs=_BN_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
     grad=grad_batch_norm_grad,
+    structured=Structured(meta=batch_norm_grad_meta, cpu=cpu_batch_norm.GRAD),
 )
 register(
     "batch_norm_grad_param",
@@ -101,6 +111,7 @@ register(
     attrs=_BN_ATTRS,
     infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
     grad=grad_batch_norm_grad,
+    structured=Structured(meta=batch_norm_grad_param_meta, cpu=cpu_batch_norm.GRAD),
 )
 
 

@@ -112,3 +112,103 @@ def layer_norm_grad_meta(attrs, ins, facts):
         return Meta(outputs, "rows", "layer_norm_grad", scratch=scratch, args=view)
     scratch["dx"] = (view, np.dtype(np.float32))
     return Meta(outputs, "cast", scratch=scratch, args=view)
+
+
+# -- batch_norm's structured kernels (out-kernels: kernels/cpu/batch_norm.py) -------------------------------------
+# Outputs: Y of X's shape and dtype, MeanOut and VarianceOut [C] of Mean's and Variance's dtypes, SavedMean and
+# SavedVariance [C] in X's dtype; the gradient's X@GRAD of X's, Scale@GRAD and Bias@GRAD [C] of Scale's dtype.
+# Variants (``args``: the axes the statistics reduce over, the shape a [C] value broadcasts by):
+# - "running" (running_stats, float X): MeanOut and VarianceOut are Mean and Variance as they are, and SavedMean
+#   is Mean where Mean is of X's dtype (``aliases``: the arrays the kernel before returned);
+# - "loops" (training on float32/float64 NCHW or [N, C] values of one dtype, not empty: the numba loops of
+#   _norm_loops.py, the batch's statistics in float64 scratch [3, C], the other outputs from them by a loop too;
+#   "loops_mixed" where that loop cannot compute what numpy does: Mean or Variance of float16, a momentum that
+#   is no Python number: numpy's update of the running statistics);
+# - "numpy" (training on float32/float64 X otherwise: NHWC, parameters of another dtype, empty): numpy's
+#   reductions, every output written through ``out=``;
+# - "fresh" (the rest: float16 X in training, whose np.mean sums in float32 and rounds once, not through a
+#   float16 buffer; X of no float dtype; a gradient whose Scale is of another dtype than X: its sums are of
+#   X's dtype, then cast): the numpy form's own arrays (Meta.fresh).
+# The gradient: "loops" (as above; Scale@GRAD and Bias@GRAD the loop's float64 sums cast, no scratch); "numpy" in
+# training, "running" by the running statistics (every input of X's float dtype: the sums written into
+# Scale@GRAD and Bias@GRAD, X@GRAD through ``out=``); "fresh" (the rest). A fresh variant's ``args`` say a third
+# thing: whether it is by the running statistics.
+
+_FLOATS = (np.dtype(np.float16), *_LOOP_DTYPES)
+
+
+def _bn_loops(x, attrs, *others):
+    """Training on float NCHW data (or [N, C]) of one float dtype, not empty: the numba loops."""
+    n = 1
+    for d in x.shape:
+        n *= d
+    return (
+        attrs["data_layout"] != "NHWC"
+        and len(x.shape) >= 2
+        and n > 0
+        and not running_stats(attrs)
+        and (_same_float(x, *others))
+    )
+
+
+def _same_float(*values):
+    dtype = np.dtype(values[0].dtype)
+    return dtype in _LOOP_DTYPES and all(np.dtype(v.dtype) == dtype for v in values[1:])
+
+
+def _bn_broadcast(ndim, attrs):
+    """(the axes batch_norm reduces over, the shape its per-channel values broadcast by)."""
+    axis = bn_channel_axis(ndim, attrs["data_layout"])
+    return tuple(a for a in range(ndim) if a != axis), tuple(-1 if a == axis else 1 for a in range(ndim))
+
+
+def batch_norm_meta(attrs, ins, facts):
+    """batch_norm's outputs and variant (above)."""
+    x, mean, var = ins["X"], ins["Mean"], ins["Variance"]
+    dtype, c = np.dtype(x.dtype), (x.shape[bn_channel_axis(len(x.shape), attrs["data_layout"])],)
+    outputs = {
+        "Y": (tuple(x.shape), dtype),
+        "MeanOut": (tuple(mean.shape), np.dtype(mean.dtype)),
+        "VarianceOut": (tuple(var.shape), np.dtype(var.dtype)),
+        "SavedMean": (c, dtype),
+        "SavedVariance": (c, dtype),
+    }
+    axes, bshape = _bn_broadcast(len(x.shape), attrs)
+    running = running_stats(attrs)
+    if running:
+        aliases = {"MeanOut": "Mean", "VarianceOut": "Variance"}
+        if dtype in _FLOATS:
+            if outputs["MeanOut"] == (c, dtype):
+                aliases["SavedMean"] = "Mean"
+            return Meta(outputs, "running", aliases=aliases, args=(axes, bshape))
+        return Meta(outputs, "fresh", fresh=True, aliases=aliases, args=(axes, bshape, running))
+    if _bn_loops(x, attrs, ins["Scale"], ins["Bias"]):
+        scratch = {"stats": ((3, *c), np.dtype(np.float64))}  # (the batch's mean, variance and inv_std)
+        stats_dtypes = {np.dtype(mean.dtype), np.dtype(var.dtype)}
+        if type(attrs["momentum"]) in (int, float) and stats_dtypes <= set(_LOOP_DTYPES):
+            return Meta(outputs, "loops", scratch=scratch)
+        return Meta(outputs, "loops_mixed", scratch=scratch)
+    if dtype in _LOOP_DTYPES:
+        return Meta(outputs, "numpy", args=(axes, bshape))
+    return Meta(outputs, "fresh", fresh=True, args=(axes, bshape, running))
+
+
+def batch_norm_grad_meta(attrs, ins, facts, with_x=True):
+    """batch_norm_grad's (``with_x``) or batch_norm_grad_param's outputs and variant (above)."""
+    x, scale = ins["X"], ins["Scale"]
+    c, sdt = tuple(scale.shape), np.dtype(scale.dtype)
+    outputs = {"Scale@GRAD": (c, sdt), "Bias@GRAD": (c, sdt)}
+    if with_x:
+        outputs["X@GRAD"] = (tuple(x.shape), np.dtype(x.dtype))
+    if _bn_loops(x, attrs, scale, ins["Y@GRAD"], ins["SavedMean"], ins["SavedVariance"]):
+        return Meta(outputs, "loops")
+    axes, bshape = _bn_broadcast(len(x.shape), attrs)
+    running = running_stats(attrs)
+    same = (np.dtype(v.dtype) for v in (ins["Y@GRAD"], ins["SavedMean"], ins["SavedVariance"], scale))
+    if sdt in _FLOATS and all(d == np.dtype(x.dtype) for d in same):
+        return Meta(outputs, "running" if running else "numpy", args=(axes, bshape))
+    return Meta(outputs, "fresh", fresh=True, args=(axes, bshape, running))
+
+
+def batch_norm_grad_param_meta(attrs, ins, facts):
+    return batch_norm_grad_meta(attrs, ins, facts, with_x=False)

@@ -107,6 +107,7 @@ CONVERTED = {
         for t in ("conv2d_transpose", "depthwise_conv2d_transpose")
         for g in ("", "_grad", "_grad_input", "_grad_filter")
     },
+    "batch_norm": {"batch_norm", "batch_norm_grad", "batch_norm_grad_param"},
 }
 CASES = {
     "activation table": [
@@ -172,6 +173,11 @@ CASES = {
         for c in cases_convolution_transpose.CASES + cases_convolution_geometry.CASES
         if c.op in CONVERTED["conv2d_transpose"] and c.attrs.get("data_format") != "NHWC"
     ],
+    # (its out-kernels' sentinel buffers, MeanOut/VarianceOut aliases: tests/kernels/test_structured_batch_norm.py;
+    # MomentumTensor's value replaces the momentum attribute before the rule runs, kernels/tensor_attrs.py)
+    "batch_norm": [
+        c for c in cases_normalization.CASES if c.op in CONVERTED["batch_norm"] and "MomentumTensor" not in c.inputs
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -186,6 +192,7 @@ OWN_TESTS = (
     "matmul",
     "conv2d",
     "conv2d_transpose",
+    "batch_norm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

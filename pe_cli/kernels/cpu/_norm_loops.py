@@ -151,15 +151,16 @@ def _block_grad(x, dy, lo, hi, scale, mean, inv_std, dx, dscale, dbias, with_x, 
                 sums[ci - lo] += _row_sum(dy, b, ci, 0.0)
                 dots[ci - lo] += _row_dot(dy, x, b, ci, mean[ci])
     for ci in range(lo, hi):
-        dbias[ci] = sums[ci - lo]
-        dscale[ci] = dots[ci - lo] * inv_std[ci]  # sum of dy * xhat
+        dots[ci - lo] *= inv_std[ci]  # sum of dy * xhat
+        dbias[ci] = sums[ci - lo]  # (cast to their dtype; dx below takes the float64 sums)
+        dscale[ci] = dots[ci - lo]
     if not with_x:
         return
     count = n * s
     zero = dy.dtype.type(0)
     for b in range(n):
         for ci in range(lo, hi):
-            m, inv, sum_dy, ds = mean[ci], inv_std[ci], dbias[ci], dscale[ci]
+            m, inv, sum_dy, ds = mean[ci], inv_std[ci], sums[ci - lo], dots[ci - lo]
             k = scale[ci] * inv / count
             for i in range(s):
                 g = dy[b, ci, uintp(i)]
@@ -170,8 +171,22 @@ def _block_grad(x, dy, lo, hi, scale, mean, inv_std, dx, dscale, dbias, with_x, 
 
 
 @_jit
+def bn_train_outputs(mean, var, mean_mom, var_mom, rest, m, v, inv_std, mean_out, var_out, saved_mean, saved_var):
+    """batch_norm's outputs in training but Y from the batch's float64 ``m``, ``v`` and ``inv_std`` (bn_forward's),
+    as numpy computes them (kernels/cpu/batch_norm.py): MeanOut = Mean * momentum in Mean's dtype (``mean_mom``:
+    momentum as a scalar of it) plus m * (1 - momentum) (``rest``) in float64, cast to Mean's dtype; VarianceOut
+    likewise; SavedMean and SavedVariance: m and inv_std cast to theirs."""
+    for ci in range(m.shape[0]):
+        mean_out[ci] = mean[ci] * mean_mom + m[ci] * rest
+        var_out[ci] = var[ci] * var_mom + v[ci] * rest
+        saved_mean[ci] = m[ci]
+        saved_var[ci] = inv_std[ci]
+
+
+@_jit
 def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu, parts):
-    """dscale, dbias and (with_x) dx of batch_norm in training, from the saved mean and inv_std.
+    """dscale, dbias (float64 sums, cast to their dtype) and (with_x) dx of batch_norm in training, from the saved
+    mean and inv_std.
     With ``relu``, of relu(batch_norm(x)) whose output is ``out`` (fused_batch_norm_act): dy passes
     where out > 0, as relu_grad's; otherwise ``out`` is not read. The channels in ``parts``
     contiguous blocks, in turn."""

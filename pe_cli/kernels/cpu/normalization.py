@@ -1,58 +1,28 @@
-"""CPU kernels of the normalization ops (ops/normalization.py). batch_norm in training on float NCHW
-data runs the numba loops of _norm_loops.py (per channel, blocks of channels over threads); other
-cases, instance_norm, group_norm, affine_channel, lrn and norm are numpy. instance_norm and
+"""CPU kernels of the normalization ops (ops/normalization.py). batch_norm and its gradients are structured
+kernels (out-kernels in batch_norm.py; here the adapters over them, for the kernels made of them, and the numba
+forms with relu that fused_batch_norm_act runs); affine_channel, lrn and norm are numpy. instance_norm and
 group_norm are in normalization_groups.py."""
 
 import numpy as np
 
 from ...shapes.normalization import (
-    bn_channel_axis,
+    batch_norm_grad_meta,
+    batch_norm_grad_param_meta,
+    batch_norm_meta,
     channel_view,
     lrn_view,
     running_stats,
 )
+from ..structured import adapter
+from . import batch_norm as bn
 from .loss_classification import cast
-from .runtime.loops import is_float, lazy, parallel_parts, twin
+from .runtime.loops import is_float, lazy, twin
 from .normalization_groups import group_norm, group_norm_grad, instance_norm, instance_norm_grad  # noqa: F401 (found here by the registry)
 
 _norm_loops = lazy("_norm_loops")
 
 
 # -- batch_norm -------------------------------------------------------------------------------------
-
-
-def _bn_axes(x, attrs):
-    axis = bn_channel_axis(x.ndim, attrs["data_layout"])
-    bshape = [1] * x.ndim
-    bshape[axis] = -1
-    return tuple(a for a in range(x.ndim) if a != axis), bshape
-
-
-def batch_norm(ins, attrs):
-    x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
-    axes, bshape = _bn_axes(x, attrs)
-    dt = x.dtype
-    if running_stats(attrs):
-        m, v = mean.astype(dt, copy=False), var.astype(dt, copy=False)
-        mean_out, var_out = mean, var
-    elif by_channel_loops(x, attrs, scale, bias):
-        return batch_norm_loops(ins, attrs)
-    else:
-        m = x.mean(axis=axes)
-        v = x.var(axis=axes)  # biased, as Fluid uses for both Y and the moving variance
-        mom = attrs["momentum"]
-        mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
-        var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
-    inv_std = (1.0 / np.sqrt(v + attrs["epsilon"])).astype(dt, copy=False)
-    a = scale.astype(dt, copy=False) * inv_std
-    y = x * a.reshape(bshape) + (bias.astype(dt, copy=False) - m * a).reshape(bshape)
-    return {
-        "Y": y.astype(dt, copy=False),
-        "MeanOut": mean_out,
-        "VarianceOut": var_out,
-        "SavedMean": m.astype(dt, copy=False),
-        "SavedVariance": inv_std,
-    }
 
 
 def by_channel_loops(x, attrs, *others):
@@ -66,16 +36,6 @@ def by_channel_loops(x, attrs, *others):
     )
 
 
-def _channel_blocks(x):
-    """Batch norm's blocks of channels, one a thread (more than one takes the parallel twin):
-    several channels, enough data, several threads."""
-    return min(x.shape[1], parallel_parts(x.size))
-
-
-def _as_ncs(a):
-    return np.ascontiguousarray(a).reshape(a.shape[0], a.shape[1], -1)
-
-
 def batch_norm_loops(ins, attrs, relu=False):
     """batch_norm in training by the numba loops (where ``by_channel_loops``); with ``relu``, Y is
     relu of the normalized value, written in the same pass (fused_batch_norm_act)."""
@@ -83,8 +43,19 @@ def batch_norm_loops(ins, attrs, relu=False):
     c = x.shape[1]
     y = np.empty(x.shape, dtype=x.dtype)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
-    parts = _channel_blocks(x)
-    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu, parts)
+    parts = bn.channel_blocks(x)
+    args = (
+        bn.as_ncs(x),
+        scale,
+        bias,
+        float(attrs["epsilon"]),
+        y.reshape(x.shape[0], c, -1),
+        m,
+        v,
+        inv_std,
+        relu,
+        parts,
+    )
     loops = _norm_loops()
     twin(loops.bn_forward, loops.bn_forward_parallel, parts > 1, *args)(*args)
     return bn_training_outputs(ins, attrs, y, m, v, inv_std)
@@ -110,10 +81,10 @@ def bn_grad_loops(ins, attrs, with_x, relu_out=None):
     dx = np.empty(x.shape, dtype=x.dtype) if with_x else np.empty((1, 1, 1), dtype=x.dtype)
     dscale, dbias = np.empty(c), np.empty(c)
     relu = relu_out is not None
-    dy = _as_ncs(dy)
-    parts = _channel_blocks(x)
+    dy = bn.as_ncs(dy)
+    parts = bn.channel_blocks(x)
     args = (
-        _as_ncs(x),
+        bn.as_ncs(x),
         dy,
         scale,
         ins["SavedMean"],
@@ -122,7 +93,7 @@ def bn_grad_loops(ins, attrs, with_x, relu_out=None):
         dscale,
         dbias,
         with_x,
-        _as_ncs(relu_out) if relu else dy,
+        bn.as_ncs(relu_out) if relu else dy,
         relu,
         parts,
     )
@@ -134,32 +105,9 @@ def bn_grad_loops(ins, attrs, with_x, relu_out=None):
     return outs
 
 
-def _bn_grad(ins, attrs, with_x):
-    x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
-    if by_channel_loops(x, attrs, scale, dy, sm, inv_std):
-        return bn_grad_loops(ins, attrs, with_x)
-    axes, bshape = _bn_axes(x, attrs)
-    xhat = (x - sm.reshape(bshape)) * inv_std.reshape(bshape)
-    dbias = dy.sum(axis=axes)
-    dscale = (dy * xhat).sum(axis=axes)
-    outs = {"Scale@GRAD": dscale.astype(scale.dtype, copy=False), "Bias@GRAD": dbias.astype(scale.dtype, copy=False)}
-    if with_x:
-        k = (scale * inv_std).astype(x.dtype, copy=False)
-        if running_stats(attrs):
-            dx = dy * k.reshape(bshape)
-        else:
-            count = x.size // max(sm.size, 1)
-            dx = (k / count).reshape(bshape) * (count * dy - dbias.reshape(bshape) - xhat * dscale.reshape(bshape))
-        outs["X@GRAD"] = dx.astype(x.dtype, copy=False)
-    return outs
-
-
-def batch_norm_grad(ins, attrs):
-    return _bn_grad(ins, attrs, True)
-
-
-def batch_norm_grad_param(ins, attrs):
-    return _bn_grad(ins, attrs, False)
+batch_norm = adapter(batch_norm_meta, bn.FORWARD, "batch_norm")
+batch_norm_grad = adapter(batch_norm_grad_meta, bn.GRAD, "batch_norm_grad")
+batch_norm_grad_param = adapter(batch_norm_grad_param_meta, bn.GRAD, "batch_norm_grad_param")
 
 
 # -- affine_channel -------------------------------------------------------------------------------

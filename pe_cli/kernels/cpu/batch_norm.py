@@ -1,0 +1,208 @@
+"""The CPU out-kernels of batch_norm, batch_norm_grad and batch_norm_grad_param (structured kernels,
+pe_cli/shapes/structured.py): ``FORWARD`` and ``GRAD`` (batch_norm_grad_param's too), ``out(ins, outs, attrs,
+meta)``, compute the variant their meta rule chose (pe_cli/shapes/normalization.py) into the buffers they are
+handed, each value by the same numpy operations on the same dtypes as the kernels before (the same bits), the
+last of them writing into its buffer (``out=``):
+
+- "running" (is_test, use_global_stats): Y by the running statistics; MeanOut and VarianceOut are Mean and
+  Variance as they are, SavedMean too where it is of X's dtype (the Meta's aliases);
+- "loops": training on float NCHW values, the numba loops of _norm_loops.py (per channel, blocks of channels
+  over threads; the statistics in float64 scratch), and the loop that computes the other outputs from them as
+  numpy does (bn_train_outputs); "loops_mixed": numpy's update of the running statistics instead;
+- "numpy": the rest on float32/float64 X in training (NHWC, parameters of another dtype, empty); the gradient's
+  "numpy" and "running": every input of X's float dtype;
+- "fresh": float16 X in training, X of no float dtype, a gradient of mixed dtypes: the numpy form's own arrays
+  (Meta.fresh: no pass to copy them).
+
+No planned-step launches: a planned step runs them as Python launches."""
+
+import numpy as np
+
+from ..structured import fresh_output
+from .launches import by_variant
+from .runtime.loops import lazy, parallel_parts, twin
+
+_norm_loops = lazy("_norm_loops")
+
+
+def _no_launches(op, table, meta):
+    return None
+
+
+def channel_blocks(x):
+    """Batch norm's blocks of channels, one a thread (more than one takes the parallel twin):
+    several channels, enough data, several threads."""
+    return min(x.shape[1], parallel_parts(x.size))
+
+
+def as_ncs(a):
+    return np.ascontiguousarray(a).reshape(a.shape[0], a.shape[1], -1)
+
+
+def _moving(ins, outs, attrs, m, v):
+    """MeanOut and VarianceOut: the running statistics moved toward the batch's ``m`` and ``v`` by momentum
+    (Mean * momentum, of Mean's dtype, plus m * (1 - momentum), cast to Mean's dtype)."""
+    mom = attrs["momentum"]
+    mean_out, var_out = outs["MeanOut"], outs["VarianceOut"]
+    np.multiply(ins["Mean"], mom, out=mean_out)
+    np.add(mean_out, m * (1.0 - mom), out=mean_out, casting="unsafe")
+    np.multiply(ins["Variance"], mom, out=var_out)
+    np.add(var_out, v * (1.0 - mom), out=var_out, casting="unsafe")
+
+
+def _affine(ins, outs, attrs, meta, m, v):
+    """Y and SavedVariance (1/sqrt(v + epsilon)) from the statistics ``m`` and ``v`` (of X's dtype)."""
+    x, y, inv_std = ins["X"], outs["Y"], outs["SavedVariance"]
+    dt, bshape = x.dtype, meta.args[1]
+    np.add(v, attrs["epsilon"], out=inv_std)
+    np.sqrt(inv_std, out=inv_std)
+    np.divide(1.0, inv_std, out=inv_std)
+    a = ins["Scale"].astype(dt, copy=False) * inv_std
+    b = ins["Bias"].astype(dt, copy=False) - m * a
+    np.multiply(x, a.reshape(bshape), out=y)
+    np.add(y, b.reshape(bshape), out=y)
+
+
+def _running(ins, outs, attrs, meta):
+    dt, m = ins["X"].dtype, outs["SavedMean"]
+    if "SavedMean" not in meta.aliases:  # (Mean of another dtype than X's: SavedMean is it cast)
+        m[...] = ins["Mean"]
+    _affine(ins, outs, attrs, meta, m, ins["Variance"].astype(dt, copy=False))
+
+
+def _numpy(ins, outs, attrs, meta):
+    x = ins["X"]
+    axes = meta.args[0]
+    m = x.mean(axis=axes, out=outs["SavedMean"])
+    v = x.var(axis=axes)  # biased, as Fluid uses for both Y and the moving variance
+    _moving(ins, outs, attrs, m, v)
+    _affine(ins, outs, attrs, meta, m, v)
+
+
+def _fresh(ins, outs, attrs, meta):
+    """The numpy form's arrays (float16's statistics round once from float32; X of no float dtype)."""
+    x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
+    (axes, bshape, running), dt, mom = meta.args, x.dtype, attrs["momentum"]
+    made = {}
+    if running:  # (MeanOut and VarianceOut: the Meta's aliases)
+        m, v = mean.astype(dt, copy=False), var.astype(dt, copy=False)
+    else:
+        m, v = x.mean(axis=axes), x.var(axis=axes)
+        made["MeanOut"] = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
+        made["VarianceOut"] = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
+    inv_std = (1.0 / np.sqrt(v + attrs["epsilon"])).astype(dt, copy=False)
+    a = scale.astype(dt, copy=False) * inv_std
+    made["Y"] = x * a.reshape(bshape) + (bias.astype(dt, copy=False) - m * a).reshape(bshape)
+    made["SavedMean"], made["SavedVariance"] = m, inv_std
+    for slot, value in made.items():
+        outs[slot] = fresh_output(value, meta.outputs[slot], ins.values())
+
+
+def _statistics(ins, outs, attrs):
+    """Y, and the batch's float64 mean, variance and inv_std (the scratch ``stats``), by the numba loop."""
+    x, y, stats = ins["X"], outs["Y"], outs["stats"]
+    m, v, inv_std = stats
+    parts = channel_blocks(x)
+    args = (as_ncs(x), ins["Scale"], ins["Bias"], float(attrs["epsilon"]), y.reshape(x.shape[0], x.shape[1], -1))
+    args += (m, v, inv_std, False, parts)
+    loops = _norm_loops()
+    (loops.bn_forward if parts == 1 else twin(loops.bn_forward, loops.bn_forward_parallel, True, *args))(*args)
+    return m, v, inv_std
+
+
+def _loops(ins, outs, attrs, meta):
+    m, v, inv_std = _statistics(ins, outs, attrs)
+    mean, var, mom = ins["Mean"], ins["Variance"], attrs["momentum"]
+    args = (mean, var, mean.dtype.type(mom), var.dtype.type(mom), 1.0 - mom, m, v, inv_std)
+    args += (outs["MeanOut"], outs["VarianceOut"], outs["SavedMean"], outs["SavedVariance"])
+    _norm_loops().bn_train_outputs(*args)
+
+
+def _loops_mixed(ins, outs, attrs, meta):
+    m, v, inv_std = _statistics(ins, outs, attrs)
+    _moving(ins, outs, attrs, m, v)
+    outs["SavedMean"][...] = m  # (float64 cast to X's dtype)
+    outs["SavedVariance"][...] = inv_std
+
+
+def _grad_loops(ins, outs, attrs, meta):
+    x, scale, dy = ins["X"], ins["Scale"], as_ncs(ins["Y@GRAD"])
+    with_x = "X@GRAD" in meta.outputs
+    dx = outs["X@GRAD"].reshape(dy.shape) if with_x else dy  # (batch_norm_grad_param's: the loop writes no dx)
+    parts = channel_blocks(x)
+    args = (as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx)
+    args += (outs["Scale@GRAD"], outs["Bias@GRAD"], with_x, dy, False, parts)
+    loops = _norm_loops()
+    (loops.bn_grad if parts == 1 else twin(loops.bn_grad, loops.bn_grad_parallel, True, *args))(*args)
+
+
+def _grad_sums(ins, outs, meta):
+    """(xhat, Bias@GRAD: the sum of Y@GRAD, Scale@GRAD: the sum of Y@GRAD * xhat), the sums written into
+    their buffers (of X's dtype)."""
+    x, sm, inv_std, dy = ins["X"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
+    axes, bshape = meta.args
+    xhat = (x - sm.reshape(bshape)) * inv_std.reshape(bshape)
+    dbias = np.add.reduce(dy, axis=axes, out=outs["Bias@GRAD"])
+    return xhat, dbias, np.add.reduce(dy * xhat, axis=axes, out=outs["Scale@GRAD"])
+
+
+def _grad_numpy(ins, outs, attrs, meta):
+    """In training, every input of X's dtype: X@GRAD written through ``out=``."""
+    xhat, dbias, dscale = _grad_sums(ins, outs, meta)
+    if "X@GRAD" not in meta.outputs:
+        return
+    x, sm, dx, bshape = ins["X"], ins["SavedMean"], outs["X@GRAD"], meta.args[1]
+    count = x.size // max(sm.size, 1)
+    k = ins["Scale"] * ins["SavedVariance"]
+    np.multiply(count, ins["Y@GRAD"], out=dx)
+    np.subtract(dx, dbias.reshape(bshape), out=dx)
+    np.multiply(xhat, dscale.reshape(bshape), out=xhat)
+    np.subtract(dx, xhat, out=dx)
+    np.multiply((k / count).reshape(bshape), dx, out=dx)
+
+
+def _grad_running(ins, outs, attrs, meta):
+    """By the running statistics, every input of X's dtype: X@GRAD = Y@GRAD * Scale * SavedVariance."""
+    _grad_sums(ins, outs, meta)
+    if "X@GRAD" in meta.outputs:
+        k = ins["Scale"] * ins["SavedVariance"]
+        np.multiply(ins["Y@GRAD"], k.reshape(meta.args[1]), out=outs["X@GRAD"])
+
+
+def _grad_fresh(ins, outs, attrs, meta):
+    """Inputs of mixed dtypes: the numpy form's arrays (the sums of X's dtype, cast to Scale's)."""
+    x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
+    axes, bshape, running = meta.args
+    xhat = (x - sm.reshape(bshape)) * inv_std.reshape(bshape)
+    dbias = dy.sum(axis=axes)
+    dscale = (dy * xhat).sum(axis=axes)
+    made = {"Scale@GRAD": dscale.astype(scale.dtype, copy=False), "Bias@GRAD": dbias.astype(scale.dtype, copy=False)}
+    if "X@GRAD" in meta.outputs:
+        k = (scale * inv_std).astype(x.dtype, copy=False)
+        if running:
+            dx = dy * k.reshape(bshape)
+        else:
+            count = x.size // max(sm.size, 1)
+            dx = (k / count).reshape(bshape) * (count * dy - dbias.reshape(bshape) - xhat * dscale.reshape(bshape))
+        made["X@GRAD"] = dx.astype(x.dtype, copy=False)
+    for slot, value in made.items():
+        outs[slot] = fresh_output(value, meta.outputs[slot], ins.values())
+
+
+FORWARD = by_variant(
+    "batch_norm_out",
+    _no_launches,
+    running=_running,
+    loops=_loops,
+    loops_mixed=_loops_mixed,
+    numpy=_numpy,
+    fresh=_fresh,
+)
+GRAD = by_variant(
+    "batch_norm_grad_out",
+    _no_launches,
+    loops=_grad_loops,
+    numpy=_grad_numpy,
+    running=_grad_running,
+    fresh=_grad_fresh,
+)
