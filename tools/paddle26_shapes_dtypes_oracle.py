@@ -32,6 +32,13 @@ SQ = np.array([[2.0, -1.0, 0.5], [0.25, 3.0, -2.0], [1.5, 0.75, -0.5]], "float32
 P = np.array([[0.1, 0.7, 0.2], [0.5, 0.25, 0.25], [0.3, 0.3, 0.4], [0.05, 0.15, 0.8]], "float32")
 LABEL = np.array([[1], [2], [2], [0]], "int64")
 
+
+def _stopped(v):
+    """``v`` with its stop_gradient set (a squeeze with nothing to drop is a new Variable: x keeps its gradient)."""
+    v.stop_gradient = True
+    return v
+
+
 CASES = {
     "element": case(lambda P, x: [x[0, 1], x[-1, -1] * 2.0], x=X),
     "row_then_element": case(lambda P, x: [x[1][2], x[1:3][0][1]], x=X),
@@ -89,6 +96,7 @@ CASES = {
         grad=False,
         x=X,
     ),
+    "squeeze_of_nothing_is_new": case(lambda P, x: [x * x + _stopped(P.squeeze(x))], x=X),
     "matrix_rank": case(lambda P, s: [P.linalg.matrix_rank(s)], grad=False, s=SQ),
 }
 

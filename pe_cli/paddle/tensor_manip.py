@@ -173,11 +173,9 @@ def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
     _zero_d_axes(x, axis, "squeeze")
-    if not x.shape:  # (a 0-D x's axis 0 or -1: x, 0-D, Paddle 2.6's)
-        return x
-    dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
-    if not dims:
-        return x
+    dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)] if x.shape else []
+    if not dims:  # (nothing to drop, a 0-D x too: a new Variable all the same, as Paddle 2.6's squeeze2 gives,
+        return L.assign(x)  # so that setting its stop_gradient or assigning into it leaves x alone)
     helper = LayerHelper("squeeze", x=x, name=name)  # Paddle 2.6's squeeze2 (Out, XShape), of any dtype
     out = helper.create_variable_for_type_inference(x.dtype)
     xshape = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
