@@ -17,6 +17,15 @@ def _matrices(ctx, slot="X", square=False):
     return list(x)
 
 
+def _refuse_grad(op, why):
+    def grad(g):
+        raise PeError(
+            f"{op}: pe does not compute its gradient ({why}); keep it out of the backward pass (stop_gradient)"
+        )
+
+    return grad
+
+
 def _infer_rank(ctx):
     x = _matrices(ctx, square=ctx.attrs["hermitian"])
     ctx.set_output("Out", x[:-2], "int64")
@@ -157,6 +166,7 @@ register(
     lod="drop",
     attrs={"pivots": Attr(True, choices=(True,)), **QUANT},
     infer=_infer_lu,
+    grad=_refuse_grad("lu", "Paddle 2.6 has one, pe not yet"),
     doc="Out = L (below the diagonal, unit diagonal implied) and U of each matrix's LU with partial pivoting; "
     "Pivots: the 1-based rows swapped (LAPACK's getrf); Infos: getrf's info (0: nonsingular).",
 )
@@ -179,6 +189,7 @@ register(
     lod="drop",
     attrs={"unpack_ludata": Attr(True, choices=(True,)), "unpack_pivots": Attr(True, choices=(True,)), **QUANT},
     infer=_infer_lu_unpack,
+    grad=_refuse_grad("lu_unpack", "Paddle 2.6 has one, pe not yet"),
     doc="Pmat, L, U of lu's Out and Pivots: X = Pmat L U.",
 )
 
@@ -193,10 +204,7 @@ def _infer_eig(ctx):
     ctx.set_output("Eigenvectors", x, dtype)
 
 
-def _refuse_eig(g):
-    raise PeError(
-        "eig: pe does not compute its gradient (complex eigenvectors); keep it out of the backward pass (stop_gradient)"
-    )
+_refuse_eig = _refuse_grad("eig", "complex eigenvectors")
 
 
 register(

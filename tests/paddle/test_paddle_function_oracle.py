@@ -48,6 +48,11 @@ _spec = importlib.util.spec_from_file_location(
 )
 functional26 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(functional26)
+_spec = importlib.util.spec_from_file_location(
+    "paddle26_linalg_oracle", os.path.join(ROOT, "tools", "paddle26_linalg_oracle.py")
+)
+linalg26 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(linalg26)
 SOURCES = {
     "functions": (oracle.CASES, oracle.OUT),
     # paddle.nn's loss layers called as Layers: 0-D in a Paddle 2.x program, as paddle.nn.functional's
@@ -58,6 +63,7 @@ SOURCES = {
     "functional26": (functional26.CASES, functional26.OUT),
     "distributions": (distributions.CASES, distributions.OUT),
     "optest26": (optest26.CASES, optest26.OUT),  # cases of Paddle 2.6's own op tests (docs/OPTEST.md)
+    "linalg26": (linalg26.CASES, linalg26.OUT),  # paddle.linalg's one-op functions: det, eigh, qr, lu, solve, ...
 }
 
 # the op families of Paddle 2.x's functions: a program of Paddle's that holds one of their op types

@@ -3,6 +3,8 @@ batched form (lu)."""
 
 import numpy as np
 
+from ...base.errors import PeError
+
 
 def _t(a):
     return np.swapaxes(a, -1, -2)
@@ -59,19 +61,33 @@ def qr(ins, attrs):
     return {"Q": q.astype(x.dtype), "R": r.astype(x.dtype)}
 
 
+def _qr_grad_tall(q, r, dq, dr):
+    """m >= n (Paddle's QrGradKernel): M = R dR^T - dQ^T Q, copyltu(M) = tril(M) + tril(M, -1)^T;
+    dX = (dQ + Q copyltu(M)) R^-T."""
+    m = r @ _t(dr) - _t(dq) @ q
+    sym = np.tril(m) + _t(np.tril(m, -1))
+    return _t(np.linalg.solve(r, _t(dq + q @ sym)))
+
+
 def qr_grad(ins, attrs):
-    """The reduced QR's gradient for m >= n (Paddle's QrGradKernel): M = R dR^T - dQ^T Q, copyltu(M) = tril(M) +
-    tril(M, -1)^T; dX = (dQ + Q copyltu(M)) R^-T."""
-    q, r = ins["Q"], ins["R"]
+    """The reduced QR's gradient. m < n, as Paddle's: X = [X1 | Y] with X1 square, R = [U | V]; dY = Q dV and
+    dX1 is the square case's with dQ + Y dV^T for dQ."""
+    x, q, r = ins["X"], ins["Q"], ins["R"]
     dq = ins.get("Q@GRAD")
     dr = ins.get("R@GRAD")
     dq = np.zeros_like(q) if dq is None else dq
     dr = np.zeros_like(r) if dr is None else dr
-    m = r @ _t(dr) - _t(dq) @ q
-    sym = np.tril(m) + _t(np.tril(m, -1))
-    b = dq + q @ sym
-    dx = _t(np.linalg.solve(r, _t(b)))
-    return {"X@GRAD": dx.astype(q.dtype)}
+    m, n = x.shape[-2:]
+    if attrs["mode"] == "r" or (attrs["mode"] == "complete" and m > n):
+        raise PeError(
+            f"qr_grad: mode {attrs['mode']!r} of a {m}x{n} matrix has no gradient in Paddle 2.6 (mode 'reduced', "
+            "or 'complete' with m <= n, has)"
+        )
+    if m >= n:
+        return {"X@GRAD": _qr_grad_tall(q, r, dq, dr).astype(q.dtype)}
+    y, dv = x[..., m:], dr[..., m:]
+    dx1 = _qr_grad_tall(q, r[..., :m], dq + y @ _t(dv), dr[..., :m])
+    return {"X@GRAD": np.concatenate([dx1, q @ dv], -1).astype(q.dtype)}
 
 
 def _getrf(a):
@@ -132,5 +148,7 @@ def eig(ins, attrs):
 
 
 def eigvals(ins, attrs):
+    """Paddle 2.6's eigvals hands LAPACK's geev x's row-major buffer, so it factors x^T: the same
+    eigenvalues, in the order geev finds them for x^T (which is not always eig's)."""
     x = ins["X"]
-    return {"Out": np.linalg.eigvals(x).astype(_complex(x))}
+    return {"Out": np.linalg.eigvals(np.swapaxes(x, -1, -2)).astype(_complex(x))}
