@@ -131,3 +131,15 @@ def test_gradient_refused_not_zero(fn):
         )()
         with pytest.raises(PeError, match=f"{fn}: pe does not compute its gradient"):
             S.gradients([paddle.sum(out)], [x])
+
+
+def test_names_as_paddles():
+    """Where Paddle 2.6.2 holds the one-op functions besides paddle.linalg: paddle.tensor (and so Variable's
+    methods, all but eigh) and the top level (eigvalsh alone)."""
+    names = "det slogdet eigh eigvalsh eig eigvals qr lu lu_unpack solve triangular_solve cholesky_solve".split()
+    with S.program_guard(S.Program(), S.Program()):
+        x = S.data("x", [3, 3], "float32")
+        methods = [n for n in names if hasattr(x, n)]
+    assert methods == "eigvalsh eig eigvals qr lu lu_unpack solve cholesky_solve".split()
+    assert [n for n in names if hasattr(paddle.tensor, n)] == ["eigh"] + methods
+    assert [n for n in names if hasattr(paddle, n)] == ["eigvalsh"]
