@@ -1,7 +1,7 @@
 """Paddle 2.6.2 as the oracle of ``paddle.linalg``'s one-op functions in a Paddle 2.x static program: det
 (determinant; 0-D of one matrix), slogdet, eigh, eigvalsh (and ``paddle.eigvalsh``), eig, eigvals, qr, lu,
 lu_unpack, solve, triangular_solve and cholesky_solve. Outputs that are not unique are recorded through what
-is (eigh's eigenvalues and V diag(w) V^T, qr's Q R and |Q|, |R|; the gradient of a wide matrix's too); eig's eigenvalues and vectors of a matrix
+is (eigh's eigenvalues, real of a complex Hermitian x too, and V diag(w) V^T, qr's Q R and |Q|, |R|; the gradient of a wide matrix's too); eig's eigenvalues and vectors of a matrix
 with distinct real eigenvalues are LAPACK's in both engines. Values, dtypes, shapes and the float inputs'
 gradients go to tests/data/paddle_oracle/linalg26.json with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -29,6 +29,8 @@ B = np.array([[1.0, 2.0], [-1.0, 0.5], [3.0, -2.0]], "float64")
 VEC = np.array([1.0, -2.0, 0.5], "float64")
 WIDE = np.arange(24, dtype="float32").reshape(2, 3, 4) * 0.3 - 2 + np.eye(3, 4, dtype="float32")
 TALL = np.swapaxes(WIDE, -1, -2).astype("float64")
+HERM = np.array([[2.0, 1 - 1j, 0.5j], [1 + 1j, 3.0, -0.25], [-0.5j, -0.25, 1.0]], "complex64")
+GEN = np.array([[1.0 + 2j, -1.0, 0.5j], [0.25, 3.0 - 1j, -2.0], [1.5j, 0.75, -0.5]], "complex128")
 BATCH = np.stack([np.eye(3) * 2 + 0.1, [[1.0, 2.0, 0.0], [0.0, 1.0, 3.0], [4.0, 0.0, 1.0]]]).astype("float32")
 
 
@@ -51,6 +53,10 @@ CASES = {
     "eigvalsh": case(lambda P, s: [P.linalg.eigvalsh(s), P.eigvalsh(s, "U")], s=SYM, tolerance=(2e-5, 1e-5)),
     "eig": case(lambda P, a: list(P.linalg.eig(a)), grad=False, a=A),
     "eigvals": case(lambda P, a, b: [P.linalg.eigvals(a), P.linalg.eigvals(b)], grad=False, a=A, b=BATCH),
+    "eigh_complex": case(
+        lambda P, h: [P.linalg.eigh(h)[0], P.linalg.eigvalsh(h, "U")], grad=False, h=HERM, tolerance=(2e-5, 1e-5)
+    ),
+    "eig_complex": case(lambda P, g: [P.linalg.eigvals(g), P.linalg.eig(g)[0]], grad=False, g=GEN),
     "solve": case(lambda P, a, b, v: [P.linalg.solve(a, b), P.linalg.solve(a, v)], a=A, b=B, v=VEC),
     "triangular_solve": case(
         lambda P, a, b: [

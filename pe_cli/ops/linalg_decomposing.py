@@ -52,7 +52,8 @@ register(
 
 def _infer_eigh(ctx):
     x = _matrices(ctx, square=True)
-    ctx.set_output("Eigenvalues", x[:-1], ctx.dtype("X"))
+    real = {"complex64": "float32", "complex128": "float64"}.get(ctx.dtype("X"), ctx.dtype("X"))
+    ctx.set_output("Eigenvalues", x[:-1], real)  # real, of Hermitian X too
     ctx.set_output("Eigenvectors", x, ctx.dtype("X"))
 
 

@@ -24,7 +24,7 @@ def eigh(ins, attrs):
     """LAPACK's syevd on the UPLO triangle (numpy's eigh passes it through): Paddle's eigenvectors, signs too."""
     x = ins["X"]
     w, v = np.linalg.eigh(x, UPLO=attrs["UPLO"])
-    return {"Eigenvalues": w.astype(x.dtype), "Eigenvectors": v.astype(x.dtype)}
+    return {"Eigenvalues": w.astype(np.finfo(x.dtype).dtype), "Eigenvectors": v.astype(x.dtype)}  # w real
 
 
 eigvalsh = eigh
@@ -35,6 +35,8 @@ def eigh_grad(ins, attrs):
     EighGradKernel)."""
     w, v = ins["Eigenvalues"], ins["Eigenvectors"]
     dw, dv = ins.get("Eigenvalues@GRAD"), ins.get("Eigenvectors@GRAD")
+    if np.iscomplexobj(v):
+        raise PeError(f"eigh_grad: pe computes the gradient of real symmetric matrices only, not of {v.dtype} ones")
     inner = np.zeros(v.shape, v.dtype)
     if dv is not None:
         diff = w[..., None, :] - w[..., :, None]
@@ -138,7 +140,7 @@ def lu_unpack(ins, attrs):
 
 
 def _complex(x):
-    return np.complex64 if x.dtype == np.float32 else np.complex128
+    return x.dtype if np.iscomplexobj(x) else np.complex64 if x.dtype == np.float32 else np.complex128
 
 
 def eig(ins, attrs):
