@@ -1,7 +1,7 @@
 """Paddle 2.6.2 as the oracle of ``paddle.linalg``'s one-op functions in a Paddle 2.x static program: det
 (determinant; 0-D of one matrix), slogdet, eigh, eigvalsh (and ``paddle.eigvalsh``), eig, eigvals, qr, lu,
 lu_unpack, solve, triangular_solve and cholesky_solve. Outputs that are not unique are recorded through what
-is (eigh's eigenvalues, real of a complex Hermitian x too, and V diag(w) V^T, qr's Q R and |Q|, |R|; the gradient of a wide matrix's too); eig's eigenvalues and vectors of a matrix
+is (eigh's eigenvalues, real of a complex Hermitian x too, and V diag(w) V^T, qr's Q R and |Q|, |R|; the gradient of a wide matrix's too; eigvalsh's of a complex Hermitian matrix built from float inputs); eig's eigenvalues and vectors of a matrix
 with distinct real eigenvalues are LAPACK's in both engines. Values, dtypes, shapes and the float inputs'
 gradients go to tests/data/paddle_oracle/linalg26.json with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -43,6 +43,10 @@ def _eigh_rebuilt(P, s, uplo="L"):
     return [w, P.matmul(v * w.unsqueeze(0), v, transpose_y=True)]
 
 
+def _hermitian(P, re, im):
+    return P.complex(re + P.transpose(re, [1, 0]), im - P.transpose(im, [1, 0]))
+
+
 CASES = {
     "det": case(lambda P, a: [P.linalg.det(a)], a=A),
     "det_batch": case(lambda P, b: [P.linalg.det(b)], b=BATCH, tolerance=(2e-5, 1e-5)),
@@ -55,6 +59,11 @@ CASES = {
     "eigvals": case(lambda P, a, b: [P.linalg.eigvals(a), P.linalg.eigvals(b)], grad=False, a=A, b=BATCH),
     "eigh_complex": case(
         lambda P, h: [P.linalg.eigh(h)[0], P.linalg.eigvalsh(h, "U")], grad=False, h=HERM, tolerance=(2e-5, 1e-5)
+    ),
+    "eigvalsh_complex_gradient": case(
+        lambda P, re, im: [P.linalg.eigvalsh(_hermitian(P, re, im)), P.linalg.eigh(_hermitian(P, re, im), "U")[0]],
+        re=A,
+        im=B[:, :1] * A,
     ),
     "eig_complex": case(lambda P, g: [P.linalg.eigvals(g), P.linalg.eig(g)[0]], grad=False, g=GEN),
     "solve": case(lambda P, a, b, v: [P.linalg.solve(a, b), P.linalg.solve(a, v)], a=A, b=B, v=VEC),

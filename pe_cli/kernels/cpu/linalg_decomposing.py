@@ -35,8 +35,8 @@ def eigh_grad(ins, attrs):
     EighGradKernel)."""
     w, v = ins["Eigenvalues"], ins["Eigenvectors"]
     dw, dv = ins.get("Eigenvalues@GRAD"), ins.get("Eigenvectors@GRAD")
-    if np.iscomplexobj(v):
-        raise PeError(f"eigh_grad: pe computes the gradient of real symmetric matrices only, not of {v.dtype} ones")
+    if np.iscomplexobj(v) and dv is not None:
+        raise PeError(f"eigh_grad: pe computes the eigenvectors' gradient of real matrices only, not of {v.dtype} ones")
     inner = np.zeros(v.shape, v.dtype)
     if dv is not None:
         diff = w[..., None, :] - w[..., :, None]
@@ -45,8 +45,8 @@ def eigh_grad(ins, attrs):
         inner = inner + f * (_t(v) @ dv)
     if dw is not None:
         inner = inner + dw[..., None, :] * np.eye(w.shape[-1], dtype=v.dtype)
-    g = v @ inner @ _t(v)
-    return {"X@GRAD": ((g + _t(g)) / 2).astype(v.dtype)}  # symmetrized, as Paddle's
+    g = v @ inner @ _t(v).conj()  # V^H: the eigenvalues' gradient of a complex Hermitian X too
+    return {"X@GRAD": ((g + _t(g).conj()) / 2).astype(v.dtype)}  # symmetrized, as Paddle's
 
 
 def eigvalsh_grad(ins, attrs):
