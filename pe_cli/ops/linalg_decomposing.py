@@ -17,6 +17,15 @@ def _matrices(ctx, slot="X", square=False):
     return list(x)
 
 
+def _refuse_grad(op, why):
+    def grad(g):
+        raise PeError(
+            f"{op}: pe does not compute its gradient ({why}); keep it out of the backward pass (stop_gradient)"
+        )
+
+    return grad
+
+
 def _infer_rank(ctx):
     x = _matrices(ctx, square=ctx.attrs["hermitian"])
     ctx.set_output("Out", x[:-2], "int64")
@@ -43,7 +52,8 @@ register(
 
 def _infer_eigh(ctx):
     x = _matrices(ctx, square=True)
-    ctx.set_output("Eigenvalues", x[:-1], ctx.dtype("X"))
+    real = {"complex64": "float32", "complex128": "float64"}.get(ctx.dtype("X"), ctx.dtype("X"))
+    ctx.set_output("Eigenvalues", x[:-1], real)  # real, of Hermitian X too
     ctx.set_output("Eigenvectors", x, ctx.dtype("X"))
 
 
@@ -157,6 +167,7 @@ register(
     lod="drop",
     attrs={"pivots": Attr(True, choices=(True,)), **QUANT},
     infer=_infer_lu,
+    grad=_refuse_grad("lu", "Paddle 2.6 has one, pe not yet"),
     doc="Out = L (below the diagonal, unit diagonal implied) and U of each matrix's LU with partial pivoting; "
     "Pivots: the 1-based rows swapped (LAPACK's getrf); Infos: getrf's info (0: nonsingular).",
 )
@@ -179,6 +190,7 @@ register(
     lod="drop",
     attrs={"unpack_ludata": Attr(True, choices=(True,)), "unpack_pivots": Attr(True, choices=(True,)), **QUANT},
     infer=_infer_lu_unpack,
+    grad=_refuse_grad("lu_unpack", "Paddle 2.6 has one, pe not yet"),
     doc="Pmat, L, U of lu's Out and Pivots: X = Pmat L U.",
 )
 
@@ -193,10 +205,7 @@ def _infer_eig(ctx):
     ctx.set_output("Eigenvectors", x, dtype)
 
 
-def _refuse_eig(g):
-    raise PeError(
-        "eig: pe does not compute its gradient (complex eigenvectors); keep it out of the backward pass (stop_gradient)"
-    )
+_refuse_eig = _refuse_grad("eig", "complex eigenvectors")
 
 
 register(

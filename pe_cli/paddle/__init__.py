@@ -38,6 +38,7 @@ from .tensor_reduce import *  # noqa: F401,F403
 from .tensor_arrange import *  # noqa: F401,F403
 from .tensor_inplace import *  # noqa: F401,F403
 from .tensor_bitwise import *  # noqa: F401,F403
+from .linalg_ops import eigvalsh  # noqa: F401 -- paddle.eigvalsh, as Paddle 2.6's package holds it
 from .tensor_number import *  # noqa: F401,F403
 from .tensor_select import *  # noqa: F401,F403
 from .tensor_quantile import *  # noqa: F401,F403

@@ -1,8 +1,9 @@
 """``paddle.linalg``: Paddle 2.6's linear algebra module in static mode. ``svd`` and ``lstsq`` are ops
 of their own (ops/linalg_decomposition.py); ``pinv``, ``cond``, ``matrix_rank``, ``multi_dot`` and
 ``matrix_power`` are built from them and pe's matmul, inverse and reductions as Paddle builds them;
-``inv``, ``cholesky`` and ``norm`` are the top-level functions. The decompositions pe has no op for
-(eig, eigh, qr, lu, det, solve, ...) are one-line refusals."""
+``inv``, ``cholesky`` and ``norm`` are the top-level functions; det, slogdet, eigh, eigvalsh, eig, eigvals,
+qr, lu, lu_unpack, solve, triangular_solve and cholesky_solve are one op each (linalg_ops.py). cov,
+corrcoef, householder_product and pca_lowrank are one-line refusals."""
 
 import math
 
@@ -12,6 +13,20 @@ from .. import layers as L
 from ..base.errors import unsupported
 from ..framework.variable import Variable
 from ..layers.helper import LayerHelper
+from .linalg_ops import (  # noqa: F401 -- one op each, as Paddle builds them
+    cholesky_solve,
+    det,
+    eig,
+    eigh,
+    eigvals,
+    eigvalsh,
+    lu,
+    lu_unpack,
+    qr,
+    slogdet,
+    solve,
+    triangular_solve,
+)
 from .tensor_linalg import cholesky, inverse
 from .tensor_math import matmul, norm
 from ..framework.program_release import paddle_face
@@ -49,20 +64,8 @@ inv = inverse
 _NO_OP = "pe has no op for this decomposition yet"
 cov = unsupported("paddle.linalg.cov", _NO_OP)
 corrcoef = unsupported("paddle.linalg.corrcoef", _NO_OP)
-eig = unsupported("paddle.linalg.eig", _NO_OP)
-eigvals = unsupported("paddle.linalg.eigvals", _NO_OP)
-qr = unsupported("paddle.linalg.qr", _NO_OP)
 householder_product = unsupported("paddle.linalg.householder_product", _NO_OP)
 pca_lowrank = unsupported("paddle.linalg.pca_lowrank", _NO_OP)
-lu = unsupported("paddle.linalg.lu", _NO_OP)
-lu_unpack = unsupported("paddle.linalg.lu_unpack", _NO_OP)
-det = unsupported("paddle.linalg.det", _NO_OP)
-slogdet = unsupported("paddle.linalg.slogdet", _NO_OP)
-eigh = unsupported("paddle.linalg.eigh", _NO_OP)
-eigvalsh = unsupported("paddle.linalg.eigvalsh", _NO_OP)
-solve = unsupported("paddle.linalg.solve", _NO_OP)
-cholesky_solve = unsupported("paddle.linalg.cholesky_solve", _NO_OP)
-triangular_solve = unsupported("paddle.linalg.triangular_solve", _NO_OP)
 
 
 def _check_matrix(fn, x):

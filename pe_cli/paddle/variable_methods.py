@@ -17,8 +17,9 @@ from ..framework import static_mode
 from ..framework.variable import Variable
 from .. import layers as L
 
-# tensor functions whose first argument is not the tensor they would be a method of
-NOT_METHODS = frozenset("array_write assign bernoulli empty_like full_like ones_like zeros_like".split())
+# tensor functions whose first argument is not the tensor they would be a method of, or (eigh) that Paddle
+# 2.6's Variable does not have as a method
+NOT_METHODS = frozenset("array_write assign bernoulli eigh empty_like full_like ones_like zeros_like".split())
 
 
 def _dim(self):

@@ -111,8 +111,11 @@ COVERED_ELSEWHERE = {
     },
     "gumbel_softmax": "forward: cases_sampling.py (the draws' frequencies); its gradient (of a random Out, so no "
     "finite differences) against Paddle's formula on the run's Out: tests/ops/test_gumbel_softmax_grad.py",
-    "eig": "forward: cases_linalg_decomposing.py (Paddle 2.6.2's values); pe refuses its gradient in one line (the "
-    "grad maker raises, as fft's: tests/ops/test_fft_grad_refused.py shows the form)",
+    **{
+        t: "forward: cases_linalg_decomposing.py (Paddle 2.6.2's values); pe refuses its gradient in one line (the "
+        "grad maker raises): tests/paddle/test_linalg.py::test_gradient_refused_not_zero"
+        for t in ("eig", "lu", "lu_unpack")
+    },
     **{
         t: "forward: cases_sampling.py (the draws' distribution); the gradient to the overwritten input is zeros "
         "(a fill, Paddle's), not a derivative of a draw"

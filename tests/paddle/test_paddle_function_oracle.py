@@ -4,8 +4,9 @@ tools/paddle_distribution_oracle.py) and of cases of Paddle 2.6's own op tests (
 tools/optest26_oracle.py), paddle.nn's loss layers (loss_layers.json, tools/paddle_loss_layer_oracle.py) and the
 shapes and dtypes where Paddle 2.6 differs from Fluid 1.8 (shapes_dtypes26.json, tools/paddle26_shapes_dtypes_oracle.py),
 paddle.nn.functional calls pe refused before (functional26.json, tools/paddle26_functional_oracle.py), Paddle
-2.6's indexing (indexing26.json, tools/paddle26_indexing_oracle.py) and an axis of a 0-D tensor (axis_0d26.json,
-tools/paddle26_axis_0d_oracle.py): each case's static program, built by
+2.6's indexing (indexing26.json, tools/paddle26_indexing_oracle.py), an axis of a 0-D tensor (axis_0d26.json,
+tools/paddle26_axis_0d_oracle.py) and paddle.linalg's one-op functions (linalg26.json, tools/paddle26_linalg_oracle.py):
+each case's static program, built by
 the same code with pe's
 ``paddle``, gives Paddle's outputs (dtype, shape and values: float32 rounding, NaN and +-inf where Paddle
 has them; random draws: their moments within sampling error) and Paddle's gradients of the float inputs;
@@ -61,6 +62,11 @@ _spec = importlib.util.spec_from_file_location(
 )
 axis_0d = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(axis_0d)
+_spec = importlib.util.spec_from_file_location(
+    "paddle26_linalg_oracle", os.path.join(ROOT, "tools", "paddle26_linalg_oracle.py")
+)
+linalg26 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(linalg26)
 SOURCES = {
     "functions": (oracle.CASES, oracle.OUT),
     # paddle.nn's loss layers called as Layers: 0-D in a Paddle 2.x program, as paddle.nn.functional's
@@ -73,6 +79,7 @@ SOURCES = {
     "axis_0d26": (axis_0d.CASES, axis_0d.OUT),  # an axis (0 or -1) of a 0-D tensor: the result 0-D, Paddle 2.6's
     "distributions": (distributions.CASES, distributions.OUT),
     "optest26": (optest26.CASES, optest26.OUT),  # cases of Paddle 2.6's own op tests (docs/OPTEST.md)
+    "linalg26": (linalg26.CASES, linalg26.OUT),  # paddle.linalg's one-op functions: det, eigh, qr, lu, solve, ...
 }
 
 # the op families of Paddle 2.x's functions: a program of Paddle's that holds one of their op types

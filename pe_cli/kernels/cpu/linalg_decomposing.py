@@ -3,6 +3,8 @@ batched form (lu)."""
 
 import numpy as np
 
+from ...base.errors import PeError
+
 
 def _t(a):
     return np.swapaxes(a, -1, -2)
@@ -22,7 +24,7 @@ def eigh(ins, attrs):
     """LAPACK's syevd on the UPLO triangle (numpy's eigh passes it through): Paddle's eigenvectors, signs too."""
     x = ins["X"]
     w, v = np.linalg.eigh(x, UPLO=attrs["UPLO"])
-    return {"Eigenvalues": w.astype(x.dtype), "Eigenvectors": v.astype(x.dtype)}
+    return {"Eigenvalues": w.astype(np.finfo(x.dtype).dtype), "Eigenvectors": v.astype(x.dtype)}  # w real
 
 
 eigvalsh = eigh
@@ -33,6 +35,8 @@ def eigh_grad(ins, attrs):
     EighGradKernel)."""
     w, v = ins["Eigenvalues"], ins["Eigenvectors"]
     dw, dv = ins.get("Eigenvalues@GRAD"), ins.get("Eigenvectors@GRAD")
+    if np.iscomplexobj(v) and dv is not None:
+        raise PeError(f"eigh_grad: pe computes the eigenvectors' gradient of real matrices only, not of {v.dtype} ones")
     inner = np.zeros(v.shape, v.dtype)
     if dv is not None:
         diff = w[..., None, :] - w[..., :, None]
@@ -41,8 +45,8 @@ def eigh_grad(ins, attrs):
         inner = inner + f * (_t(v) @ dv)
     if dw is not None:
         inner = inner + dw[..., None, :] * np.eye(w.shape[-1], dtype=v.dtype)
-    g = v @ inner @ _t(v)
-    return {"X@GRAD": ((g + _t(g)) / 2).astype(v.dtype)}  # symmetrized, as Paddle's
+    g = v @ inner @ _t(v).conj()  # V^H: the eigenvalues' gradient of a complex Hermitian X too
+    return {"X@GRAD": ((g + _t(g).conj()) / 2).astype(v.dtype)}  # symmetrized, as Paddle's
 
 
 def eigvalsh_grad(ins, attrs):
@@ -59,19 +63,33 @@ def qr(ins, attrs):
     return {"Q": q.astype(x.dtype), "R": r.astype(x.dtype)}
 
 
+def _qr_grad_tall(q, r, dq, dr):
+    """m >= n (Paddle's QrGradKernel): M = R dR^T - dQ^T Q, copyltu(M) = tril(M) + tril(M, -1)^T;
+    dX = (dQ + Q copyltu(M)) R^-T."""
+    m = r @ _t(dr) - _t(dq) @ q
+    sym = np.tril(m) + _t(np.tril(m, -1))
+    return _t(np.linalg.solve(r, _t(dq + q @ sym)))
+
+
 def qr_grad(ins, attrs):
-    """The reduced QR's gradient for m >= n (Paddle's QrGradKernel): M = R dR^T - dQ^T Q, copyltu(M) = tril(M) +
-    tril(M, -1)^T; dX = (dQ + Q copyltu(M)) R^-T."""
-    q, r = ins["Q"], ins["R"]
+    """The reduced QR's gradient. m < n, as Paddle's: X = [X1 | Y] with X1 square, R = [U | V]; dY = Q dV and
+    dX1 is the square case's with dQ + Y dV^T for dQ."""
+    x, q, r = ins["X"], ins["Q"], ins["R"]
     dq = ins.get("Q@GRAD")
     dr = ins.get("R@GRAD")
     dq = np.zeros_like(q) if dq is None else dq
     dr = np.zeros_like(r) if dr is None else dr
-    m = r @ _t(dr) - _t(dq) @ q
-    sym = np.tril(m) + _t(np.tril(m, -1))
-    b = dq + q @ sym
-    dx = _t(np.linalg.solve(r, _t(b)))
-    return {"X@GRAD": dx.astype(q.dtype)}
+    m, n = x.shape[-2:]
+    if attrs["mode"] == "r" or (attrs["mode"] == "complete" and m > n):
+        raise PeError(
+            f"qr_grad: mode {attrs['mode']!r} of a {m}x{n} matrix has no gradient in Paddle 2.6 (mode 'reduced', "
+            "or 'complete' with m <= n, has)"
+        )
+    if m >= n:
+        return {"X@GRAD": _qr_grad_tall(q, r, dq, dr).astype(q.dtype)}
+    y, dv = x[..., m:], dr[..., m:]
+    dx1 = _qr_grad_tall(q, r[..., :m], dq + y @ _t(dv), dr[..., :m])
+    return {"X@GRAD": np.concatenate([dx1, q @ dv], -1).astype(q.dtype)}
 
 
 def _getrf(a):
@@ -122,7 +140,7 @@ def lu_unpack(ins, attrs):
 
 
 def _complex(x):
-    return np.complex64 if x.dtype == np.float32 else np.complex128
+    return x.dtype if np.iscomplexobj(x) else np.complex64 if x.dtype == np.float32 else np.complex128
 
 
 def eig(ins, attrs):
@@ -132,5 +150,7 @@ def eig(ins, attrs):
 
 
 def eigvals(ins, attrs):
+    """Paddle 2.6's eigvals hands LAPACK's geev x's row-major buffer, so it factors x^T: the same
+    eigenvalues, in the order geev finds them for x^T (which is not always eig's)."""
     x = ins["X"]
-    return {"Out": np.linalg.eigvals(x).astype(_complex(x))}
+    return {"Out": np.linalg.eigvals(np.swapaxes(x, -1, -2)).astype(_complex(x))}

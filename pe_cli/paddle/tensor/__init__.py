@@ -21,4 +21,5 @@ from ..tensor_complex import *  # noqa: F401,F403
 from ..tensor_indexing_axis import *  # noqa: F401,F403
 from ..tensor_statistics import *  # noqa: F401,F403
 from ..tensor_cumulative import *  # noqa: F401,F403
+from ..linalg_ops import cholesky_solve, eig, eigh, eigvals, eigvalsh, lu, lu_unpack, qr, solve  # noqa: F401,E402
 from . import creation, math, random, stat, to_string  # noqa: F401,E402 -- Paddle's submodule names
