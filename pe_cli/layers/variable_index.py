@@ -129,12 +129,7 @@ def getitem(var, item):
         return array_read(var, index)
     if isinstance(item, Variable) and item.dtype == VarType.BOOL:
         return _masked(var, item)
-    items = _items(var, item)
-    nones = [at for at, index in enumerate(items) if index is None]
-    items = [index for index in items if index is not None]
-    if len(items) > len(var.shape):
-        raise IndexError(f"Variable[...]: {len(items)} indices for the {len(var.shape)} dims of {list(var.shape)}")
-    _check_int_bounds(var, items)
+    items, nones = _indices(var, item, "Variable[...]")
     parts = _parts(items, var.block.program._follows_paddle2)
     if parts["gathers"] and nones:
         raise ArgumentTypeError("Variable[...]: None beside a list, array or Variable index is not supported by pe")
@@ -208,12 +203,7 @@ def setitem(x, item, value):
                 f"paddle.static.setitem: index {index!r} of dim {dim} gathers (Paddle 2.6's index_put), "
                 f"which pe does not support: use ints, slices, ..., None and 0-D int Variables"
             )
-    items = _items(x, item)
-    nones = [at for at, index in enumerate(items) if index is None]
-    items = [index for index in items if index is not None]
-    if len(items) > len(x.shape):
-        raise IndexError(f"paddle.static.setitem: {len(items)} indices for the {len(x.shape)} dims of {list(x.shape)}")
-    _check_int_bounds(x, items)
+    items, nones = _indices(x, item, "paddle.static.setitem")
     parts = _parts(items, True)
     for dim in parts["reverse"]:
         for key, bound in (("axes", dim), ("starts", _END), ("ends", -1), ("steps", -1)):
@@ -250,3 +240,15 @@ def refuse_setitem(var, item, value):
             "Please use x = paddle.static.setitem(x, indices, values)"
         )
     raise TypeError("'Variable' object does not support item assignment")
+
+
+def _indices(var, item, what):
+    """``item``'s indices of ``var``'s dims (``None`` taken out) and where each ``None`` stood; too many indices, or
+    an int past a known dim, refused as Paddle's IndexError (``what`` names the call)."""
+    items = _items(var, item)
+    nones = [at for at, index in enumerate(items) if index is None]
+    items = [index for index in items if index is not None]
+    if len(items) > len(var.shape):
+        raise IndexError(f"{what}: {len(items)} indices for the {len(var.shape)} dims of {list(var.shape)}")
+    _check_int_bounds(var, items)
+    return items, nones

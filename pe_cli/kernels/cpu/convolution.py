@@ -53,30 +53,28 @@ def _onednn_or(path, fallback):
 
 def _forward(x, w, conv, out):
     """The regular convolution's Output into ``out``: oneDNN's, or where it has no primitive, the path after."""
-    path = _onednn_or(conv.path, conv.fallback)
-    if path == ONEDNN:
-        if _onednn.conv2d(x, w, conv.geo, out=out) is not None:
-            return
-        path = conv.fallback
-    paths.FORWARD[paths.host_path(path, x.dtype)](x, w, conv.geo, out)
+    _onednn_else(conv, lambda: _onednn.conv2d(x, w, conv.geo, out=out), paths.FORWARD, x.dtype, (x, w, conv.geo, out))
 
 
 def _grad_filter(x, dout, conv, out):
-    path = _onednn_or(conv.path, conv.fallback)
-    if path == ONEDNN:
-        if _onednn.grad_filter(x, dout, conv.geo, out.shape, out=out) is not None:
-            return
-        path = conv.fallback
-    paths.GRAD_FILTER[paths.host_path(path, x.dtype)](x, dout, conv.geo, out)
+    onednn = lambda: _onednn.grad_filter(x, dout, conv.geo, out.shape, out=out)  # noqa: E731
+    _onednn_else(conv, onednn, paths.GRAD_FILTER, x.dtype, (x, dout, conv.geo, out))
 
 
 def _grad_input(w, dout, conv, out):
+    onednn = lambda: _onednn.grad_input(dout, w, conv.geo, out.shape, out=out)  # noqa: E731
+    _onednn_else(conv, onednn, paths.GRAD_INPUT, out.dtype, (w, dout, conv.geo, out))
+
+
+def _onednn_else(conv, onednn, table, dtype, args):
+    """``onednn()`` where the Meta's path is oneDNN and it has a primitive (not None), else ``table``'s function of
+    the path after (conv.fallback) on this host, on ``args``."""
     path = _onednn_or(conv.path, conv.fallback)
     if path == ONEDNN:
-        if _onednn.grad_input(dout, w, conv.geo, out.shape, out=out) is not None:
+        if onednn() is not None:
             return
         path = conv.fallback
-    paths.GRAD_INPUT[paths.host_path(path, out.dtype)](w, dout, conv.geo, out)
+    table[paths.host_path(path, dtype)](*args)
 
 
 def _conv2d_path(ins, outs, attrs, meta):
