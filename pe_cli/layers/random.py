@@ -29,7 +29,7 @@ from .helper import LayerHelper, _as_list, check_ints
 from .shape_tensor import shape_inputs
 
 
-def _random(op_type, shape, dtype, attrs, name):
+def _random(op_type, shape, dtype, attrs, name, zero_dim=False):
     helper = LayerHelper(op_type, name=name)
     dtype = convert_dtype(dtype)
     if not isinstance(shape, (list, tuple, int, Variable)):
@@ -37,21 +37,24 @@ def _random(op_type, shape, dtype, attrs, name):
             f"The type of 'shape' in {op_type} must be (list, tuple, Variable), but received {type(shape)}."
         )
     attrs = dict(attrs, dtype=dtype)
-    inputs = shape_inputs(op_type, shape, {}, attrs)  # a Variable, or a list holding some: run-time shapes
+    # a Variable, or a list holding some: run-time shapes; [] with ``zero_dim`` (Paddle 2.x's): a 0-D tensor
+    inputs = shape_inputs(op_type, shape, {}, attrs, zero_dim=zero_dim)
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
     return out
 
 
 @fluid_checks("uniform_random", shape=(list, tuple, Variable))
-def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0, *, name=None):
-    """A tensor of ``shape`` drawn from U[min, max)."""
-    return _random("uniform_random", shape, dtype, {"min": float(min), "max": float(max), "seed": int(seed)}, name)
+def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0, *, name=None, zero_dim=False):
+    """A tensor of ``shape`` drawn from U[min, max) (``zero_dim``: shape [] is a 0-D tensor, as in Paddle 2.x)."""
+    attrs = {"min": float(min), "max": float(max), "seed": int(seed)}
+    return _random("uniform_random", shape, dtype, attrs, name, zero_dim)
 
 
-def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", *, name=None):
-    """A tensor of ``shape`` drawn from N(mean, std^2)."""
-    return _random("gaussian_random", shape, dtype, {"mean": float(mean), "std": float(std), "seed": int(seed)}, name)
+def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", *, name=None, zero_dim=False):
+    """A tensor of ``shape`` drawn from N(mean, std^2) (``zero_dim``: shape [] is a 0-D tensor, as in Paddle 2.x)."""
+    attrs = {"mean": float(mean), "std": float(std), "seed": int(seed)}
+    return _random("gaussian_random", shape, dtype, attrs, name, zero_dim)
 
 
 def _random_like(op_type, input, shape, dtype, input_dim_idx, output_dim_idx, attrs):

@@ -7,6 +7,7 @@ import numpy as np
 from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
+from ..framework.program import default_main_program
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import single as _single
@@ -30,7 +31,8 @@ __all__ = [
 
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
-    return L.uniform_random(_shape(shape), dtype=_dtype(dtype), min=float(min), max=float(max), seed=seed)
+    shape = _shape(shape)  # (shape []: a 0-D tensor, as in Paddle 2.6)
+    return L.uniform_random(shape, dtype=_dtype(dtype), min=float(min), max=float(max), seed=seed, zero_dim=True)
 
 
 def rand(shape, dtype=None, name=None):
@@ -40,9 +42,16 @@ def rand(shape, dtype=None, name=None):
 
 def randn(shape, dtype=None, name=None, *, out=None, device=None, stop_gradient=True):
     """Standard normal. ``out``, ``device`` and ``stop_gradient`` are Fluid 1.8's ``paddle.randn``'s
-    (keywords here: Paddle 2's order comes first); as there, ``shape`` is a non-empty list or tuple."""
+    (keywords here: Paddle 2's order comes first); as there, ``shape`` is a non-empty list or tuple in a Fluid
+    1.8 program, and [] gives a 0-D tensor in a Paddle 2.x one (after ``paddle.enable_static()``)."""
     if not isinstance(shape, (list, tuple, Variable)):
         raise TypeError(f"randn: the type of 'shape' must be list or tuple, but received {type(shape).__name__}")
+    if isinstance(shape, (list, tuple)) and not shape and default_main_program()._follows_paddle2:
+        if out is not None or device is not None:
+            raise TypeError("randn: out and device are Fluid 1.8's arguments; Paddle 2.x's randn takes neither")
+        result = L.gaussian_random([], 0.0, 1.0, dtype=_dtype(dtype), zero_dim=True)
+        result.stop_gradient = stop_gradient
+        return result
     assert len(shape) > 0, "The size of argument(shape) can't be zero."
     return L.randn(_shape(shape), out=out, dtype=_dtype(dtype), device=device, stop_gradient=stop_gradient)
 
@@ -53,7 +62,8 @@ standard_normal = randn
 def normal(mean=0.0, std=1.0, shape=None, name=None):
     """Normal values of ``mean`` and ``std`` (numbers, with ``shape``; or Tensors, shaped like them)."""
     if not isinstance(mean, Variable) and not isinstance(std, Variable):
-        return L.gaussian_random(_shape([1] if shape is None else shape), mean=float(mean), std=float(std))
+        shape = _shape([1] if shape is None else shape)  # (shape []: a 0-D tensor, as in Paddle 2.6)
+        return L.gaussian_random(shape, mean=float(mean), std=float(std), zero_dim=True)
     like = mean if isinstance(mean, Variable) else std
     noise = randn(_known(like, "normal"), like.dtype)
     scaled = L.elementwise_mul(noise, std) if isinstance(std, Variable) else L.scale(noise, scale=float(std))

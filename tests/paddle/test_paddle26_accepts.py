@@ -50,3 +50,30 @@ def test_what_paddle_refuses_raises_its_class(paddle2):
         x = paddle.static.data("x", [2, 2], "float64")
         with pytest.raises(ValueError, match=r"p=\[2\]"):
             paddle.norm(x, p=[2])  # Paddle 2.6.2: ValueError ("unspport p for p-order vector norm")
+
+
+def test_random_draws_of_shape_empty_are_0d(paddle2):
+    """Paddle 2.6.2 draws one value of shape [] as a 0-D tensor (its ZeroDim op tests build inputs so);
+    pe refused ("The size of 'shape' in uniform_random can't be zero"). A Fluid 1.8 program still refuses
+    (tests/fluid/test_executor_data_behaviours.py)."""
+    paddle.seed(3)
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        draws = [
+            paddle.rand([]),
+            paddle.randn([]),
+            paddle.uniform([], min=2.0, max=3.0),
+            paddle.normal(shape=[]),
+            paddle.standard_normal([], dtype="float64"),
+        ]
+        x = paddle.static.data("x", [3], "float32")
+        x.stop_gradient = False
+        scale = paddle.rand([])
+        (grad,) = paddle.static.gradients([paddle.sum(x * scale)], [x])
+    got = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": np.ones(3, "float32")}, fetch_list=[*draws, scale, grad]
+    )
+    assert [g.shape for g in got] == [()] * 6 + [(3,)]
+    assert [g.dtype for g in got[:5]] == ["float32"] * 4 + ["float64"]
+    assert 0 <= got[0] < 1 and 2 <= got[2] < 3
+    np.testing.assert_array_equal(got[6], np.full(3, got[5]))
