@@ -18,6 +18,8 @@ __all__ = [
 ]
 import numbers
 
+import numpy as np
+
 from ..base.errors import ArgumentTypeError
 from ..framework.program_release import fluid_face
 from ..framework.variable import Variable
@@ -43,7 +45,14 @@ def _reduce(op_type):
     def layer(input, dim=None, keep_dim=False, name=None):
         if op_type in _DTYPES:
             check_variable_and_dtype(input, "input", _DTYPES[op_type], op_type)
+        if isinstance(dim, Variable):  # the dims, read when the op runs (AxisTensor: ops/reduction.py)
+            attrs = {"dim": dim, "keep_dim": keep_dim, "reduce_all": False}
+            return single(op_type, input, {"X": [input]}, attrs, name=name)
         dims = [] if dim is None else _as_list(dim)
+        if any(isinstance(d, Variable) for d in dims):  # one dim per tensor or int (AxisTensorList)
+            dims = [d if isinstance(d, Variable) else assign(np.array([d], "int64")) for d in dims]
+            attrs = {"dim": [0] * len(dims), "keep_dim": keep_dim, "reduce_all": False}
+            return single(op_type, input, {"X": [input], "AxisTensorList": dims}, attrs, name=name)
         reduce_all = not dims or len(dims) == len(input.shape or ())
         attrs = {"dim": dims or [0], "keep_dim": keep_dim, "reduce_all": reduce_all}
         return single(op_type, input, {"X": [input]}, attrs, name=name)
@@ -51,7 +60,7 @@ def _reduce(op_type):
     layer.__name__ = layer.__qualname__ = op_type
     layer.__doc__ = (
         f"Appends '{op_type}' over the dims ``dim`` (an int or a list; None: all dims, "
-        f"giving shape [1] unless keep_dim)."
+        f"giving shape [1] unless keep_dim; an int tensor, or a list holding some, gives them when the op runs)."
     )
     return layer
 

@@ -5,6 +5,7 @@ dims), p_norm (along an axis) and l1_norm (of all elements).
 The norms are registered in reduction_norm.py."""
 
 from .manipulation import axis_in
+from .reduction_dims import AXIS_INPUTS, AXIS_TENSORS, axis_inputs, run_time_dims
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..base.dims import known_numel
@@ -48,6 +49,12 @@ register(
 
 def reduced_shape(ctx):
     shape = list(ctx.shape("X"))
+    n = run_time_dims(ctx)
+    if n is not None:  # which dims comes when the op runs: Out's rank is known, its sizes are not (Paddle's)
+        if n > max(len(shape), 1):
+            ctx.fail(f"AxisTensor names {n} dims; X {fmt_shape(shape)} has {len(shape)}")
+        rank = len(shape) if ctx.attrs["keep_dim"] else max(len(shape) - n, 0)
+        return [-1] * rank or ctx.scalar_shape()
     a = ctx.attrs
     every = reduces_all(a)
     dims = range(len(shape)) if every or not shape else [d % len(shape) for d in a["dim"]]
@@ -88,7 +95,7 @@ def _reduce(name, doc, grad_kernel=None):
         out = {"Out": g.output("Out")} if grad_kernel else {}
         g.op(
             f"{name}_grad",
-            {"X": g.input("X"), **out, "Out@GRAD": g.out_grad("Out")},
+            {"X": g.input("X"), **out, "Out@GRAD": g.out_grad("Out"), **axis_inputs(g)},
             {"X@GRAD": g.in_grad("X")},
             g.attrs,
         )
@@ -97,12 +104,13 @@ def _reduce(name, doc, grad_kernel=None):
     register(
         name,
         kernel_module="reduction",
-        inputs=["X"],
+        inputs=["X", *AXIS_INPUTS],
         outputs=["Out"],
         attrs=attrs,
         infer=infer,
         grad=grad,
-        grad_reads=("Out", "X") if grad_kernel else ("X",),
+        grad_reads=("Out", "X", *AXIS_TENSORS) if grad_kernel else ("X", *AXIS_TENSORS),
+        attr_tensors=AXIS_TENSORS,
         traits=("scalar_0d_in_paddle2",) + ("paddle2_semantics",) * sums,
         structured=Structured(meta=meta_rules.reduce_meta(sums=sums), cpu=cpu_reduction.REDUCE[name]),
         doc=doc,
@@ -112,11 +120,12 @@ def _reduce(name, doc, grad_kernel=None):
         f"{name}_grad",
         kernel_module="reduction",
         kernel=grad_kernel,
-        inputs=["X", "Out?", "Out@GRAD"],
+        inputs=["X", "Out?", "Out@GRAD", *AXIS_INPUTS],
         outputs=["X@GRAD"],
         attrs=attrs,
         infer=grads_like({"X@GRAD": "X"}),
-        grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"),
+        grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out", extra_inputs=tuple(AXIS_TENSORS)),
+        attr_tensors=AXIS_TENSORS,
         structured=Structured(meta=grad_meta, cpu=cpu_reduction.REDUCE_GRAD[grad_kernel or f"{name}_grad"]),
     )  # sum, mean: linear in Out@GRAD
 
@@ -127,9 +136,17 @@ _reduce(
     "that is set (a VarType code; -1: X's dtype), as in reduce_mean, max, min and prod.",
 )
 _reduce("reduce_mean", "Out = mean of X over `dim` (all dims with reduce_all).")
-# reduce_max and reduce_min share one grad kernel: the gradient goes to the first extreme.
-_reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.", "reduce_extreme_grad")
-_reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (first) minimum.", "reduce_extreme_grad")
+# reduce_max and reduce_min share one grad kernel: the gradient goes to every element equal to the extreme (Paddle's).
+_reduce(
+    "reduce_max",
+    "Out = max of X over `dim`; the gradient goes to each maximum (ties each take all of it).",
+    "reduce_extreme_grad",
+)
+_reduce(
+    "reduce_min",
+    "Out = min of X over `dim`; the gradient goes to each minimum (ties each take all of it).",
+    "reduce_extreme_grad",
+)
 
 
 def _infer_cumsum(ctx):
@@ -182,7 +199,7 @@ def _grad_prod(g):
     """Fluid's reduce_prod_grad, reading Out too (pe's kernel does not: it divides by nothing)."""
     g.op(
         "reduce_prod_grad",
-        {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+        {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out"), **axis_inputs(g)},
         {"X@GRAD": g.in_grad("X")},
         g.attrs,
     )
@@ -191,12 +208,13 @@ def _grad_prod(g):
 register(
     "reduce_prod",
     kernel_module="reduction",
-    inputs=["X"],
+    inputs=["X", *AXIS_INPUTS],
     outputs=["Out"],
     attrs=REDUCE_ATTRS,
     infer=_infer_prod,
     grad=_grad_prod,
-    grad_reads=("Out", "X"),
+    grad_reads=("Out", "X", *AXIS_TENSORS),
+    attr_tensors=AXIS_TENSORS,
     lod="drop",
     traits=("scalar_0d_in_paddle2",),
     structured=Structured(meta=meta_rules.reduce_meta(distinct=True), cpu=cpu_reduction.REDUCE["reduce_prod"]),
@@ -206,9 +224,10 @@ register(
 register(
     "reduce_prod_grad",
     kernel_module="reduction",
-    inputs=["X", "Out?", "Out@GRAD"],
+    inputs=["X", "Out?", "Out@GRAD", *AXIS_INPUTS],
     outputs=["X@GRAD"],
     attrs=REDUCE_ATTRS,
+    attr_tensors=AXIS_TENSORS,
     no_need_buffer=("Out",),
     infer=grads_like({"X@GRAD": "X"}),
     structured=Structured(
@@ -227,9 +246,10 @@ for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or"))
     register(
         _type,
         kernel_module="reduction",
-        inputs=["X"],
+        inputs=["X", *AXIS_INPUTS],
         outputs=["Out"],
         attrs=REDUCE_ATTRS,
+        attr_tensors=AXIS_TENSORS,
         infer=_infer_logical_reduce,
         lod="drop",
         traits=("scalar_0d_in_paddle2",),
@@ -276,14 +296,12 @@ def _reduce_evenly(name, doc):
     or AxisTensorList (one per dim) give `dim` at run time."""
 
     def infer(ctx):
-        if ctx.has_input("AxisTensor") or ctx.has_input("AxisTensorList"):
-            ctx.fail("the dims given by AxisTensor / AxisTensorList decide Out's rank: pe takes `dim` as an attribute")
         ctx.set_output("Out", reduced_shape(ctx), out_dtype(ctx))
 
     def grad(g):
         g.op(
             f"{name}_grad",
-            {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+            {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out"), **axis_inputs(g)},
             {"X@GRAD": g.in_grad("X")},
             g.attrs,
         )
@@ -293,12 +311,13 @@ def _reduce_evenly(name, doc):
         name,
         kernel_module="reduction",
         kernel=name.replace("_a", "_"),  # (CUDA's: reduce_max's, reduce_min's)
-        inputs=["X", "AxisTensor?", "AxisTensorList*?"],
+        inputs=["X", *AXIS_INPUTS],
         outputs=["Out"],
         attrs=attrs,
         infer=infer,
         grad=grad,
-        grad_reads=("Out", "X"),
+        grad_reads=("Out", "X", *AXIS_TENSORS),
+        attr_tensors=AXIS_TENSORS,
         traits=("scalar_0d_in_paddle2",),
         structured=Structured(meta=meta_rules.reduce_meta(), cpu=cpu_reduction.REDUCE[name.replace("_a", "_")]),
         doc=doc,
@@ -307,9 +326,10 @@ def _reduce_evenly(name, doc):
         f"{name}_grad",
         kernel_module="reduction",
         kernel="reduce_even_extreme_grad",
-        inputs=["X", "Out", "Out@GRAD"],
+        inputs=["X", "Out", "Out@GRAD", *AXIS_INPUTS],
         outputs=["X@GRAD"],
         attrs=attrs,
+        attr_tensors=AXIS_TENSORS,
         infer=grads_like({"X@GRAD": "X"}),
         structured=Structured(
             meta=meta_rules.reduce_grad_meta("numpy"), cpu=cpu_reduction.REDUCE_GRAD["reduce_even_extreme_grad"]

@@ -50,8 +50,6 @@ __all__ = [
     "max",
     "min",
     "prod",
-    "all",
-    "any",
     "std",
     "var",
     "logsumexp",
@@ -176,27 +174,30 @@ div = divide
 
 
 def _axes(axis):
-    return None if axis is None or axis == [] else axis
+    """The reductions' ``axis``: None (or []) for every dim, else as given (an int Tensor: its values at run time)."""
+    return None if axis is None or (isinstance(axis, (list, tuple)) and not axis) else axis
 
 
 # Paddle 2.0-alpha's names of the reductions' parameters (alpha_keywords.py)
 _REDUCTION_NAMES = {"input": "x", "dim": "axis", "keep_dim": "keepdim"}
 
 
-def _reduction(layer, doc):
+def _reduction(layer, doc, axis_value=None):
+    """Paddle's reduction ``layer``; ``axis_value``: its check of ``axis`` where a Tensor is not one."""
+
     @paddle_face
     @renamed(out=True, **_REDUCTION_NAMES)
     def fn(x, axis=None, keepdim=False, name=None):
-        return layer(x, dim=_axes(axis), keep_dim=keepdim, name=name)
+        return layer(x, dim=_axes(axis if axis_value is None else axis_value(axis)), keep_dim=keepdim, name=name)
 
-    fn.__doc__ = f"The {doc} of x over ``axis`` (an int or a list; None: all of x)."
+    also = "" if axis_value else " or an int Tensor, read when the op runs"
+    fn.__name__ = fn.__qualname__ = layer.__name__.replace("reduce_", "")
+    fn.__doc__ = f"The {doc} of x over ``axis`` (an int or a list{also}; None: all of x)."
     return fn
 
 
 max = _reduction(L.reduce_max, "largest value")  # noqa: A001 -- Paddle's names
 min = _reduction(L.reduce_min, "smallest value")  # noqa: A001
-all = _reduction(L.reduce_all, "logical and")  # noqa: A001
-any = _reduction(L.reduce_any, "logical or")  # noqa: A001
 mean = _reduction(L.reduce_mean, "mean")
 
 

@@ -12,12 +12,13 @@ from .tensor_create import full_like, ones_like, where, zeros_like
 from .tensor_inplace import _static_inplace
 from .tensor_manip import _broadcast
 from . import tensor_math as TM
+from . import tensor_reduce as TR
 
 __all__ = ["gcd", "lcm", "ldexp", "frexp", "gcd_", "lcm_", "ldexp_"]
 
 
 def _euclid_cond(x, y):
-    return TM.any(TM.not_equal(y, zeros_like(y)))
+    return TR.any(TM.not_equal(y, zeros_like(y)))
 
 
 def _euclid_body(x, y):

@@ -1,20 +1,34 @@
-"""Paddle 2.x's reductions beyond tensor_math's, built from pe's ops: ``amax``/``amin`` (the extreme
+"""Paddle 2.x's reductions beyond tensor_math's, built from pe's ops: ``all``/``any``, ``amax``/``amin`` (the extreme
 value; its gradient is split evenly among the values that reach it, where max/min's goes to each),
 ``count_nonzero``, ``nansum`` and ``nanmean`` (NaNs left out)."""
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
+from ..framework.variable import Variable
 from ..layers.checks import FLOATS, check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_math as TM
 from .tensor_inplace import _static_inplace
 from ..framework.program_release import paddle_face
 
-__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean", "renorm", "renorm_"]
+__all__ = ["all", "any", "amax", "amin", "count_nonzero", "nansum", "nanmean", "renorm", "renorm_"]
+
+
+def _axis_value(axis):
+    """``axis`` of a reduction to which Paddle 2.6 gives no Tensor axis (amax, amin, all, any): its TypeError."""
+    if isinstance(axis, Variable):
+        raise TypeError(f"The type of axis must be int, list or tuple, but received {type(axis)}")
+    return axis
+
+
+all = TM._reduction(L.reduce_all, "logical and", _axis_value)  # noqa: A001 -- Paddle's names
+any = TM._reduction(L.reduce_any, "logical or", _axis_value)  # noqa: A001
 
 
 def _axes(axis):
-    return None if axis is None or axis == [] else list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    if isinstance(axis, (list, tuple)):
+        return list(axis) or None
+    return None if axis is None else axis if isinstance(axis, Variable) else [axis]
 
 
 @paddle_face
@@ -35,12 +49,12 @@ def _even(layer, x, axis, keepdim, name):
 
 def amax(x, axis=None, keepdim=False, name=None):
     """The largest value over ``axis`` (None: all); ties share the gradient evenly."""
-    return _even(L.reduce_max, x, axis, keepdim, name)
+    return _even(L.reduce_max, x, _axis_value(axis), keepdim, name)
 
 
 def amin(x, axis=None, keepdim=False, name=None):
     """The smallest value over ``axis`` (None: all); ties share the gradient evenly."""
-    return _even(L.reduce_min, x, axis, keepdim, name)
+    return _even(L.reduce_min, x, _axis_value(axis), keepdim, name)
 
 
 @paddle_face

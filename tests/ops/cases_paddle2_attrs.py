@@ -182,3 +182,44 @@ CASES = [
         name="pool2d_paddle2_ceil_padded",
     ),
 ]
+
+
+# a reduction's dims given when the op runs (paddle.sum(x, axis=Tensor)): one int tensor (AxisTensor) or one
+# per dim (AxisTensorList); the gradient op reads them too
+_REDUCE = {
+    "sum": np.sum,
+    "mean": np.mean,
+    "max": np.max,
+    "min": np.min,
+    "prod": np.prod,
+    "amax": np.max,
+    "amin": np.min,
+}
+
+
+def _reduced(fn, dims, keep):
+    return lambda i, a: {"Out": fn(i["X"], axis=dims, keepdims=keep)}
+
+
+for _i, (_name, _fn) in enumerate(_REDUCE.items()):
+    _dims, _keep = ((1,), (0, 2), (2,), (0, 1))[_i % 4], _i % 3 == 0
+    _given = np.array([d - 3 * (k % 2) for k, d in enumerate(_dims)], np.int64 if _i % 2 else np.int32)
+    for _slot, _value in (("AxisTensor", _given), ("AxisTensorList", [_given[k : k + 1] for k in range(len(_dims))])):
+        CASES.append(
+            OpCase(
+                f"reduce_{_name}",
+                {"X": r(2, 3, 4), _slot: _value},
+                _reduced(_fn, _dims, _keep),
+                attrs={"keep_dim": _keep},
+                grad=("X",),
+                name=f"reduce_{_name}_{_slot}",
+            )
+        )
+CASES.append(
+    OpCase(
+        "reduce_any",
+        {"X": r(2, 3, 4) > 1, "AxisTensor": np.array([2], np.int64)},
+        lambda i, a: {"Out": (i["X"]).any(axis=2)},
+        name="reduce_any_AxisTensor",
+    )
+)

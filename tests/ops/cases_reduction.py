@@ -38,6 +38,8 @@ _with_zero = r(3, 4)
 _with_zero[1, 2] = 0.0
 _bools = np.array([[True, False, True], [True, True, True]])
 
+_TIED = (np.arange(24).reshape(2, 3, 4) * 7 % 5 - 2).astype("float32")  # each value 4 or 5 times
+
 CASES = [
     OpCase("mean", {"X": r(3, 4)}, lambda i, a: {"Out": np.array([i["X"].mean()])}, grad=("X",)),
     OpCase("reduce_sum", {"X": r(2, 3, 4)}, lambda i, a: {"Out": i["X"].sum(axis=1)}, attrs={"dim": [1]}, grad=("X",)),
@@ -55,6 +57,22 @@ CASES = [
         lambda i, a: {"Out": np.array([i["X"].min()])},
         attrs={"reduce_all": True},
         grad=("X",),
+    ),
+    # ties: Out@GRAD goes to every element equal to the extreme (Paddle's MaxOrMinGradFunctor, 1.8 and 2.6);
+    # pe gave it to the first alone, which one depending on the order of `dim`
+    OpCase(
+        "reduce_max_grad",
+        {"X": _TIED, "Out": _TIED.max(axis=(0, 2)), "Out@GRAD": np.array([2.0, -1.0, 0.5], "float32")},
+        lambda i, a: {"X@GRAD": (_TIED == _TIED.max(axis=(0, 2), keepdims=True)) * i["Out@GRAD"][None, :, None]},
+        attrs={"dim": [2, 0]},
+        name="reduce_max_grad_ties",
+    ),
+    OpCase(
+        "reduce_min_grad",
+        {"X": _TIED, "Out": _TIED.min(keepdims=True).reshape(1), "Out@GRAD": np.array([3.0], "float32")},
+        lambda i, a: {"X@GRAD": (_TIED == _TIED.min()) * np.float32(3.0)},
+        attrs={"reduce_all": True},
+        name="reduce_min_grad_ties",
     ),
     OpCase("cumsum", {"X": r(3, 4)}, _cumsum_ref(1), grad=("X",)),
     OpCase("cumsum", {"X": r(3, 4, 2)}, _cumsum_ref(0), attrs={"axis": 0}, grad=("X",), name="cumsum_axis0"),

@@ -109,16 +109,12 @@ def _spread(ins, outs, attrs, meta):
 
 
 def _extreme_grad(ins, outs, attrs, meta):
-    """reduce_max's and reduce_min's gradient: Out@GRAD to the first extreme of each reduced group."""
+    """reduce_max's and reduce_min's gradient: Out@GRAD to every element of its group equal to the extreme, as
+    Paddle's (Fluid 1.8's and 2.6's MaxOrMinGradFunctor: ties each take all of it), zeros elsewhere."""
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    axes, kept = meta.args
+    _, kept = meta.args
     hit = x == out.reshape(kept)
-    moved = np.moveaxis(hit, axes, tuple(range(x.ndim - len(axes), x.ndim)))
-    flat_hit = moved.reshape(moved.shape[: x.ndim - len(axes)] + (-1,))
-    first = np.zeros_like(flat_hit)
-    np.put_along_axis(first, flat_hit.argmax(axis=-1)[..., None], True, axis=-1)
-    first = np.moveaxis(first.reshape(moved.shape), tuple(range(x.ndim - len(axes), x.ndim)), axes)
-    outs["X@GRAD"] = fresh_output((first * dout.reshape(kept)).astype(x.dtype), meta.outputs["X@GRAD"], ())
+    outs["X@GRAD"] = fresh_output((hit * dout.reshape(kept)).astype(x.dtype, copy=False), meta.outputs["X@GRAD"], ())
 
 
 def _prod_grad(ins, outs, attrs, meta):

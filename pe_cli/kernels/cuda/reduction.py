@@ -73,19 +73,17 @@ def reduce_mean_grad(ins, attrs):
 
 
 @jit_kernel
-def _first_extreme_grad(x, out, dout, dx, kshape, kstr, rshape, rstr, nred):
-    """Per output: the gradient goes to the first element equal to the extreme, zeros elsewhere."""
+def _extreme_grad(x, out, dout, dx, kshape, kstr, rshape, rstr, nred):
+    """Per output: its gradient to every element equal to the extreme (Paddle's: ties each take all of it),
+    zeros elsewhere."""
     o = cuda.grid(1)
     step = cuda.gridsize(1)
     while o < out.size:
         base = offset(o, kshape, kstr)
         target = out[o]
-        first = nred
         for r in range(nred):
-            if first == nred and x[base + offset(r, rshape, rstr)] == target:
-                first = r
-        for r in range(nred):
-            dx[base + offset(r, rshape, rstr)] = dout[o] if r == first else 0
+            at = base + offset(r, rshape, rstr)
+            dx[at] = dout[o] if x[at] == target else 0
         o += step
 
 
@@ -95,7 +93,7 @@ def reduce_extreme_grad(ins, attrs):
     if dx.size:
         kshape, kstr, rshape, rstr = plan(tuple(x.shape), _axes(x, attrs))
         nred = x.size // max(out.size, 1)
-        _first_extreme_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), kshape, kstr, rshape, rstr, nred)
+        _extreme_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), kshape, kstr, rshape, rstr, nred)
     return {"X@GRAD": dx}
 
 
