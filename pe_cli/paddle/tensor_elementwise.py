@@ -1,8 +1,9 @@
-"""Paddle 2.x's elementwise tensor functions that pe builds from its own ops, each exactly (same
-values; gradients by the chain rule through the ops): ``neg``, ``deg2rad``/``rad2deg``, ``trunc``,
-``frac``, ``sgn``, ``asinh``/``acosh``/``atanh``, ``hypot``, ``lerp``, ``logaddexp``, ``isclose``,
-``masked_fill``, ``clone``, ``atan2``, ``fmax``/``fmin`` (NaN-ignoring), ``heaviside``, ``nan_to_num``,
-``logit``, and the dtype tests ``is_floating_point``/``is_integer``/``is_complex``."""
+"""Paddle 2.x's elementwise tensor functions: those Paddle 2.6 builds as one op build that op (``trunc``,
+``asinh``/``acosh``/``atanh``, ``lerp``, ``atan2``, ``fmax``/``fmin``, ``heaviside``, ``logit``: a composition of
+other ops gave other gradients at ties, zeros and NaN); the others pe builds from its own ops, each exactly
+(same values; gradients by the chain rule through the ops): ``neg``, ``deg2rad``/``rad2deg``, ``frac``,
+``sgn``, ``hypot``, ``logaddexp``, ``isclose``, ``masked_fill``, ``clone``, ``nan_to_num``, and the dtype
+tests ``is_floating_point``/``is_integer``/``is_complex``."""
 
 import math
 import numbers
@@ -15,6 +16,7 @@ from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from . import tensor_create as TC
 from . import tensor_math as TM
+from ..layers.helper import single as _op
 
 __all__ = [
     "neg",
@@ -68,10 +70,11 @@ def rad2deg(x, name=None):
 
 
 def trunc(input, name=None):
-    """The integer part of each value, rounded toward zero (integers are returned as they are)."""
+    """The integer part of each value, rounded toward zero (integers are returned as they are): Paddle's trunc
+    op (its gradient 0, NaN's too)."""
     if convert_dtype(input.dtype) not in _FLOATS:
         return assign_array_like(input)
-    return TM.multiply(L.sign(input), L.floor(L.abs(input)), name=name)
+    return _op("trunc", input, {"X": [input]}, {}, name=name)
 
 
 def frac(x, name=None):
@@ -89,19 +92,18 @@ def sgn(x, name=None):
 
 
 def asinh(x, name=None):
-    """sign(x) * log(|x| + sqrt(x^2 + 1)) (exact for either sign)."""
-    a = L.abs(x)
-    return TM.multiply(L.sign(x), L.log(TM.add(a, L.sqrt(L.scale(L.square(a), 1.0, bias=1.0)))), name=name)
+    """The inverse hyperbolic sine: Paddle's asinh op."""
+    return _op("asinh", x, {"X": [x]}, {}, name=name)
 
 
 def acosh(x, name=None):
-    """log(x + sqrt(x^2 - 1)), for x >= 1."""
-    return L.log(TM.add(x, L.sqrt(L.scale(L.square(x), 1.0, bias=-1.0))), name=name)
+    """The inverse hyperbolic cosine (x >= 1): Paddle's acosh op."""
+    return _op("acosh", x, {"X": [x]}, {}, name=name)
 
 
 def atanh(x, name=None):
-    """0.5 * (log1p(x) - log1p(-x)), for |x| < 1."""
-    return L.scale(TM.subtract(L.log1p(x), L.log1p(neg(x))), 0.5, name=name)
+    """The inverse hyperbolic tangent (|x| < 1): Paddle's atanh op."""
+    return _op("atanh", x, {"X": [x]}, {}, name=name)
 
 
 def hypot(x, y, name=None):
@@ -110,10 +112,11 @@ def hypot(x, y, name=None):
 
 
 def lerp(x, y, weight, name=None):
-    """x + weight * (y - x); ``weight`` a number or a Tensor (broadcast)."""
-    step = TM.subtract(y, x)
-    step = L.scale(step, float(weight)) if isinstance(weight, numbers.Number) else TM.multiply(step, weight)
-    return TM.add(x, step, name=name)
+    """x + weight * (y - x), broadcast; ``weight`` a number (a 0-D tensor of x's dtype) or a Tensor, which no
+    gradient reaches: Paddle's lerp op."""
+    if isinstance(weight, numbers.Number):
+        weight = TC.full([], float(weight), x.dtype)
+    return _op("lerp", x, {"X": [x], "Y": [y], "Weight": [weight]}, {}, name=name)
 
 
 def logaddexp(x, y, name=None):
@@ -157,29 +160,25 @@ def is_complex(x):
 
 
 def atan2(x, y, name=None):
-    """The angle of the point (y, x): arctan(x / y) moved to its quadrant (numpy's arctan2(x, y));
-    where y = 0 it is sign(x) * pi / 2."""
-    zero = L.equal(y, TC.zeros_like(y))
-    ratio = L.atan(TM.divide(x, TC.where(zero, 1.0, y)))
-    turn = TC.where(L.less_than(x, TC.zeros_like(x)), -math.pi, math.pi)
-    shifted = TC.where(L.less_than(y, TC.zeros_like(y)), TM.add(ratio, turn), ratio)
-    return TC.where(zero, L.scale(L.sign(x), math.pi / 2), shifted, name=name)
+    """The angle of the point (y, x) (numpy's arctan2(x, y); integer inputs give float64): Paddle's atan2 op."""
+    return _op("atan2", x, {"X1": [x], "X2": [y]}, {}, name=name, dtype=x.dtype if x.dtype in _FLOATS else "float64")
 
 
 def fmax(x, y, name=None):
-    """The larger of x and y elementwise, a NaN losing to a number (numpy's fmax)."""
-    return TC.where(TM.isnan(y), x, TC.where(TM.isnan(x), y, TM.maximum(x, y)), name=name)
+    """The larger of x and y elementwise, a NaN losing to a number (numpy's fmax; the gradient to x at ties):
+    Paddle's elementwise_fmax op."""
+    return _op("elementwise_fmax", x, {"X": [x], "Y": [y]}, {}, name=name)
 
 
 def fmin(x, y, name=None):
-    """The smaller of x and y elementwise, a NaN losing to a number (numpy's fmin)."""
-    return TC.where(TM.isnan(y), x, TC.where(TM.isnan(x), y, TM.minimum(x, y)), name=name)
+    """The smaller of x and y elementwise, a NaN losing to a number (numpy's fmin; the gradient to x at ties):
+    Paddle's elementwise_fmin op."""
+    return _op("elementwise_fmin", x, {"X": [x], "Y": [y]}, {}, name=name)
 
 
 def heaviside(x, y, name=None):
-    """0 where x < 0, 1 where x > 0, y where x == 0 (x and y broadcast)."""
-    zeros = TC.zeros_like(x)
-    return TC.where(L.less_than(x, zeros), 0.0, TC.where(L.greater_than(x, zeros), 1.0, y), name=name)
+    """0 where x < 0, 1 where x > 0, y where x == 0 (x and y broadcast): Paddle's elementwise_heaviside op."""
+    return _op("elementwise_heaviside", x, {"X": [x], "Y": [y]}, {}, name=name)
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
@@ -194,7 +193,5 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
 
 
 def logit(x, eps=None, name=None):
-    """log(x / (1 - x)), x first clipped to [eps, 1 - eps] when ``eps`` is given."""
-    if eps is not None:
-        x = L.clip(x, float(eps), 1.0 - float(eps))
-    return L.log(TM.divide(x, L.scale(x, -1.0, bias=1.0)), name=name)
+    """log(x / (1 - x)), x first clipped to [eps, 1 - eps] when ``eps`` is given: Paddle's logit op."""
+    return _op("logit", x, {"X": [x]}, {"eps": 0.0 if eps is None else float(eps)}, name=name)

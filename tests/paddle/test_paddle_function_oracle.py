@@ -72,6 +72,11 @@ _spec = importlib.util.spec_from_file_location(
 )
 tensor_args26 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tensor_args26)
+_spec = importlib.util.spec_from_file_location(
+    "paddle26_edges_oracle", os.path.join(ROOT, "tools", "paddle26_edges_oracle.py")
+)
+edges26 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(edges26)
 SOURCES = {
     "functions": (oracle.CASES, oracle.OUT),
     # paddle.nn's loss layers called as Layers: 0-D in a Paddle 2.x program, as paddle.nn.functional's
@@ -86,6 +91,7 @@ SOURCES = {
     "optest26": (optest26.CASES, optest26.OUT),  # cases of Paddle 2.6's own op tests (docs/OPTEST.md)
     "linalg26": (linalg26.CASES, linalg26.OUT),  # paddle.linalg's one-op functions: det, eigh, qr, lu, solve, ...
     "tensor_args26": (tensor_args26.CASES, tensor_args26.OUT),  # arguments given as Tensors: a reduction's axis
+    "edges26": (edges26.CASES, edges26.OUT),  # ties, zeros, NaN: Paddle's ops where pe composed others
 }
 
 # the op families of Paddle 2.x's functions: a program of Paddle's that holds one of their op types

@@ -136,7 +136,9 @@ def elementwise_fmin_grad(ins, attrs):
 
 def elementwise_heaviside(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    return {"Out": np.heaviside(x, y).astype(np.result_type(x, y), copy=False)}
+    # Paddle's HeavisideFunctor: y where x == 0, else x > 0 (0 for a NaN x, where numpy's heaviside gives NaN)
+    dtype = np.result_type(x, y)
+    return {"Out": np.where(x == 0, y, x > 0).astype(dtype, copy=False)}
 
 
 def elementwise_heaviside_grad(ins, attrs):

@@ -43,7 +43,7 @@ def rrelu(ins, attrs, ctx):
         slope = np.full(x.shape, (lo + hi) / 2, x.dtype)
     else:
         slope = _rng(ctx).uniform(lo, hi, x.shape).astype(x.dtype)
-    noise = np.where(x >= 0, x.dtype.type(1), slope)
+    noise = np.where(x < 0, slope, x.dtype.type(1))  # (Paddle's: a NaN takes slope 1)
     return {"Out": (x * noise).astype(x.dtype, copy=False), "Noise": noise}
 
 

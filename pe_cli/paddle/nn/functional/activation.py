@@ -1,12 +1,13 @@
 """``paddle.nn.functional``'s activations with 2.x's names and arguments: one registered op each
 where pe has one (relu, leaky_relu, elu, gelu, selu, softplus, softshrink, hardshrink, hardsigmoid,
-hardswish, swish, relu6, thresholded_relu, maxout, prelu, softmax, log_softmax), else a few ops
-composed exactly (silu, mish, celu, glu, hardtanh, log_sigmoid, tanhshrink, rrelu's eval form). The
+hardswish, swish, relu6, thresholded_relu, maxout, prelu, softmax, log_softmax, celu, rrelu), else a few ops
+composed exactly (silu, mish, glu, hardtanh, log_sigmoid, tanhshrink). The
 trailing-underscore names build the same ops (a static graph has no in-place form)."""
 
 from .... import layers as L
 from ....base.errors import PeError
 from ....layers.checks import FLOATS, check_variable_and_dtype
+from ....layers.helper import LayerHelper
 from ....layers.helper import single as _single
 from ... import tensor_create as TC
 from ... import tensor_manip as TM
@@ -73,11 +74,10 @@ def elu(x, alpha=1.0, name=None):
 
 
 def celu(x, alpha=1.0, name=None):
-    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)): Paddle's celu op (its gradient at 0 is 1)."""
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha must not be 0")
-    neg = TMa.scale(TMa.exp(TMa.scale(x, 1.0 / alpha)), alpha, -alpha)
-    return TMa.add(relu(x), TMa.minimum(neg, TC.zeros_like(x)), name=name)
+    return _act("celu", x, name, alpha=float(alpha))
 
 
 def gelu(x, approximate=False, name=None):
@@ -170,16 +170,20 @@ def prelu(x, weight, data_format="NCHW", name=None):
 
 
 def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
-    """Randomized leaky ReLU. Its eval form (slope (lower + upper) / 2) is built; pe has no op for the
-    random per-element slopes of training."""
+    """Randomized leaky ReLU: x where x >= 0, else x times a slope drawn from U[lower, upper] per element in
+    training, (lower + upper) / 2 otherwise: Paddle's rrelu op (Noise, the slopes, its second output)."""
+    check_variable_and_dtype(x, "X", FLOATS, "rrelu")
+    for what, v in (("lower", lower), ("upper", upper)):
+        if not isinstance(v, (int, float)):
+            raise TypeError(f"The {what} value must be a float, but received {type(v).__name__}.")
     if not 0 <= lower <= upper <= 1:
         raise ValueError(f"rrelu: need 0 <= lower ({lower}) <= upper ({upper}) <= 1")
-    if training:
-        raise PeError(
-            "rrelu(training=True): pe has no op for random slopes; call it with training=False "
-            "(or the layer in eval mode)"
-        )
-    return leaky_relu(x, (lower + upper) / 2.0, name=name)
+    helper = LayerHelper("rrelu", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    noise = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    attrs = {"lower": float(lower), "upper": float(upper), "is_test": not training}
+    helper.append_op("rrelu", {"X": [x]}, {"Out": [out], "Noise": [noise]}, attrs)
+    return out
 
 
 def glu(x, axis=-1, name=None):

@@ -1,0 +1,51 @@
+"""Paddle 2.6.2 as the oracle of tensor functions at their edges (ties, zeros, NaN, the ends of a domain), where
+pe's compositions of other ops gave other values or gradients than the op Paddle builds, before 2026-11-29:
+atan2 at (0, -0), fmax/fmin at ties and NaN, heaviside of NaN, lerp's Weight (no gradient), trunc and frac of
+NaN, asinh at 0, atanh, logit at 0 and 1, celu at 0, rrelu of 0 and NaN; pe now builds Paddle's ops.
+Records each case's values, dtype, shape and the float inputs' gradients into
+tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
+tests/paddle/test_paddle_function_oracle.py replays them on pe.
+
+    /work/p26/bin/python tools/paddle26_edges_oracle.py    # paddlepaddle==2.6.2"""
+
+import importlib.util
+import os
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "paddle_function_oracle", os.path.join(_HERE, "paddle_function_oracle.py")
+)
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+case = base._case
+
+OUT = os.path.join(os.path.dirname(_HERE), "tests", "data", "paddle_oracle", "edges26.json")
+
+NAN = float("nan")
+X = np.array([[-2.0, -1.0, 0.0, 0.0, 1.0, 2.0, 6.0, NAN], [3.0, 3.0, 0.0, -1.0, 1.0, 1.0, -0.5, 0.5]], "float32")
+Y = np.array([[-2.0, 0.0, 0.0, 1.0, 1.0, 3.0, 6.0, 5.0], [3.0, 2.0, -0.0, -1.0, 2.0, NAN, 7.0, -6.0]], "float32")
+P = np.array([[0.0, 0.1, 0.5, 1.0, 0.9, 1e-7, 0.3, 0.7], [1.0, 0.0, 0.2, 0.4, 0.6, 0.8, 0.99, 0.01]], "float32")
+ACOSH = np.array([1.0, 1.5, 2.0, 10.0, NAN, 1.25], "float32")
+
+CASES = {
+    "atan2_edges": case(lambda P, x, y: [P.atan2(x, y)], x=X, y=Y),
+    "fmax_ties_nan": case(lambda P, x, y: [P.fmax(x, y)], x=X, y=Y),
+    "fmin_ties_nan": case(lambda P, x, y: [P.fmin(x, y)], x=X, y=Y),
+    "heaviside_nan": case(lambda P, x, y: [P.heaviside(x, y)], x=X, y=Y),
+    "lerp_number": case(lambda P, x, y: [P.lerp(x, y, 0.3)], x=X, y=Y),
+    "lerp_tensor_weight": case(lambda P, x, y, w: [P.lerp(x, y, w)], x=X, y=Y, w=P),
+    "trunc_nan": case(lambda P, x: [P.trunc(x * 1.5)], x=X),
+    "frac_nan": case(lambda P, x: [P.frac(x * 1.5)], x=X),
+    "asinh_zero": case(lambda P, x: [P.asinh(x)], x=X),
+    "acosh_one": case(lambda P, x: [P.acosh(x)], x=ACOSH),
+    "atanh": case(lambda P, p: [P.atanh(p * 0.5)], p=P),
+    "logit_ends": case(lambda P, p: [P.logit(p)], p=P),
+    "logit_eps": case(lambda P, p: [P.logit(p, eps=0.05)], p=P),
+    "celu_zero": case(lambda P, x: [P.nn.functional.celu(x)], x=X),
+    "rrelu_eval_zero_nan": case(lambda P, x: [P.nn.functional.rrelu(x, training=False)], x=X),
+}
+
+if __name__ == "__main__":
+    base.main(CASES, OUT, "tools/paddle26_edges_oracle.py")
