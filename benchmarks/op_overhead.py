@@ -10,7 +10,8 @@ loop's call. Issue 95 asks for at most 2 us an op.
         --attrs '{"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2]}'
 
 ``--shape`` (X's, comma-separated; default [size]) and ``--attrs`` (the op's attributes, JSON) for an op of
-images (pool2d); ``--y-shape`` for a binary op (X, Y -> Out: elementwise_add, mul; elementwise_add_grad: X, Y,
+images (pool2d) or a slice (its first input slot takes X: slice's Input, --attrs '{"axes": [1], "starts": [2],
+"ends": [10]}'); ``--y-shape`` for a binary op (X, Y -> Out: elementwise_add, mul; elementwise_add_grad: X, Y,
 Out@GRAD of X's shape -> X@GRAD, Y@GRAD); ``--op sgd`` / ``--op momentum``: the update over Param, Grad
 (Velocity) of that shape:
 
@@ -56,6 +57,7 @@ import numpy as np
 from pe_cli.base.places import CPUPlace
 from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
+from pe_cli.ops import registry
 
 
 def _softmax_ce(block, args):
@@ -223,7 +225,8 @@ def main():
         what = f"{list(shape)} and {args.y_shape.split(',')}"
     else:
         block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True)
-        block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, json.loads(args.attrs))
+        slot = registry.get(args.op).inputs[0].name  # (X, or slice's Input)
+        block.append_op(args.op, {slot: ["x"]}, {"Out": ["y"]}, json.loads(args.attrs))
         feeds = {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}
         what = list(shape)
     step = OpStep(block.ops[0], CPUPlace())

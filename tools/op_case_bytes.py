@@ -29,6 +29,9 @@ for matmul (the op cases of matmul, matmul_v2, bmm and addmm), the family's ops 
 tools/matmul_case_bytes.py's dtypes, shapes, flags, layouts and thread settings;
 for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
 tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
+for slicing (the op cases of slice, strided_slice, expand, tile, expand_as, expand_v2, expand_as_v2 in
+cases_indexing, cases_indexing_tensor_bounds, cases_manipulation and cases_broadcasting), those ops and their grad
+ops through their kernels and executor steps on tools/slicing_case_bytes.py's forms;
 for conv2d (its op cases: cases_convolution's, cases_convolution_geometry's and cases_convolution_transpose's of
 the conv2d ops), the conv2d family's and conv2d_transpose's ops on tools/conv_case_bytes.py's geometries;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
@@ -79,6 +82,7 @@ def _op_cases(root, families, results):
 
 
 _SOFTMAX_OPS = ("softmax", "softmax_grad", "log_softmax", "log_softmax_grad")
+_SLICING = ("slice", "strided_slice", "expand", "tile", "expand_as", "expand_v2", "expand_as_v2")
 _RESHAPING = ("reshape", "squeeze", "unsqueeze", "flatten", "flatten_contiguous_range", "transpose")
 
 
@@ -96,6 +100,10 @@ def _family_cases(family):
             + importlib.import_module("tests.ops.cases_matrix").CASES
         )
         return [c for c in cases if c.op in ("matmul", "matmul_v2", "bmm", "addmm")]
+    if family == "slicing":  # (their op cases in four files)
+        files = ("indexing", "indexing_tensor_bounds", "manipulation", "broadcasting")
+        cases = [c for f in files for c in importlib.import_module(f"tests.ops.cases_{f}").CASES]
+        return [c for c in cases if c.op in _SLICING]
     if family == "conv2d":  # (conv2d's, the irregular geometries', conv2d_transpose's: conv2d's kernels)
         names = ("convolution", "convolution_geometry", "convolution_transpose")
         cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
@@ -768,6 +776,8 @@ def dump(root, families, out, threads=1):
             )
         if "matmul" in families:
             importlib.import_module("matmul_case_bytes").matmul(results, _record, _direct, np.random.default_rng(29))
+        if "slicing" in families:
+            importlib.import_module("slicing_case_bytes").slicing(results, _record, _direct, np.random.default_rng(37))
         if "conv2d" in families:
             conv = importlib.import_module("conv_case_bytes")  # (beside this script)
             conv.conv2d(results, _record, _direct, np.random.default_rng(29))

@@ -208,7 +208,8 @@ def div_grad_grad(k, ins, attrs, ctx):
 
 
 def expand_to(x, target, expand_kernel):
-    """x broadcast to ``target`` by a device's expand kernel (expand_v2's, broadcast_tensors')."""
+    """x broadcast to ``target`` by a device's expand kernel (CUDA's expand_v2, broadcast_tensors: the CPU's are
+    out-kernels, kernels/cpu/broadcasting.py)."""
     padded, times = times_of(x.shape, target)
     return expand_kernel({"X": x.reshape(padded)}, {"expand_times": times})["Out"]
 

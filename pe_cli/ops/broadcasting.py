@@ -1,10 +1,14 @@
 """Paddle 2.x's broadcasting ops, under Paddle 2.6's op types: expand_v2 (X broadcast to ``shape``, -1 keeping
 X's dim; Shape or expand_shapes_tensor give it at run time), expand_as_v2 (X broadcast to Y's shape, or to
 target_shape without Y) and broadcast_tensors (numpy's broadcast of every X), their kernels expand's (np.tile,
-one strided copy on CUDA) of X with leading 1s. The gradients sum Out@GRAD back over the broadcast dims."""
+one strided copy on CUDA) of X with leading 1s. The gradients sum Out@GRAD back over the broadcast dims. expand_v2's
+and expand_as_v2's meta rules are in shapes/broadcasting.py, their CPU out-kernels in kernels/cpu/broadcasting.py.
+"""
 
 from ..base.broadcast_shapes import broadcast, expanded_shape
-from .define import Attr, fmt_shape, grad_of, grads_like, int_list, register
+from ..kernels.cpu import broadcasting as cpu_broadcasting
+from ..shapes import broadcasting as metas
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, register
 from .pointwise_math import QUANT
 
 
@@ -44,6 +48,7 @@ register(
     grad=grad_of("expand_v2_grad", ("X",)),
     grad_reads=("X",),
     attr_tensors={"Shape": "shape", "expand_shapes_tensor": "shape"},
+    structured=Structured(meta=metas.expand_v2_meta, cpu=cpu_broadcasting.TILE),
     doc="Out = X broadcast to `shape` (at least X's rank; -1 keeps X's dim; Shape: the shape in one int "
     "tensor, expand_shapes_tensor: one tensor per dim, given at run time).",
 )
@@ -55,6 +60,7 @@ register(
     attrs=_EXPAND_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     no_need_buffer=("X",),
+    structured=Structured(meta=metas.expand_v2_grad_meta, cpu=cpu_broadcasting.TILE_GRAD),
 )
 
 
@@ -81,6 +87,7 @@ register(
     grad=grad_of("expand_as_v2_grad", ("X",)),
     grad_reads=("X",),
     no_need_buffer=("Y",),
+    structured=Structured(meta=metas.expand_as_v2_meta, cpu=cpu_broadcasting.TILE),
     doc="Out = X broadcast to Y's shape (to target_shape where no Y is given). No gradient flows to Y.",
 )
 register(
@@ -91,6 +98,7 @@ register(
     attrs=_EXPAND_AS_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     no_need_buffer=("X",),
+    structured=Structured(meta=metas.expand_v2_grad_meta, cpu=cpu_broadcasting.TILE_GRAD),
 )
 
 

@@ -4,8 +4,11 @@ sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts).
 
 The searching and sorting ops are registered in indexing_search.py."""
 
+from ..kernels.cpu import slicing as cpu_slicing
+from ..shapes import indexing as metas
 from ..shapes.manipulation import slice_bounds, strided_window
-from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int, register
+from .define import Attr, Structured, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int
+from .define import register
 
 
 # -- slice, gather, one_hot ---------------------------------------------------------------
@@ -71,16 +74,9 @@ def _infer_slice(ctx):
 
 
 def _grad_slice(g):
-    g.op(
-        "slice_grad",
-        {
-            "Input": g.input("Input"),
-            "Out@GRAD": g.out_grad("Out"),
-            **{k: g.input(k) for k in _SLICE_FROM if g.input(k)},
-        },
-        {"Input@GRAD": g.in_grad("Input")},
-        g.attrs,
-    )
+    ins = {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out")}
+    ins.update({k: g.input(k) for k in _SLICE_FROM if g.input(k)})
+    g.op("slice_grad", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
 
 
 _SLICE_ATTRS = {
@@ -102,6 +98,7 @@ register(
     grad=_grad_slice,
     attr_tensors=_SLICE_FROM,
     traits=("result_0d_in_paddle2",),
+    structured=Structured(meta=metas.slice_meta, cpu=cpu_slicing.SLICE),
     doc="Out = Input[starts:ends] along each of `axes`, bounds as in Python (negative from the end, "
     "clamped); `decrease_axis` drops sliced dims of size 1. Fluid 1.8's tensor bounds: an int "
     "StartsTensor / EndsTensor holds the list, StartsTensorList / EndsTensorList one tensor per item.",
@@ -115,6 +112,7 @@ register(
     infer=grads_like({"Input@GRAD": "Input"}),
     grad=grad_of_linear_grad("slice", "Input", "Out", extra_inputs=tuple(_SLICE_FROM)),
     attr_tensors=_SLICE_FROM,
+    structured=Structured(meta=metas.slice_grad_meta, cpu=cpu_slicing.SLICE_GRAD),
 )
 
 INDEX_DTYPES = ("int32", "int64")
@@ -281,6 +279,7 @@ register(
     grad_reads=("Input",) + tuple(_SS_FROM),
     attr_tensors=_SS_FROM,
     traits=("result_0d_in_paddle2",),
+    structured=Structured(meta=metas.strided_slice_meta, cpu=cpu_slicing.SLICE),
     doc="Out = Input[starts:ends:strides] along each of `axes`, as Python slices (negative bounds "
     "from the end, clamped; an end of -1 with a negative stride runs through the first element); "
     "`decrease_axis` drops sliced dims of size 1. Tensor bounds as slice's (StridesTensor too).",
@@ -293,6 +292,7 @@ register(
     attrs=_SS_ATTRS,
     infer=grads_like({"Input@GRAD": "Input"}),
     attr_tensors=_SS_FROM,
+    structured=Structured(meta=metas.strided_slice_grad_meta, cpu=cpu_slicing.SLICE_GRAD),
 )
 
 

@@ -1,9 +1,12 @@
 """Tiling: expand (X repeated expand_times[i] times along each dim i; Fluid 1.8's tensor forms of
 expand_times: ExpandTimes, expand_times_tensor), Paddle 2.x's tile (expand with leading dims added to
-X or to repeat_times, whichever is shorter) and expand_as (X tiled to a target's shape). Their
-kernels are in kernels/<device>/manipulation.py."""
+X or to repeat_times, whichever is shorter) and expand_as (X tiled to a target's shape). Their meta rules
+are in shapes/broadcasting.py, their CPU out-kernels in kernels/cpu/broadcasting.py (structured kernels), their
+CUDA kernels in kernels/cuda/manipulation.py."""
 
-from .define import Attr, fmt_shape, grads_like, int_list, register
+from ..kernels.cpu import broadcasting as cpu_tiling
+from ..shapes import broadcasting as metas
+from .define import Attr, Structured, fmt_shape, grads_like, int_list, register
 
 
 def _infer_expand(ctx):
@@ -56,6 +59,7 @@ register(
     infer=_infer_expand,
     grad=_grad_expand,
     attr_tensors=_EXPAND_FROM,
+    structured=Structured(meta=metas.expand_meta, cpu=cpu_tiling.TILE),
     doc="Out = X tiled expand_times[i] times along each dim i (Fluid 1.8's tensor forms: ExpandTimes "
     "holds the list, expand_times_tensor one tensor per dim).",
 )
@@ -67,6 +71,7 @@ register(
     attrs=_EXPAND_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     attr_tensors=_EXPAND_FROM,
+    structured=Structured(meta=metas.expand_grad_meta, cpu=cpu_tiling.TILE_GRAD),
 )
 
 
@@ -101,6 +106,7 @@ register(
     infer=_infer_expand_as,
     grad=_grad_expand_as,
     grad_reads=("X", "target_tensor"),
+    structured=Structured(meta=metas.expand_as_meta, cpu=cpu_tiling.TILE),
     doc="Out = X tiled to target_tensor's shape (each of its dims a multiple of X's). No gradient "
     "flows to target_tensor.",
 )
@@ -111,6 +117,7 @@ register(
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
     no_need_buffer=("target_tensor",),
+    structured=Structured(meta=metas.expand_as_grad_meta, cpu=cpu_tiling.TILE_GRAD),
 )
 
 
@@ -159,6 +166,7 @@ register(
     infer=_infer_tile,
     grad=_grad_tile,
     attr_tensors=_TILE_FROM,
+    structured=Structured(meta=metas.tile_meta, cpu=cpu_tiling.TILE),
     doc="Out = X tiled repeat_times[i] times along each dim i, the shorter of X's shape and "
     "repeat_times taking leading 1s (Paddle 2.x's; RepeatTimes holds the list, "
     "repeat_times_tensor one tensor per dim).",
@@ -171,4 +179,5 @@ register(
     attrs=_TILE_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     attr_tensors=_TILE_FROM,
+    structured=Structured(meta=metas.tile_grad_meta, cpu=cpu_tiling.TILE_GRAD),
 )

@@ -28,6 +28,7 @@ from tests.ops import (
     cases_linalg,
     cases_matrix,
     cases_adamw,
+    cases_broadcasting,
     cases_convolution,
     cases_convolution_geometry,
     cases_convolution_transpose,
@@ -37,6 +38,8 @@ from tests.ops import (
     cases_optimizer,
     cases_optimizer_proximal,
     cases_flattening,
+    cases_indexing,
+    cases_indexing_tensor_bounds,
     cases_manipulation,
     cases_pooling,
     cases_pooling_mask,
@@ -108,6 +111,11 @@ CONVERTED = {
         for g in ("", "_grad", "_grad_input", "_grad_filter")
     },
     "batch_norm": {"batch_norm", "batch_norm_grad", "batch_norm_grad_param"},
+    # (their views, sentinel buffers, fresh sums and metas per signature: tests/kernels/test_structured_slicing.py)
+    "slicing": {f"{op}{g}" for op in ("slice", "strided_slice") for g in ("", "_grad")},
+    "tiling": {
+        f"{op}{g}" for op in ("expand", "tile", "expand_as", "expand_v2", "expand_as_v2") for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -179,6 +187,11 @@ CASES = {
         c for c in cases_normalization.CASES if c.op in CONVERTED["batch_norm"] and "MomentumTensor" not in c.inputs
     ],
 }
+# (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
+CASES["slicing"] = [
+    c for c in cases_indexing.CASES + cases_indexing_tensor_bounds.CASES if c.op in CONVERTED["slicing"]
+]
+CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASES if c.op in CONVERTED["tiling"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -193,6 +206,8 @@ OWN_TESTS = (
     "conv2d",
     "conv2d_transpose",
     "batch_norm",
+    "slicing",
+    "tiling",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

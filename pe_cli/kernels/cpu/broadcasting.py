@@ -1,37 +1,50 @@
-"""Kernels of Paddle 2.x's broadcasting ops (pe_cli/ops/broadcasting.py) over manipulation's: expand_v2 /
-expand_as_v2 / broadcast_tensors are expand (np.tile) of X with leading 1s, their gradients expand_grad's
-sums."""
+"""CPU out-kernels of the tiling and broadcasting ops (structured kernels; their meta rules in
+shapes/broadcasting.py): expand, tile, expand_as, expand_v2 and expand_as_v2 copy X into Out's buffer viewed as
+[t0, d0, t1, d1, ...] in one broadcast copy (np.tile's values); their gradients sum Out@GRAD over the repeats
+(numpy's sum, a fresh array). broadcast_tensors copies each X broadcast (np.tile's values); its gradient is
+expand_v2_grad's."""
 
 import numpy as np
 
-from .manipulation import expand, expand_grad
-from ...shapes.broadcasting import target_of
-from ..common import expand_to, grad_to
+from ...shapes.broadcasting import expand_v2_grad_meta
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 
 
-def expand_v2(ins, attrs):
-    x = ins["X"]
-    return {"Out": expand_to(x, target_of("expand_v2", x.shape, attrs["shape"]), expand)}
+def _tile(ins, outs, attrs, meta):
+    ones, split = meta.args
+    np.copyto(outs["Out"].reshape(split), ins["X"].reshape(ones))
 
 
-def expand_v2_grad(ins, attrs):
-    return {"X@GRAD": grad_to(ins["X"], ins["Out@GRAD"], expand_grad)}
+def _sum(ins, outs, attrs, meta):
+    split, axes, shape = meta.args
+    x, dout = ins["X"], ins["Out@GRAD"]
+    dx = np.add.reduce(dout.reshape(split), axis=axes).astype(x.dtype, copy=False)  # (ndarray.sum's)
+    if shape is not None and dx.shape != shape:
+        if dx.base is None and dx.flags.c_contiguous and dx is not dout:
+            dx.shape = shape  # (the sum's new array, shaped in place: no view, which fresh_output would copy)
+        else:
+            dx = dx.reshape(shape)
+    outs["X@GRAD"] = fresh_output(dx, meta.outputs["X@GRAD"], ins.values())
 
 
-def expand_as_v2(ins, attrs):
-    x = ins["X"]
-    shape = ins["Y"].shape if ins.get("Y") is not None else attrs["target_shape"]
-    return {"Out": expand_to(x, target_of("expand_as_v2", x.shape, shape), expand)}
+def _empty(ins, outs, attrs, meta):
+    """Out has no element (X had none, a time below 0: numpy's empty tile)."""
 
 
-expand_as_v2_grad = expand_v2_grad
+TILE = by_variant("tile_out", None, tile=_tile, empty=_empty)
+TILE_GRAD = by_variant("tile_grad_out", None, sum=_sum)
+
+_expand_v2_grad = adapter(expand_v2_grad_meta, TILE_GRAD, "expand_v2_grad")  # (broadcast_tensors_grad's parts)
 
 
 def broadcast_tensors(ins, attrs):
     xs = ins["X"]
     target = np.broadcast_shapes(*[x.shape for x in xs])
-    return {"Out": [expand_to(x, target, expand) for x in xs]}
+    return {"Out": [np.broadcast_to(x, target).copy() for x in xs]}
 
 
 def broadcast_tensors_grad(ins, attrs):
-    return {"X@GRAD": [grad_to(x, d, expand_grad) for x, d in zip(ins["X"], ins["Out@GRAD"])]}
+    return {
+        "X@GRAD": [_expand_v2_grad({"X": x, "Out@GRAD": d}, {})["X@GRAD"] for x, d in zip(ins["X"], ins["Out@GRAD"])]
+    }

@@ -1,42 +1,16 @@
-"""Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py). This module defines a kernel named ``slice``: the builtin slice
-is reached as ``builtins.slice``. The host-side checks and index arithmetic shared with the CUDA
+"""Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py); slice's and
+strided_slice's out-kernels are in slicing.py. The host-side checks and index arithmetic shared with the CUDA
 kernels live in kernels/value_checks.py and shapes/indexing.py."""
-
-import builtins
 
 import numpy as np
 
-from ...shapes.manipulation_run import check_slice_not_empty, slice_window
-from ..context import NO_CONTEXT
 from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
 from .runtime.loops import is_float, lazy
 from .elementwise import unbroadcast
 from .embedding import add_rows
-from ...shapes.indexing import arg_dtype, decreased, strided_geometry, top_k_mismatch
+from ...shapes.indexing import arg_dtype, top_k_mismatch
 
 _top_k_loops = lazy("_top_k_loops")
-
-
-# -- strided_slice ------------------------------------------------------------------------------------
-
-
-def _window(first, sizes, steps):
-    return tuple(builtins.slice(f, f + n * s if f + n * s >= 0 else None, s) for f, n, s in zip(first, sizes, steps))
-
-
-def strided_slice(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["Input"]
-    first, sizes, steps = strided_geometry(x.shape, attrs)
-    window = np.ascontiguousarray(x[_window(first, sizes, steps)])
-    return {"Out": window.reshape(decreased(sizes, attrs, ctx.zero_dim))}
-
-
-def strided_slice_grad(ins, attrs):
-    x, dout = ins["Input"], ins["Out@GRAD"]
-    first, sizes, steps = strided_geometry(x.shape, attrs)
-    dx = np.zeros(x.shape, dtype=x.dtype)
-    dx[_window(first, sizes, steps)] = dout.reshape(sizes)
-    return {"Input@GRAD": dx}
 
 
 # -- scatter, gather_nd -------------------------------------------------------------------------------
@@ -139,28 +113,6 @@ def _sorted_unique(x, attrs):
         "Index": inverse.reshape(-1).astype(dtype),
         "Counts": counts.astype(dtype),
     }
-
-
-def _slices(shape, attrs):
-    starts, sizes = slice_window(shape, attrs)
-    return tuple(builtins.slice(s, s + n) for s, n in zip(starts, sizes))
-
-
-def slice(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["Input"]
-    out = np.ascontiguousarray(x[_slices(x.shape, attrs)])  # (before the reshape: it makes a 0-D one [1])
-    check_slice_not_empty(x.shape, out.shape, attrs)
-    if attrs["decrease_axis"]:
-        out = out.reshape(decreased(out.shape, attrs, ctx.zero_dim))
-    return {"Out": out}
-
-
-def slice_grad(ins, attrs):
-    x, dout = ins["Input"], ins["Out@GRAD"]
-    dx = np.zeros_like(x)
-    index = _slices(x.shape, attrs)
-    dx[index] = dout.reshape(dx[index].shape)
-    return {"Input@GRAD": dx}
 
 
 def gather(ins, attrs):

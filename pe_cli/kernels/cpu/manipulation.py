@@ -1,12 +1,13 @@
 """Kernels of ops/manipulation.py: reshaping (out-kernels of structured kernels, their meta rules in
-shapes/reshaping.py), joining and splitting, expand, reverse, cast (an out-kernel too), shape and size; numpy
+shapes/reshaping.py), joining and splitting, reverse, cast (an out-kernel too), shape and size (expand and tile:
+broadcasting.py's out-kernels); numpy
 (transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules shared with the CUDA
 twins are in shapes/manipulation.py and manipulation_run.py."""
 
 import numpy as np
 
 from ...shapes.manipulation import cast_meta
-from ...shapes.manipulation_run import expand_times, reverse_axes, split_sizes, tile_operands, unbind_view
+from ...shapes.manipulation_run import reverse_axes, split_sizes, unbind_view
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
 from .launches import by_variant
 from .runtime.loops import lazy, run_in_parts
@@ -129,31 +130,6 @@ def paddle_float16(x):
 cast = adapter(cast_meta, cast_out, "cast")  # (CUDA's host fallback for its narrowing casts)
 
 
-def expand(ins, attrs):
-    return {"Out": np.tile(ins["X"], attrs["expand_times"])}
-
-
-def expand_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    times = attrs["expand_times"]
-    # Out's dim i is times[i] copies of X's dim i: view it as [t0, d0, t1, d1, ...] and sum the t's.
-    split_shape = [n for t, d in zip(times, x.shape) for n in (t, d)]
-    dx = dout.reshape(split_shape).sum(axis=tuple(range(0, 2 * x.ndim, 2)))
-    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
-
-
-def tile(ins, attrs):
-    shape, times = tile_operands(ins["X"], attrs["repeat_times"])
-    return expand({"X": ins["X"].reshape(shape)}, {"expand_times": times})
-
-
-def tile_grad(ins, attrs):
-    x = ins["X"]
-    shape, times = tile_operands(x, attrs["repeat_times"])
-    dx = expand_grad({"X": x.reshape(shape), "Out@GRAD": ins["Out@GRAD"]}, {"expand_times": times})["X@GRAD"]
-    return {"X@GRAD": dx.reshape(x.shape)}
-
-
 def unbind(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
@@ -174,19 +150,6 @@ def unbind_leading_grad(ins, attrs):
 def reverse(ins, attrs):
     x = ins["X"]
     return {"Out": np.ascontiguousarray(np.flip(x, reverse_axes(x.ndim, attrs)))}
-
-
-def expand_as(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.tile(x, expand_times(x.shape, ins["target_tensor"].shape))}
-
-
-def expand_as_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    times = expand_times(x.shape, dout.shape)
-    dims = [n for t, d in zip(times, x.shape) for n in (t, d)]
-    dx = dout.reshape(dims).sum(axis=tuple(range(0, 2 * x.ndim, 2)))
-    return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype, copy=False)}
 
 
 def size(ins, attrs, ctx=NO_CONTEXT):
