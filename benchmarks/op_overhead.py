@@ -31,6 +31,12 @@ Filter@GRAD) over Input [--shape] and Filter of that shape; its arithmetic is no
 ``--op cross_entropy`` (cross_entropy2, sigmoid_cross_entropy_with_logits): X [--rows, --size], Label int64
 [--rows, 1] (the sigmoid's: X's shape, --dtype).
 
+``--op gather`` (gather_grad: Out@GRAD too): X [--shape] of --dtype, int64 Index [--rows] in X's rows; ``--op
+one_hot_v2`` (one_hot: --shape ending in 1): int64 ids [--shape] in [0, --size), depth --size:
+
+    .venv/bin/python benchmarks/op_overhead.py --op gather[_grad] --shape 100,16 --rows 8
+    .venv/bin/python benchmarks/op_overhead.py --op one_hot_v2 --shape 8 --size 10
+
 ``--op batch_norm`` (batch_norm_grad, batch_norm_grad_param): X [--shape] of --dtype (NCHW; --attrs
 '{"data_layout": "NHWC"}' puts C last), Scale, Bias, Mean and Variance [C], MeanOut and VarianceOut the
 Mean and Variance variables (as a program's); --attrs '{"is_test": true}': inference by the running statistics
@@ -106,6 +112,27 @@ def _lookup(block, args):
     ins = {"W": ["w"], "Ids": ["ids"]}
     if args.op.endswith("_grad"):
         block.append_op(args.op, dict(ins, **{"Out@GRAD": ["dout"]}), {"W@GRAD": ["dw"]}, json.loads(args.attrs))
+    else:
+        block.append_op(args.op, ins, {"Out": ["y"]}, json.loads(args.attrs))
+    return feeds
+
+
+def _by_index(block, args, shape):
+    """gather (its grad op: and Out@GRAD) over X [shape] of --dtype and int64 Index [--rows] in X's rows, or
+    one_hot / one_hot_v2 over int64 ids [shape] in [0, --size), depth --size."""
+    rng = np.random.default_rng(0)
+    if args.op.startswith("one_hot"):
+        feeds = {"x": rng.integers(0, args.size, shape)}
+        block.create_var(name="x")
+        block.append_op(args.op, {"X": ["x"]}, {"Out": ["y"]}, dict(depth=args.size, **json.loads(args.attrs)))
+        return feeds
+    feeds = {"x": rng.uniform(-1, 1, shape).astype(args.dtype), "index": rng.integers(0, shape[0], args.rows)}
+    feeds["dout"] = np.ones((args.rows,) + shape[1:], args.dtype)
+    for name in [*feeds, "dx"]:
+        block.create_var(name=name)
+    ins = {"X": ["x"], "Index": ["index"]}
+    if args.op.endswith("_grad"):
+        block.append_op(args.op, dict(ins, **{"Out@GRAD": ["dout"]}), {"X@GRAD": ["dx"]}, json.loads(args.attrs))
     else:
         block.append_op(args.op, ins, {"Out": ["y"]}, json.loads(args.attrs))
     return feeds
@@ -216,6 +243,13 @@ def main():
         feeds, what = _lookup(block, args), f"W [100, {args.size}], Ids [{args.rows}, 1]"
     elif args.op.startswith("batch_norm"):
         feeds, what = _batch_norm(block, args, shape), list(shape)
+    elif args.op in ("gather", "gather_grad", "one_hot", "one_hot_v2"):
+        feeds = _by_index(block, args, shape)
+        what = (
+            f"ids {list(shape)}, depth {args.size}"
+            if args.op.startswith("one_hot")
+            else f"{list(shape)}, Index [{args.rows}]"
+        )
     elif args.op in ("sgd", "momentum"):
         feeds, what = _update(block, args, shape), list(shape)
     elif args.filter_shape:

@@ -22,6 +22,10 @@ batch_norm and its gradients on tools/batch_norm_case_bytes.py's dtypes, layouts
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
+for gather (no op cases of its own: indexing's and gather_scatter's), gather, gather_nd, scatter, scatter_nd_add,
+index_select, their gradients and one_hot(_v2) on tools/gather_case_bytes.py's dtypes, indices, axes and refusals;
+for top_k (no op cases of its own: indexing's and selecting's), top_k, top_k_v2, their gradients, arg_max and
+arg_min on tools/top_k_case_bytes.py's dtypes, ties, k, axes and attributes;
 for reshaping (the op cases of reshape, squeeze, unsqueeze, flatten(_contiguous_range), transpose, their ``*2`` twins
 and grad ops), those ops through their kernels and executor steps on tools/reshaping_case_bytes.py's forms, each
 output's layout (contiguity, a view of X or a copy) beside its bytes;
@@ -108,6 +112,8 @@ def _family_cases(family):
         names = ("convolution", "convolution_geometry", "convolution_transpose")
         cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
         return [c for c in cases if "conv2d" in c.op]
+    if family in ("gather", "top_k"):  # (tools/gather_case_bytes.py's, tools/top_k_case_bytes.py's forms alone)
+        return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
 
@@ -786,6 +792,10 @@ def dump(root, families, out, threads=1):
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)
             )
+        if "gather" in families:  # (no op cases of its own: indexing's and gather_scatter's hold them)
+            importlib.import_module("gather_case_bytes").gathering(results, _record, _direct, np.random.default_rng(37))
+        if "top_k" in families:  # (no op cases of its own: indexing's and selecting's hold them)
+            importlib.import_module("top_k_case_bytes").top_ks(results, _record, _direct, np.random.default_rng(43))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

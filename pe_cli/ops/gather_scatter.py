@@ -2,9 +2,12 @@
 (kernels in kernels/<device>/gather_scatter.py): index_select (the slices of X along a dim that a 1-D
 Index names), index_sample (per row of X, the elements its row of Index names), multiplex (row i of the
 candidate X[Ids[i]]), scatter_nd_add (Updates added into X at the elements or slices of Index's rows);
-and shard_index, the index arithmetic of sharded tables (ids into one shard's local ids)."""
+one_hot and one_hot_v2 (ids as rows of 0s and a 1; CUDA's kernels in kernels/cuda/indexing.py); and
+shard_index, the index arithmetic of sharded tables (ids into one shard's local ids)."""
 
-from .define import Attr, fmt_shape, grad_of, grads_like, is_int, register
+from ..kernels.cpu import gathering as cpu_gathering
+from ..shapes import gather as meta_rules
+from .define import Attr, Structured, dtype_or_none, fmt_shape, grad_of, grads_like, is_int, register
 from .manipulation import axis_in
 
 _INDEX_TYPES = ("int32", "int64")
@@ -33,6 +36,7 @@ register(
     infer=_infer_index_select,
     grad=grad_of("index_select_grad", ("X", "Index")),
     grad_reads=("X", "Index"),
+    structured=Structured(meta=meta_rules.index_select_meta, cpu=cpu_gathering.INDEX_SELECT),
     doc="Out = the slices of X along dim at Index (1-D, ids in [0, X.shape[dim]); repeats allowed).",
 )
 register(
@@ -42,6 +46,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_DIM,
     no_need_buffer=("X",),
+    structured=Structured(meta=meta_rules.index_select_grad_meta, cpu=cpu_gathering.INDEX_SELECT_GRAD),
     infer=grads_like({"X@GRAD": "X"}),
 )
 
@@ -158,6 +163,7 @@ register(
     infer=_infer_scatter_nd_add,
     grad=grad_of("scatter_nd_add_grad", ("Index", "Updates"), in_grads=("X", "Updates")),
     grad_reads=("Index", "Updates"),
+    structured=Structured(meta=meta_rules.scatter_nd_add_meta, cpu=cpu_gathering.SCATTER_ND_ADD),
     doc="Out = X with each Updates[i...] added at X[Index[i..., :]] (an element, or a slice when Index's "
     "last dim is shorter than X's rank); repeated indices add up.",
 )
@@ -166,11 +172,64 @@ register(
     kernel_module="gather_scatter",
     inputs=["Index", "Updates", "Out@GRAD"],
     outputs=["X@GRAD?", "Updates@GRAD?"],
+    structured=Structured(meta=meta_rules.scatter_nd_add_grad_meta, cpu=cpu_gathering.SCATTER_ND_ADD_GRAD),
     no_need_buffer=("Updates",),
     infer=lambda ctx: [
         ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
         ctx.set_output("Updates@GRAD", ctx.shape("Updates"), ctx.dtype("Updates")),
     ],
+)
+
+
+# -- one_hot (CUDA's kernels in kernels/cuda/indexing.py; the CPU's out-kernels in kernels/cpu/gathering.py) ---
+
+
+def _infer_one_hot(ctx, v2=False):
+    """one_hot: [N, 1] ids -> [N, depth]; one_hot_v2 (v2): ids of any shape S -> S + [depth]."""
+    x, depth = ctx.shape("X"), ctx.attrs["depth"]
+    if ctx.has_input("depth_tensor"):  # Fluid 1.8's: the depth comes at run time
+        depth = -1
+    elif depth is None or depth <= 0:
+        ctx.fail(f"one_hot needs depth (the number of classes, > 0) or a depth_tensor, got depth={depth}")
+    if not v2 and (len(x) < 2 or x[-1] == 0 or x[-1] < -1):  # Fluid's check at build time (1: when run)
+        ctx.fail(f"X {fmt_shape(x)} must end in a dim of size 1 (ids shaped [N, 1])")
+    ctx.set_output(
+        "Out", list(x if v2 else x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level
+    )
+
+
+_ONE_HOT_ATTRS = {
+    "depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)"),
+    "allow_out_of_range": Attr(False, choices=(False, True)),
+    "dtype": Attr("float32", dtype_or_none, "a dtype name"),
+}
+register(
+    "one_hot",
+    kernel_module="indexing",
+    inputs=["X", "depth_tensor?"],
+    outputs=["Out"],
+    attrs=_ONE_HOT_ATTRS,
+    run_dtypes={"X": ("int64", "int32")},
+    infer=_infer_one_hot,
+    attr_tensors={"depth_tensor": "depth"},
+    structured=Structured(meta=meta_rules.one_hot_meta, cpu=cpu_gathering.ONE_HOT),
+    doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
+    "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
+    "1.8's depth_tensor (one int) gives the depth at run time.",
+)
+register(
+    "one_hot_v2",
+    kernel_module="indexing",
+    inputs=["X", "depth_tensor?"],
+    outputs=["Out"],
+    attrs=_ONE_HOT_ATTRS,
+    run_dtypes={"X": ("int64", "int32")},
+    infer=lambda ctx: _infer_one_hot(ctx, v2=True),
+    attr_tensors={"depth_tensor": "depth"},
+    structured=Structured(meta=meta_rules.one_hot_v2_meta, cpu=cpu_gathering.ONE_HOT),
+    doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
+    "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
+    "with allow_out_of_range; depth_tensor (one int), when given, is the depth. No gradient.",
 )
 
 

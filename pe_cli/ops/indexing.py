@@ -1,17 +1,19 @@
 """Indexing, search and sort: slices (slice, strided_slice), gathers and scatters by index (gather,
-gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and searching and
-sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts).
+gather_nd, scatter; one_hot's registered in gather_scatter.py), selecting by a condition (where, where_index),
+and searching and sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts).
 
 The searching and sorting ops are registered in indexing_search.py."""
 
+from ..kernels.cpu import gathering as cpu_gathering
 from ..kernels.cpu import slicing as cpu_slicing
+from ..shapes import gather as meta_rules
 from ..shapes import indexing as metas
 from ..shapes.manipulation import slice_bounds, strided_window
-from .define import Attr, Structured, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int
+from .define import Attr, Structured, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int
 from .define import register
 
 
-# -- slice, gather, one_hot ---------------------------------------------------------------
+# -- slice, gather ---------------------------------------------------------------------
 
 _BOUND_SLOTS = {"starts": "Starts", "ends": "Ends", "strides": "Strides"}
 _UNKNOWN_BOUND = {"starts": 0, "ends": 2**31 - 1, "strides": 1}  # placeholders of bounds known at run time
@@ -158,6 +160,7 @@ register(
     attrs=dict(_GATHER_AXIS, overwrite=Attr(True, choices=(False, True))),
     first_axis=("X", "Out"),
     attr_tensors={"Axis": "axis"},
+    structured=Structured(meta=meta_rules.gather_meta, cpu=cpu_gathering.GATHER),
     doc="Out = X[Index] along axis (rows: 0; Paddle 2.x's `axis`, or its `Axis` "
     "tensor). The gradient adds Out@GRAD into the gathered places, repeated indices accumulating (`overwrite` is "
     "accepted for Fluid compatibility).",
@@ -170,54 +173,8 @@ register(
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
     first_axis=("X", "Out@GRAD", "X@GRAD"),
+    structured=Structured(meta=meta_rules.gather_grad_meta, cpu=cpu_gathering.GATHER_GRAD),
     attr_tensors={"Axis": "axis"},
-)
-
-
-def _infer_one_hot(ctx, v2=False):
-    """one_hot: [N, 1] ids -> [N, depth]; one_hot_v2 (v2): ids of any shape S -> S + [depth]."""
-    x, depth = ctx.shape("X"), ctx.attrs["depth"]
-    if ctx.has_input("depth_tensor"):  # Fluid 1.8's: the depth comes at run time
-        depth = -1
-    elif depth is None or depth <= 0:
-        ctx.fail(f"one_hot needs depth (the number of classes, > 0) or a depth_tensor, got depth={depth}")
-    if not v2 and (len(x) < 2 or x[-1] == 0 or x[-1] < -1):  # Fluid's check at build time (1: when run)
-        ctx.fail(f"X {fmt_shape(x)} must end in a dim of size 1 (ids shaped [N, 1])")
-    ctx.set_output(
-        "Out", list(x if v2 else x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level
-    )
-
-
-_ONE_HOT_ATTRS = {
-    "depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)"),
-    "allow_out_of_range": Attr(False, choices=(False, True)),
-    "dtype": Attr("float32", dtype_or_none, "a dtype name"),
-}
-register(
-    "one_hot",
-    kernel_module="indexing",
-    inputs=["X", "depth_tensor?"],
-    outputs=["Out"],
-    attrs=_ONE_HOT_ATTRS,
-    run_dtypes={"X": ("int64", "int32")},
-    infer=_infer_one_hot,
-    attr_tensors={"depth_tensor": "depth"},
-    doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
-    "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
-    "1.8's depth_tensor (one int) gives the depth at run time.",
-)
-register(
-    "one_hot_v2",
-    kernel_module="indexing",
-    inputs=["X", "depth_tensor?"],
-    outputs=["Out"],
-    attrs=_ONE_HOT_ATTRS,
-    run_dtypes={"X": ("int64", "int32")},
-    infer=lambda ctx: _infer_one_hot(ctx, v2=True),
-    attr_tensors={"depth_tensor": "depth"},
-    doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
-    "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
-    "with allow_out_of_range; depth_tensor (one int), when given, is the depth. No gradient.",
 )
 
 
@@ -342,6 +299,7 @@ register(
     infer=_infer_scatter,
     grad=_grad_scatter,
     grad_reads=("Ids", "Updates"),
+    structured=Structured(meta=meta_rules.scatter_meta, cpu=cpu_gathering.SCATTER),
     doc="Out = X with its rows Ids replaced by the rows of Updates (overwrite: a repeated id keeps the "
     "last), or set to the sum of their Updates rows (overwrite=False). The gradient: X's gets "
     "Out@GRAD with the rows Ids zeroed, Updates' the rows Ids of Out@GRAD (as Fluid).",
@@ -352,6 +310,7 @@ register(
     inputs=["Ids", "Updates", "Out@GRAD"],
     outputs=["X@GRAD?", "Updates@GRAD?"],
     attrs=_SCATTER_ATTRS,
+    structured=Structured(meta=meta_rules.scatter_grad_meta, cpu=cpu_gathering.SCATTER_GRAD),
     infer=_infer_scatter_grad,
 )
 
@@ -386,6 +345,7 @@ register(
     infer=_infer_gather_nd,
     grad=_grad_gather_nd,
     grad_reads=("Index", "X"),
+    structured=Structured(meta=meta_rules.gather_nd_meta, cpu=cpu_gathering.GATHER_ND),
     doc="Out[i...] = X[Index[i..., :]]: each row of Index's last dim (length k <= rank of X) picks an "
     "element (k = rank) or a slice of X. The gradient adds into the picked places.",
 )
@@ -394,5 +354,6 @@ register(
     kernel_module="indexing",
     inputs=["X", "Index", "Out@GRAD"],
     outputs=["X@GRAD"],
+    structured=Structured(meta=meta_rules.gather_nd_grad_meta, cpu=cpu_gathering.GATHER_ND_GRAD),
     infer=grads_like({"X@GRAD": "X"}),
 )

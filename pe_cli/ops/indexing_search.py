@@ -5,7 +5,9 @@ largest values and their places (top_k, arg_max, arg_min), sorting (argsort) and
 from ..base.dtypes import convert_dtype
 from math import prod
 
-from .define import Attr, dtype_or_none, fmt_shape, grads_like, is_int, register
+from ..kernels.cpu import indexing as cpu_indexing
+from ..shapes import indexing as meta_rules
+from .define import Attr, Structured, dtype_or_none, fmt_shape, grads_like, is_int, register
 from .elementwise import broadcast_shape
 from .indexing import INDEX_DTYPES
 from .manipulation import axis_in
@@ -103,6 +105,7 @@ register(
     grad=_grad_top_k,
     grad_reads=("X", "Indices"),
     attr_tensors={"K": "k"},
+    structured=Structured(meta=meta_rules.top_k_meta, cpu=cpu_indexing.TOP_K),
     doc="The k largest values along the last dim (Out, in descending order) and their int64 "
     "Indices; equal values keep their order; a one-value int K, when given, is k. The gradient "
     "puts Out@GRAD at Indices, 0 elsewhere.",
@@ -113,6 +116,7 @@ register(
     inputs=["X", "Indices", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.top_k_grad_meta, cpu=cpu_indexing.TOP_K_GRAD),
 )
 
 
@@ -152,6 +156,7 @@ for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
             "dtype": Attr(-1, lambda v: (is_int(v) and v < 0) or dtype_or_none(v), "-1 (int64) or a dtype"),
         },
         infer=_infer_arg,
+        structured=Structured(meta=meta_rules.arg_meta, cpu=getattr(cpu_indexing, _name.upper())),
         doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of dtype (-1: int64).",
     )
 

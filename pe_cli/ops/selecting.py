@@ -3,7 +3,9 @@ sorted, equal values ordered as Paddle's CPU kernel orders them; K gives k at ru
 Mask broadcast together, as one 1-D tensor). Their gradients put Out@GRAD back where the values came from."""
 
 from ..base.broadcast_shapes import broadcast
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from ..kernels.cpu import selecting as cpu_selecting
+from ..shapes import indexing as meta_rules
+from .define import Attr, Structured, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -51,6 +53,7 @@ register(
     grad=_grad_top_k_v2,
     grad_reads=("X", "Indices"),
     attr_tensors={"K": "k"},
+    structured=Structured(meta=meta_rules.top_k_v2_meta, cpu=cpu_selecting.TOP_K_V2),
     doc="Out, Indices = the k largest (smallest: largest=False) elements of X along `axis` and where they "
     "lie (int64), sorted, equal values in the order of Paddle's CPU kernel (its std::partial_sort); K (an int tensor) gives k at run time. "
     "sorted=False is refused (Paddle's order of unsorted results is its nth_element's).",
@@ -63,6 +66,7 @@ register(
     attrs=_TOP_K_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     no_need_buffer=("X",),
+    structured=Structured(meta=meta_rules.top_k_grad_meta, cpu=cpu_selecting.TOP_K_V2_GRAD),
 )
 
 

@@ -1,6 +1,7 @@
 """The indexing family's rules, shared by the kernels of both devices: strided_slice's window, the shape a
-slice keeps after decrease_axis, arg_max's and arg_min's output dtype; the meta rules of slice, strided_slice and
-their gradients (structured kernels, their CPU out-kernels in kernels/cpu/slicing.py)."""
+slice keeps after decrease_axis, arg_max's and arg_min's output dtype; the meta rules of slice, strided_slice,
+top_k, top_k_v2, arg_max, arg_min and their gradients (structured kernels; slice's and strided_slice's CPU
+out-kernels in kernels/cpu/slicing.py)."""
 
 import numpy as np
 
@@ -120,3 +121,62 @@ def strided_slice_grad_meta(attrs, ins, facts):
     x = ins["Input"]
     first, sizes, steps = strided_geometry(x.shape, attrs)
     return _placed(x, ins["Out@GRAD"], strided_index(first, sizes, steps), sizes)
+
+
+# -- the meta rules of top_k, top_k_v2, arg_max and arg_min and their gradients, structured kernels
+# (shapes/structured.py; their CPU out-kernels: kernels/cpu/indexing.py, kernels/cpu/selecting.py)
+
+TOP_K_BY_ROWS = 4  # top_k takes the k best of a row without sorting it whole where k * this < the row's length
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def top_k_meta(attrs, ins, facts):
+    """Fluid's top_k (along the last dim): Out (X's dtype) and Indices (int64) [..., k], refused where k is larger
+    than the last dim (the one line as ever); the variant that finds the indices: "argmax" (k = 1), "rows" (a
+    float row 4k wider than k: a numba loop a row, _top_k_loops.py), "partitioned" (another dtype's: a
+    partition, then the candidates sorted), "sort" (a stable sort of -X; fresh: the arrays numpy makes)."""
+    x, k = ins["X"], attrs["k"]
+    if error := top_k_mismatch(k, x.shape):
+        raise ValueError(error)
+    shape = tuple(x.shape[:-1]) + (k,)
+    outputs = {"Out": (shape, x.dtype), "Indices": (shape, np.dtype(np.int64))}
+    if k == 1:
+        return Meta(outputs, "argmax")
+    if TOP_K_BY_ROWS * k < x.shape[-1]:
+        return Meta(outputs, "rows") if x.dtype in _FLOATS else Meta(outputs, "partitioned", fresh=True)
+    return Meta(outputs, "sort", fresh=True)
+
+
+def top_k_grad_meta(attrs, ins, facts):
+    """top_k_grad's and top_k_v2_grad's X@GRAD: X's shape, Out@GRAD's dtype; "put" (Out@GRAD at Indices)."""
+    return Meta({"X@GRAD": (tuple(ins["X"].shape), ins["Out@GRAD"].dtype)}, "put")
+
+
+def top_k_v2_meta(attrs, ins, facts):
+    """top_k_v2 (along ``axis``, in the order of Paddle's CPU kernel): Out (X's dtype) and Indices (int64) of X's
+    shape with k along the axis (a 0-D X: 0-D); "paddle" (fresh: the arrays numpy makes)."""
+    x, k = ins["X"], int(attrs["k"])
+    shape = list(x.shape)
+    if shape:
+        axis = attrs["axis"] % len(shape)
+        if k > shape[axis]:  # (a K tensor's: its shape inference refuses an attribute's)
+            raise PeError(f"top_k_v2: k={k} must lie in [0, {shape[axis]}] (X {shape} along axis {axis})")
+        shape[axis] = k
+    outputs = {"Out": (tuple(shape), x.dtype), "Indices": (tuple(shape), np.dtype(np.int64))}
+    return Meta(outputs, "paddle", fresh=True)
+
+
+def arg_meta(attrs, ins, facts):
+    """arg_max's and arg_min's Out (its dtype: ``arg_dtype``) and variant: "flatten" ([1]: over all of X),
+    "zero" (a 0-D X: index 0, 0-D, [1] with keepdims: Paddle 2.6's), "axis" (numpy's argmax/argmin along the
+    axis, ``args``, into an int Out), "cast" (into another dtype: fresh, numpy's astype)."""
+    x, dtype = ins["X"], arg_dtype(attrs)
+    if attrs["flatten"]:
+        return Meta({"Out": ((1,), dtype)}, "flatten")
+    if not len(x.shape):
+        return Meta({"Out": ((1,) if attrs["keepdims"] else (), dtype)}, "zero")
+    axis = int(attrs["axis"]) % len(x.shape)  # (a LONG, which Fluid truncates: the registry does when appending)
+    shape = tuple(1 if i == axis else d for i, d in enumerate(x.shape) if attrs["keepdims"] or i != axis)
+    return Meta(
+        {"Out": (shape, dtype)}, "axis" if dtype.kind in "iu" else "cast", args=(axis,), fresh=dtype.kind not in "iu"
+    )

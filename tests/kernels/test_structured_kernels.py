@@ -37,7 +37,10 @@ from tests.ops import (
     cases_normalization,
     cases_optimizer,
     cases_optimizer_proximal,
+    cases_paddle2_attrs,
+    cases_selecting,
     cases_flattening,
+    cases_gather_scatter,
     cases_indexing,
     cases_indexing_tensor_bounds,
     cases_manipulation,
@@ -116,6 +119,12 @@ CONVERTED = {
     "tiling": {
         f"{op}{g}" for op in ("expand", "tile", "expand_as", "expand_v2", "expand_as_v2") for g in ("", "_grad")
     },
+    # (their sentinel buffers, int indices kept, gather's axis moved first: tests/kernels/test_structured_gather.py)
+    "gather and scatter by index": {
+        f"{op}{g}" for op in ("gather", "gather_nd", "scatter", "scatter_nd_add", "index_select") for g in ("", "_grad")
+    }
+    | {"one_hot", "one_hot_v2"},
+    "top_k and arg": {"top_k", "top_k_grad", "top_k_v2", "top_k_v2_grad", "arg_max", "arg_min"},
 }
 CASES = {
     "activation table": [
@@ -186,6 +195,18 @@ CASES = {
     "batch_norm": [
         c for c in cases_normalization.CASES if c.op in CONVERTED["batch_norm"] and "MomentumTensor" not in c.inputs
     ],
+    # (an Axis or depth_tensor given: the op's kernel puts its value in the attribute before the rule runs)
+    "gather and scatter by index": [
+        c
+        for c in cases_indexing.CASES + cases_gather_scatter.CASES + cases_paddle2_attrs.CASES
+        if c.op in CONVERTED["gather and scatter by index"] and not {"Axis", "depth_tensor"} & set(c.inputs)
+    ],
+    # (K given: the op's kernel puts its value in k before the rule runs)
+    "top_k and arg": [
+        c
+        for c in cases_indexing.CASES + cases_selecting.CASES
+        if c.op in CONVERTED["top_k and arg"] and "K" not in c.inputs
+    ],
 }
 # (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
 CASES["slicing"] = [
@@ -208,6 +229,7 @@ OWN_TESTS = (
     "batch_norm",
     "slicing",
     "tiling",
+    "gather and scatter by index",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,27 +1,11 @@
-"""The gather_scatter family on the CPU (ops/gather_scatter.py), numpy fancy indexing: index_select,
-index_sample, multiplex, scatter_nd_add (np.add.at, so repeated indices add up) and shard_index, each
-index checked against its range first (Fluid's CPU kernels refuse an index outside it)."""
+"""The gather_scatter family on the CPU (ops/gather_scatter.py), numpy fancy indexing: index_sample, multiplex
+and shard_index, each index checked against its range first (Fluid's CPU kernels refuse an index outside it);
+index_select and scatter_nd_add are structured kernels (out-kernels in gathering.py)."""
 
 import numpy as np
 
 from ...base.errors import PeError
-from ..value_checks import checked_index, nd_positions
-
-
-def index_select(ins, attrs):
-    x = ins["X"]
-    dim = attrs["dim"] % x.ndim
-    index = checked_index(ins["Index"].reshape(-1), x.shape[dim], "index_select")
-    return {"Out": np.take(x, index, axis=dim)}
-
-
-def index_select_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    dim = attrs["dim"] % x.ndim
-    index = checked_index(ins["Index"].reshape(-1), x.shape[dim], "index_select_grad")
-    dx = np.zeros(x.shape, dout.dtype)
-    np.add.at(np.moveaxis(dx, dim, 0), index, np.moveaxis(dout, dim, 0))
-    return {"X@GRAD": dx}
+from ..value_checks import checked_index
 
 
 def index_sample(ins, attrs):
@@ -53,24 +37,6 @@ def multiplex_grad(ins, attrs, ctx):
         rows = ids == k
         g[rows] = dout[rows]
     return {"X@GRAD": grads}
-
-
-def scatter_nd_add(ins, attrs):
-    x, index, updates = ins["X"], ins["Index"], ins["Updates"]
-    k = index.shape[-1]
-    positions = nd_positions(x.shape, index, "scatter_nd_add")
-    out = np.array(x, copy=True)
-    rows = out.reshape((-1,) + x.shape[k:])
-    np.add.at(rows, positions, updates.reshape((len(positions),) + x.shape[k:]))
-    return {"Out": out}
-
-
-def scatter_nd_add_grad(ins, attrs):
-    index, updates, dout = ins["Index"], ins["Updates"], ins["Out@GRAD"]
-    k = index.shape[-1]
-    positions = nd_positions(dout.shape, index, "scatter_nd_add_grad")
-    picked = dout.reshape((-1,) + dout.shape[k:])[positions]
-    return {"X@GRAD": np.array(dout, copy=True), "Updates@GRAD": picked.reshape(updates.shape)}
 
 
 def shard_index_check(attrs):

@@ -1,55 +1,17 @@
 """Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py); slice's and
-strided_slice's out-kernels are in slicing.py. The host-side checks and index arithmetic shared with the CUDA
+strided_slice's out-kernels are in slicing.py, gather's, gather_nd's, scatter's and one_hot's (and their
+gradients') in gathering.py. The host-side checks and index arithmetic shared with the CUDA
 kernels live in kernels/value_checks.py and shapes/indexing.py."""
 
 import numpy as np
 
-from ..value_checks import gather_rows, nd_offsets, one_hot_ids, scatter_ids
-from .runtime.loops import is_float, lazy
+from .runtime.loops import lazy
 from .elementwise import unbroadcast
-from .embedding import add_rows
-from ...shapes.indexing import arg_dtype, top_k_mismatch
+from ...shapes.indexing import top_k_grad_meta
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 
 _top_k_loops = lazy("_top_k_loops")
-
-
-# -- scatter, gather_nd -------------------------------------------------------------------------------
-
-
-def scatter(ins, attrs):
-    x, upd = ins["X"], ins["Updates"]
-    ids = scatter_ids(ins["Ids"], x.shape[0])
-    out = x.copy()
-    if attrs["overwrite"]:
-        out[ids] = upd  # numpy assigns in order: a repeated id keeps its last row
-    else:
-        out[ids] = 0
-        np.add.at(out, ids, upd)
-    return {"Out": out}
-
-
-def scatter_grad(ins, attrs):
-    dout = ins["Out@GRAD"]
-    ids = scatter_ids(ins["Ids"], dout.shape[0])
-    dx = dout.copy()
-    dx[ids] = 0
-    return {"X@GRAD": dx, "Updates@GRAD": np.ascontiguousarray(dout[ids])}
-
-
-def gather_nd(ins, attrs):
-    x, index = ins["X"], ins["Index"]
-    offs, inner = nd_offsets(index, x.shape)
-    k = index.shape[-1]
-    out = x.reshape(-1, inner)[offs]
-    return {"Out": out.reshape(tuple(index.shape[:-1]) + tuple(x.shape[k:]) or (1,))}
-
-
-def gather_nd_grad(ins, attrs):
-    x, index, dout = ins["X"], ins["Index"], ins["Out@GRAD"]
-    offs, inner = nd_offsets(index, x.shape)
-    dx = np.zeros((x.size // inner if inner else 0, inner), dtype=x.dtype)
-    np.add.at(dx, offs, dout.reshape(-1, inner))
-    return {"X@GRAD": dx.reshape(x.shape)}
 
 
 # -- argsort, unique ---------------------------------------------------------------------------------
@@ -115,30 +77,6 @@ def _sorted_unique(x, attrs):
     }
 
 
-def gather(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.take(x, gather_rows(ins["Index"], x.shape[0]), axis=0)}
-
-
-def gather_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    dx, idx = np.zeros_like(x), gather_rows(ins["Index"], x.shape[0])
-    if dx.size and dout.size:
-        add_rows(dx.reshape(x.shape[0], -1), idx, dout.reshape(idx.size, -1))
-    return {"X@GRAD": dx}
-
-
-def one_hot(ins, attrs):
-    x, depth = ins["X"], attrs["depth"]
-    ids = one_hot_ids(x, depth, attrs["allow_out_of_range"])
-    return {"Out": (ids[..., None] == np.arange(depth)).astype(attrs["dtype"])}
-
-
-def one_hot_v2(ins, attrs):
-    x = np.asarray(ins["X"])
-    return one_hot({"X": x.reshape(x.shape + (1,))}, attrs)
-
-
 def where(ins, attrs):
     cond, x, y = ins["Condition"], ins["X"], ins["Y"]
     if cond.shape == x.shape == y.shape:
@@ -190,31 +128,64 @@ def where_index(ins, attrs):
     return {"Out": np.argwhere(c).astype(np.int64).reshape(-1, c.ndim)}
 
 
-def top_k(ins, attrs):
-    x = ins["X"]
-    k = attrs["k"]
-    if error := top_k_mismatch(k, x.shape):
-        raise ValueError(error)
-    if k == 1:
-        idx = np.argmax(x, axis=-1)[..., None]
-    elif 4 * k < x.shape[-1] and is_float(x):
-        idx = _top_k_by_rows(x, k)
-    elif 4 * k < x.shape[-1]:
-        idx = _top_k_partitioned(-x, k)
-    else:
-        # Stable sort of -x: the largest first and, among equal values, the lowest index first.
-        idx = np.argsort(-x, axis=-1, kind="stable")[..., :k]
-    return {"Out": np.take_along_axis(x, idx, axis=-1), "Indices": idx.astype(np.int64, copy=False)}
+# -- top_k, arg_max, arg_min: out-kernels of the variants their meta rules choose (shapes/indexing.py)
 
 
-def _top_k_by_rows(x, k):
-    """top_k's indices by the numba loop (_top_k_loops.py), one pass a row; rows holding NaN sorted whole."""
+def _pick(x, idx, out):
+    """out = X's values at ``idx`` along its last dim (numpy's take_along_axis), written into ``out``."""
+    n, k = x.shape[-1], idx.shape[-1]
+    rows = x.reshape(-1, n)
+    flat = idx.reshape(-1, k) + (np.arange(rows.shape[0]) * n)[:, None]
+    np.take(rows.reshape(-1), flat, out=out.reshape(-1, k), mode="clip")
+
+
+def _top_k_argmax(ins, outs, attrs, meta):
+    """k = 1: the first largest of each row."""
+    x, idx = ins["X"], outs["Indices"]
+    np.argmax(x, axis=-1, out=idx.reshape(x.shape[:-1]))
+    _pick(x, idx, outs["Out"])
+
+
+def _top_k_rows(ins, outs, attrs, meta):
+    """k * 4 below a float row's length: the numba loop a row (_top_k_by_rows)."""
+    x, idx = ins["X"], outs["Indices"]
+    _top_k_by_rows(x, attrs["k"], idx.reshape(-1, attrs["k"]))
+    _pick(x, idx, outs["Out"])
+
+
+def _top_k_fresh(idx):
+    def out(ins, outs, attrs, meta):
+        x = ins["X"]
+        found = idx(x, attrs["k"])
+        outs["Out"] = fresh_output(np.take_along_axis(x, found, axis=-1), meta.outputs["Out"], ins.values())
+        outs["Indices"] = fresh_output(found, meta.outputs["Indices"], ins.values())
+
+    return out
+
+
+def _stable_top(x, k):
+    """A stable sort of -x: the largest first and, among equal values, the lowest index first."""
+    return np.argsort(-x, axis=-1, kind="stable")[..., :k]
+
+
+TOP_K = by_variant(
+    "top_k_out",
+    None,
+    argmax=_top_k_argmax,
+    rows=_top_k_rows,
+    partitioned=_top_k_fresh(lambda x, k: _top_k_partitioned(-x, k)),
+    sort=_top_k_fresh(_stable_top),
+)
+
+
+def _top_k_by_rows(x, k, idx):
+    """top_k's indices into ``idx`` ([rows, k]) by the numba loop (_top_k_loops.py), one pass a row; rows holding
+    NaN sorted whole."""
     rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
-    idx, nan_rows = np.empty((rows.shape[0], k), np.int64), np.empty(rows.shape[0], np.bool_)
+    nan_rows = np.empty(rows.shape[0], np.bool_)
     _top_k_loops().top_k_rows(rows, k, idx, nan_rows)
     if nan_rows.any():
         idx[nan_rows] = np.argsort(-rows[nan_rows], axis=-1, kind="stable")[:, :k]
-    return idx.reshape(x.shape[:-1] + (k,))
 
 
 def _top_k_partitioned(keys, k):
@@ -243,27 +214,33 @@ def _sorted_candidates(rows, taken, k):
     return np.take_along_axis(cand, order, axis=-1)
 
 
-def top_k_grad(ins, attrs):
+def _top_k_grad(ins, outs, attrs, meta):
     """X@GRAD: Out@GRAD at the positions top_k took (Indices along the last dim), 0 elsewhere."""
-    x, dout = ins["X"], ins["Out@GRAD"]
-    dx = np.zeros(x.shape, dout.dtype)
-    np.put_along_axis(dx, np.asarray(ins["Indices"], dtype=np.int64), dout, axis=-1)
-    return {"X@GRAD": dx}
+    dx = outs["X@GRAD"]
+    dx.fill(0)
+    np.put_along_axis(dx, np.asarray(ins["Indices"], dtype=np.int64), ins["Out@GRAD"], axis=-1)
 
 
-def _arg(fn):
-    def kernel(ins, attrs):
-        x = ins["X"]
-        if attrs["flatten"]:
-            return {"Out": np.array([fn(x)], dtype=arg_dtype(attrs))}
-        if not x.ndim:  # a 0-D X: index 0, 0-D ([1] with keepdims: Paddle 2.6's)
-            return {"Out": np.zeros((1,) if attrs["keepdims"] else (), arg_dtype(attrs))}
-        axis = attrs["axis"] % x.ndim
-        out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(arg_dtype(attrs), copy=False)
-        return {"Out": np.asarray(out)}  # a 1-D X without keepdims: 0-D, as Fluid 1.8.5's
-
-    return kernel
+TOP_K_GRAD = by_variant("top_k_grad_out", None, put=_top_k_grad)
+top_k_grad = adapter(top_k_grad_meta, TOP_K_GRAD, "top_k_grad")  # (CUDA's host fallback)
 
 
-arg_max = _arg(np.argmax)
-arg_min = _arg(np.argmin)
+def _arg_out(fn):
+    def flatten(ins, outs, attrs, meta):
+        outs["Out"][0] = fn(ins["X"])
+
+    def zero(ins, outs, attrs, meta):
+        outs["Out"].fill(0)
+
+    def along(ins, outs, attrs, meta):
+        fn(ins["X"], axis=meta.args[0], keepdims=attrs["keepdims"], out=outs["Out"])
+
+    def cast(ins, outs, attrs, meta):  # (a 1-D X without keepdims: 0-D, as Fluid 1.8.5's)
+        found = fn(ins["X"], axis=meta.args[0], keepdims=attrs["keepdims"])
+        outs["Out"] = fresh_output(np.asarray(found.astype(meta.outputs["Out"][1])), meta.outputs["Out"], ins.values())
+
+    return by_variant(f"{fn.__name__}_out", None, flatten=flatten, zero=zero, axis=along, cast=cast)
+
+
+ARG_MAX = _arg_out(np.argmax)
+ARG_MIN = _arg_out(np.argmin)

@@ -1,12 +1,16 @@
-"""Kernels of the selecting family (pe_cli/ops/selecting.py): top_k_v2 in the order of Paddle's CPU kernel
+"""Kernels of the selecting family (pe_cli/ops/selecting.py): top_k_v2 (and its gradient: out-kernels of
+shapes/indexing.py's meta rules) in the order of Paddle's CPU kernel
 (std::partial_sort, or nth_element and sort, of (value, index) pairs comparing values alone: equal values land
 where libstdc++ leaves them, emulated step for step (_stl_order.py) for the rows that hold any), masked_select
 by a boolean index."""
 
 import numpy as np
 
+from ...shapes.indexing import top_k_grad_meta, top_k_v2_meta
+from ..structured import adapter, fresh_output
 from . import _stl_order as _stl
 from .elementwise import unbroadcast
+from .launches import by_variant
 
 
 def _before(largest):
@@ -43,7 +47,8 @@ def _top_indices(rows, k, largest):
     return out
 
 
-def top_k_v2(ins, attrs):
+def _top_k_v2(ins, outs, attrs, meta):
+    """Out, Indices: the k best along the axis in Paddle's order, as the arrays numpy makes (fresh)."""
     x = ins["X"]
     xs = x.reshape(1) if x.ndim == 0 else x
     axis, k = attrs["axis"] % xs.ndim, int(attrs["k"])
@@ -53,16 +58,23 @@ def top_k_v2(ins, attrs):
     idx = np.moveaxis(idx, -1, axis)
     out = np.take_along_axis(xs, idx, axis=axis)
     shape = x.shape if x.ndim == 0 else out.shape
-    return {"Out": out.reshape(shape), "Indices": idx.astype(np.int64).reshape(shape)}
+    outs["Out"] = fresh_output(out.reshape(shape), meta.outputs["Out"], ins.values())
+    outs["Indices"] = fresh_output(idx.astype(np.int64).reshape(shape), meta.outputs["Indices"], ins.values())
 
 
-def top_k_v2_grad(ins, attrs):
+def _top_k_v2_grad(ins, outs, attrs, meta):
+    """X@GRAD: Out@GRAD put back where its values came from (Indices along the axis), 0 elsewhere."""
     x, idx, dout = ins["X"], ins["Indices"], ins["Out@GRAD"]
-    shape = x.shape
-    dx = np.zeros(x.shape or (1,), dout.dtype)
+    dx = outs["X@GRAD"].reshape(x.shape or (1,))
+    dx.fill(0)
     axis = attrs["axis"] % dx.ndim
     np.put_along_axis(dx, idx.reshape(dout.shape or (1,)), dout.reshape(dout.shape or (1,)), axis=axis)
-    return {"X@GRAD": dx.reshape(shape)}
+
+
+TOP_K_V2 = by_variant("top_k_v2_out", None, paddle=_top_k_v2)
+TOP_K_V2_GRAD = by_variant("top_k_v2_grad_out", None, put=_top_k_v2_grad)
+top_k_v2 = adapter(top_k_v2_meta, TOP_K_V2, "top_k_v2")  # (CUDA's host fallback)
+top_k_v2_grad = adapter(top_k_grad_meta, TOP_K_V2_GRAD, "top_k_v2_grad")
 
 
 def masked_select(ins, attrs):
