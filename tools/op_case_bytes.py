@@ -22,6 +22,8 @@ batch_norm and its gradients on tools/batch_norm_case_bytes.py's dtypes, layouts
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
+for logic, the comparisons, logical and bitwise ops and the finiteness checks on tools/logic_case_bytes.py's dtypes,
+broadcast forms and layouts;
 for reshaping (the op cases of reshape, squeeze, unsqueeze, flatten(_contiguous_range), transpose, their ``*2`` twins
 and grad ops), those ops through their kernels and executor steps on tools/reshaping_case_bytes.py's forms, each
 output's layout (contiguity, a view of X or a copy) beside its bytes;
@@ -776,6 +778,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)
             )
+        if "logic" in families:
+            importlib.import_module("logic_case_bytes").logic(results, _record, _direct, np.random.default_rng(37))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

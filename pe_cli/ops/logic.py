@@ -3,8 +3,15 @@ ops (logical_and, logical_or, logical_xor, logical_not): elementwise, bool resul
 (bitwise_and, bitwise_or, bitwise_xor, bitwise_not, Paddle 2.x's): on bool and integer tensors,
 X's dtype. equal_reduce and allclose: whether two tensors are equal (within tolerances: allclose), one bool."""
 
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import logic as cpu_logic
+from ..shapes import logic as meta_rules
+from .define import Attr, Structured, fmt_shape, register
 from .elementwise import broadcast_shape
+
+
+def _structured(op_type):
+    """The op's structured kernel: its meta rule (shapes/logic.py) and CPU out-kernel (kernels/cpu/logic.py)."""
+    return Structured(meta=meta_rules.META[op_type], cpu=cpu_logic.OUT[op_type])
 
 
 def _infer_compare(ctx):
@@ -34,6 +41,7 @@ for _type, _sign in (
         attrs={"axis": -1, "force_cpu": False},
         infer=_infer_compare,
         traits=("force_cpu_given",) if _type == "less_than" else (),
+        structured=_structured(_type),
         doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.",
     )
 
@@ -43,7 +51,13 @@ def _infer_logical(ctx):
 
 
 register(
-    "logical_not", kernel_module="logic", inputs=["X"], outputs=["Out"], infer=_infer_logical, doc="Out = not X (bool)."
+    "logical_not",
+    kernel_module="logic",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_logical,
+    structured=_structured("logical_not"),
+    doc="Out = not X (bool).",
 )
 for _type in ("logical_and", "logical_or", "logical_xor"):
     register(
@@ -52,6 +66,7 @@ for _type in ("logical_and", "logical_or", "logical_xor"):
         inputs=["X", "Y"],
         outputs=["Out"],
         infer=_infer_logical,
+        structured=_structured(_type),
         doc=f"Out = X {_type[8:]} Y elementwise (bool).",
     )
 
@@ -78,6 +93,7 @@ register(
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_bitwise,
+    structured=_structured("bitwise_not"),
     doc="Out = ~X elementwise (logical not for bool).",
 )
 for _type, _sign in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
@@ -87,6 +103,7 @@ for _type, _sign in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", 
         inputs=["X", "Y"],
         outputs=["Out"],
         infer=_infer_bitwise,
+        structured=_structured(_type),
         doc=f"Out = X {_sign} Y elementwise, Y broadcast as in numpy.",
     )
 
@@ -186,6 +203,7 @@ for _type, _doc in (("isfinite_v2", "finite (neither inf nor NaN)"), ("isinf_v2"
         attrs=dict(_QUANT),
         lod="drop",
         infer=_infer_elementwise_flag,
+        structured=_structured(_type),
         doc=f"Out = whether each element of X is {_doc} (bool, X's shape).",
     )
 
@@ -202,5 +220,6 @@ register(
     attrs=dict(_QUANT),
     lod="drop",
     infer=_infer_equal_all,
+    structured=_structured("equal_all"),
     doc="Out = whether X and Y have one shape and equal elements (a 0-D bool; shapes that differ: False).",
 )

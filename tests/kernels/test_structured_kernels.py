@@ -26,6 +26,7 @@ from tests.ops import (
     cases_elementwise,
     cases_fused,
     cases_linalg,
+    cases_logic,
     cases_matrix,
     cases_adamw,
     cases_convolution,
@@ -108,6 +109,12 @@ CONVERTED = {
         for g in ("", "_grad", "_grad_input", "_grad_filter")
     },
     "batch_norm": {"batch_norm", "batch_norm_grad", "batch_norm_grad_param"},
+    # (their sentinel buffers, bool and ints, in each case's own dtypes: tests/kernels/test_structured_logic.py)
+    "comparison and logic": {"less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal"}
+    | {f"logical_{op}" for op in ("and", "or", "xor", "not")}
+    | {f"bitwise_{op}" for op in ("and", "or", "xor", "not")}
+    | {f"{flag}{v2}" for flag in ("isfinite", "isinf", "isnan") for v2 in ("", "_v2")}
+    | {"equal_all"},
 }
 CASES = {
     "activation table": [
@@ -178,6 +185,9 @@ CASES = {
     "batch_norm": [
         c for c in cases_normalization.CASES if c.op in CONVERTED["batch_norm"] and "MomentumTensor" not in c.inputs
     ],
+    "comparison and logic": [
+        c for c in cases_logic.CASES + cases_elementwise.CASES if c.op in CONVERTED["comparison and logic"]
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -193,6 +203,7 @@ OWN_TESTS = (
     "conv2d",
     "conv2d_transpose",
     "batch_norm",
+    "comparison and logic",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
