@@ -125,6 +125,7 @@ register(
     lod="drop",
     attrs={"axis": Attr(-1, lambda v: v >= -1, ">= -1")},
     infer=_infer_equal_reduce,
+    structured=_structured("equal_reduce"),
     doc="Out = [True] when X == Y at every element (Y broadcast as in elementwise ops; floats equal within "
     "1e-8), else [False].",
 )
@@ -145,6 +146,7 @@ register(
     lod="drop",
     attrs={"rtol": Attr(1e-5), "atol": Attr(1e-8), "equal_nan": Attr(False, choices=(False, True))},
     infer=_infer_allclose,
+    structured=_structured("allclose"),
     traits=("result_0d_in_paddle2",),
     doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]; 0-D in a Paddle 2.x program), computed in Input's dtype; with "
     "equal_nan a NaN equals a NaN at the same place.",
@@ -184,6 +186,7 @@ register(
         **_QUANT,
     },
     infer=_infer_isclose,
+    structured=_structured("isclose"),
     attr_tensors={"Rtol": "rtol", "Atol": "atol"},
     doc="Out = |Input - Other| <= atol + rtol * |Other| elementwise (Paddle's rule: equal values, or within "
     "1e-15 of the bound, count too); a NaN is close to a NaN only with equal_nan.",

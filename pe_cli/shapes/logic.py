@@ -11,18 +11,23 @@ variant that computes it (the CPU out-kernels: kernels/cpu/logic.py), decided on
   dtype numpy's ufunc gives: X's where Y's is X's, as their shape rule asks): numpy's broadcast, "ufunc"
   (or "numpy", as above);
   logical_not (bool), bitwise_not (X's dtype), isfinite_v2, isinf_v2, isnan_v2 (bool, X's shape): "ufunc";
-- isfinite, isinf, isnan (Fluid's: one bool of the whole X, [1]) and equal_all (a 0-D bool: X and Y of one
-  shape and equal values): "reduce".
+- isfinite, isinf, isnan (Fluid's: one bool of the whole X, [1]), equal_all (a 0-D bool: X and Y of one
+  shape and equal values), equal_reduce (a bool [1]: X and Y, Y placed under the axis rule, equal, floats
+  within 1e-8) and allclose (a bool [1], 0-D where the op says so: ``facts.zero_dim``): "reduce";
+- isclose (bool, Input's shape): "numpy", a fresh variant.
 
-A rule refuses nothing: the shape rules did when the op was appended, and numpy refuses values that do not
-broadcast (or dtypes a ufunc does not take) when they are computed, as the kernels always did."""
+A rule refuses nothing but allclose's and isclose's Input and Other of different shapes (their kernels' one
+line): the shape rules did when the op was appended, and numpy refuses values that do not broadcast (or
+dtypes a ufunc does not take) when they are computed, as the kernels always did."""
 
 import functools
 
 import numpy as np
 
 from ..base.broadcast_shapes import broadcast
+from ..base.errors import PeError
 from .elementwise import aligned
+from .reduction import scalar_shape
 from .structured import Meta
 
 _BOOL = np.dtype(np.bool_)
@@ -88,6 +93,32 @@ def equal_all_meta(attrs, ins, facts):
     return Meta({"Out": ((), _BOOL)}, "reduce")
 
 
+def equal_reduce_meta(attrs, ins, facts):
+    """equal_reduce's rule: Out a bool [1]."""
+    return Meta({"Out": ((1,), _BOOL)}, "reduce")
+
+
+def _same_shape(op, ins):
+    """Input's shape, where Other's is it; else the op's one-line refusal."""
+    x, y = tuple(ins["Input"].shape), tuple(ins["Other"].shape)
+    if x != y:
+        raise PeError(f"{op}: Input {list(x)} and Other {list(y)} must have the same shape")
+    return x
+
+
+def allclose_meta(attrs, ins, facts):
+    """allclose's rule: Input and Other of one shape; Out a bool [1], 0-D where the op says so (``facts.zero_dim``:
+    a paddle.allclose of a Paddle 2.x program)."""
+    _same_shape("allclose", ins)
+    return Meta({"Out": (scalar_shape(facts.zero_dim), _BOOL)}, "reduce")
+
+
+def isclose_meta(attrs, ins, facts):
+    """isclose's rule: Input and Other of one shape; Out bool of that shape, numpy's ``where`` of the NaN rule
+    over the tolerance's (a fresh variant: ``where`` writes through no ``out=``)."""
+    return Meta({"Out": (_same_shape("isclose", ins), _BOOL)}, "numpy", fresh=True)
+
+
 COMPARE_OPS = ("less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal")
 LOGICAL_OPS = ("logical_and", "logical_or", "logical_xor")
 BITWISE = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor}
@@ -99,4 +130,7 @@ META = {
     **{op: bitwise_meta(ufunc) for op, ufunc in BITWISE.items()},
     **dict.fromkeys(("isfinite", "isinf", "isnan"), flag_meta),
     "equal_all": equal_all_meta,
+    "equal_reduce": equal_reduce_meta,
+    "allclose": allclose_meta,
+    "isclose": isclose_meta,
 }

@@ -114,7 +114,7 @@ CONVERTED = {
     | {f"logical_{op}" for op in ("and", "or", "xor", "not")}
     | {f"bitwise_{op}" for op in ("and", "or", "xor", "not")}
     | {f"{flag}{v2}" for flag in ("isfinite", "isinf", "isnan") for v2 in ("", "_v2")}
-    | {"equal_all"},
+    | {"equal_all", "equal_reduce", "allclose", "isclose"},
 }
 CASES = {
     "activation table": [

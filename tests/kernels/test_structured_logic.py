@@ -1,7 +1,8 @@
 """The comparisons, logical and bitwise ops and the finiteness checks as structured kernels (pe_cli/shapes/logic.py,
 kernels/cpu/logic.py): each out-kernel fills every element of the buffer it is handed (bool and integer
 sentinels), with numpy's values; the comparisons place Y in X under Fluid's ``axis`` rule (in the middle of X's
-dims too) once per shape signature of a step; shapes that do not broadcast are refused in numpy's words."""
+dims too) once per shape signature of a step; shapes that do not broadcast are refused in numpy's words;
+allclose's one bool is [1] or 0-D as the op says, and isclose hands over numpy's new array."""
 
 import inspect
 
@@ -66,22 +67,26 @@ FORMS = [  # (op, X, Y or None, axis, what numpy gives)
 ]
 
 
-def _filled(op, ins, attrs):
+def _filled(op, ins, attrs, ctx=None):
     """The op's out-kernel run into buffers of two sentinel patterns (bool False and True, ints 5 and 77): the
-    outputs are the buffers handed, of the Meta's shapes and dtypes, every element written; the first's."""
-    structured = registry.get(op).structured
-    meta = structured.meta(attrs, ins, KernelContext())
-    assert not meta.fresh, f"{op}: {meta.variant}"
+    outputs are the buffers handed (a fresh variant's: new arrays of no input's memory), of the Meta's shapes and
+    dtypes, every element written; the first's."""
+    structured, ctx = registry.get(op).structured, ctx or KernelContext()
+    meta = structured.meta(attrs, ins, ctx)
     answers = []
     for fill in (0, 1):
         outs = {
             s: np.full(shape, bool(fill) if np.dtype(d) == bool else (5, 77)[fill], d)
             for s, (shape, d) in meta.outputs.items()
         }
+        outs = {} if meta.fresh else outs
         given = dict(outs)
         assert structured.cpu(ins, outs, dict(attrs), meta) is None
         for slot, (shape, dtype) in meta.outputs.items():
-            assert outs[slot] is given[slot], f"{op}: {slot} is not the buffer it was handed"
+            if meta.fresh:
+                assert not any(np.shares_memory(outs[slot], v) for v in ins.values()), f"{op}: {slot}"
+            else:
+                assert outs[slot] is given[slot], f"{op}: {slot} is not the buffer it was handed"
             assert outs[slot].shape == tuple(shape) and outs[slot].dtype == dtype
         answers.append(outs)
     for slot in answers[0]:
@@ -94,10 +99,10 @@ def _filled(op, ins, attrs):
 def test_out_kernels_fill_the_buffers_they_are_handed(case):
     """Every op case of the family, in its own dtypes: the buffers filled completely with what the op's kernel
     gives, which is the case's answer."""
-    attrs = _attrs_with_defaults(case)
+    attrs, ctx = _attrs_with_defaults(case), KernelContext(zero_dim=case.zero_dim, paddle2=case.paddle2)
     ins = {s: np.asarray(v) for s, v in case.inputs.items()}
-    outs = _filled(case.op, ins, attrs)
-    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), KernelContext())
+    outs = _filled(case.op, ins, attrs, ctx)
+    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), ctx)
     assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
     expected = case.ref(ins, attrs)
     assert all(np.array_equal(outs[s], np.asarray(v)) and outs[s].shape == np.shape(v) for s, v in expected.items())
@@ -146,6 +151,21 @@ def test_a_comparison_step_decides_its_meta_once_per_shape_signature():
         assert all(values["out"] is not s for s in seen)
         seen.append(values["out"])
     assert calls == [((2, 3, 5), "aligned", ((1, 3, 1),)), ((4, 3, 5), "aligned", ((1, 3, 1),))]
+
+
+@pytest.mark.parametrize("zero_dim", [False, True])
+def test_allclose_is_one_bool_of_1_or_0_dims_as_the_op_says(zero_dim):
+    """allclose's Out: [1] in Fluid's programs, 0-D where the op says so (a paddle.allclose of a Paddle 2.x
+    program: ``zero_dim``), its value written into the buffer handed; Input and Other of different shapes refused
+    in one line."""
+    x = np.array([[1.0, np.nan], [3.0, 4.0]])
+    for y, equal_nan, want in ((x + 1e-9, True, True), (x + 1e-9, False, False), (x + 1e-3, True, False)):
+        attrs = dict(registry.get("allclose").default_attrs(), equal_nan=equal_nan)
+        out = _filled("allclose", {"Input": x, "Other": y}, attrs, KernelContext(zero_dim=zero_dim))["Out"]
+        assert out.shape == (() if zero_dim else (1,)) and out.dtype == bool and bool(out) == want
+    for op in ("allclose", "isclose"):
+        with pytest.raises(Exception, match=rf"^{op}: Input \[2, 2\] and Other \[2\] must have the same shape$"):
+            registry.get(op).kernel("cpu")({"Input": x, "Other": x[0]}, registry.get(op).default_attrs())
 
 
 @pytest.mark.parametrize("op", ["less_than", "logical_or", "bitwise_and"])

@@ -9,18 +9,17 @@ meta rule chose (pe_cli/shapes/logic.py) into the buffer it is handed, through t
   1s added around it: a view, no copy);
 - "numpy": X and Y whose shapes do not broadcast: the ufunc without ``out=``, which refuses them in numpy's words
   (a fresh variant);
-- "reduce": Fluid's isfinite, isinf, isnan (one bool of the whole X) and equal_all (X and Y of one shape and
-  equal values), the one value written into the [1] or 0-D Out.
+- "reduce": Fluid's isfinite, isinf, isnan (one bool of the whole X), equal_all (X and Y of one shape and
+  equal values), equal_reduce (Fluid's EqualReduceFunctor) and allclose (Fluid's rule), the one value written
+  into the [1] or 0-D Out;
+- "numpy" (isclose): Paddle 2.6's IscloseFunctor, numpy's ``where`` of the NaN rule, handed over (fresh).
 
 The ops' kernels by name (CUDA's host fallbacks, kernels/cuda/logic.py) are these over their rules
-(kernels/structured.adapter). equal_reduce, allclose, isclose: kernels of their own, below."""
+(kernels/structured.adapter)."""
 
 import numpy as np
 
-from ...base.errors import PeError
 from ...shapes import logic as meta_rules
-from ...shapes.reduction import scalar_shape
-from ..context import NO_CONTEXT
 from ..structured import adapter, fresh_output
 from .elementwise_binary import align
 from .launches import by_variant
@@ -110,6 +109,54 @@ OUT = {
     **{op: by_variant(f"{op}_out", _no_launches, reduce=_flag(fn)) for op, fn in _FLAGS.items()},
     "equal_all": by_variant("equal_all_out", _no_launches, reduce=_equal_all),
 }
+
+
+def _close(x, y):
+    """Fluid's EqualReduceFunctor: floats within 1e-8 (their difference in X's dtype), others exactly."""
+    if np.issubdtype(np.result_type(x, y), np.floating):
+        return np.abs((x - y).astype(np.float64)) < 1e-8
+    return np.equal(x, y)
+
+
+def _equal_reduce(ins, outs, attrs, meta):
+    x, y = ins["X"], ins["Y"]
+    outs["Out"][0] = np.all(_close(x, align(x, y, attrs.get("axis", -1))))
+
+
+def _allclose(ins, outs, attrs, meta):
+    """Fluid's rule, in Input's dtype: |x - y| <= atol + rtol * |y| everywhere; with equal_nan, NaNs at the same
+    places and every other element close."""
+    x, y = ins["Input"], ins["Other"]
+    t = x.dtype.type
+    with np.errstate(invalid="ignore"):
+        close = np.abs(x - y) <= t(attrs["atol"]) + t(attrs["rtol"]) * np.abs(y)
+    if attrs["equal_nan"]:
+        x_nan, y_nan = np.isnan(x), np.isnan(y)
+        outs["Out"][...] = bool(np.all(x_nan == y_nan) and np.all(close != x_nan))
+    else:
+        outs["Out"][...] = bool(np.all(close))
+
+
+def _isclose(ins, outs, attrs, meta):
+    """Paddle 2.6's IscloseFunctor, in Input's dtype: a == b, or |a - b| <= atol + rtol |b|, or within 1e-15 of
+    that bound; a NaN on either side: close only with equal_nan, both NaN."""
+    a, b = ins["Input"], ins["Other"]
+    t = a.dtype.type if a.dtype.kind == "f" else np.float64
+    rtol, atol = t(float(attrs["rtol"])), t(float(attrs["atol"]))
+    with np.errstate(invalid="ignore", over="ignore"):
+        left = np.abs(a - b)
+        right = atol + rtol * np.abs(b)
+        close = (a == b) | (left <= right) | (np.abs(left - right) <= 1e-15)
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    either = nan_a | nan_b
+    result = np.where(either, (nan_a == nan_b) & bool(attrs["equal_nan"]), close)
+    outs["Out"] = fresh_output(result, meta.outputs["Out"], (a, b))
+
+
+OUT["equal_reduce"] = by_variant("equal_reduce_out", _no_launches, reduce=_equal_reduce)
+OUT["allclose"] = by_variant("allclose_out", _no_launches, reduce=_allclose)
+OUT["isclose"] = by_variant("isclose_out", _no_launches, numpy=_isclose)
+
 _KERNELS = {op: adapter(meta_rules.META[op], out, op) for op, out in OUT.items()}
 
 # the ops' kernels, for CUDA's host fallbacks (kernels/cuda/logic.py's HOST_OPS)
@@ -121,49 +168,4 @@ bitwise_not, bitwise_and = _KERNELS["bitwise_not"], _KERNELS["bitwise_and"]
 bitwise_or, bitwise_xor = _KERNELS["bitwise_or"], _KERNELS["bitwise_xor"]
 isfinite_v2, isinf_v2, isnan_v2 = _KERNELS["isfinite_v2"], _KERNELS["isinf_v2"], _KERNELS["isnan_v2"]
 equal_all = _KERNELS["equal_all"]
-
-
-def _close(x, y):
-    """Fluid's EqualReduceFunctor: floats within 1e-8 (their difference in X's dtype), others exactly."""
-    if np.issubdtype(np.result_type(x, y), np.floating):
-        return np.abs((x - y).astype(np.float64)) < 1e-8
-    return np.equal(x, y)
-
-
-def equal_reduce(ins, attrs):
-    x, y = ins["X"], ins["Y"]
-    return {"Out": np.array([bool(np.all(_close(x, align(x, y, attrs.get("axis", -1)))))])}
-
-
-def allclose(ins, attrs, ctx=NO_CONTEXT):
-    """Fluid's rule, in Input's dtype: |x - y| <= atol + rtol * |y| everywhere; with equal_nan, NaNs at the same
-    places and every other element close."""
-    x, y = ins["Input"], ins["Other"]
-    if x.shape != y.shape:
-        raise PeError(f"allclose: Input {list(x.shape)} and Other {list(y.shape)} must have the same shape")
-    t = x.dtype.type
-    with np.errstate(invalid="ignore"):
-        close = np.abs(x - y) <= t(attrs["atol"]) + t(attrs["rtol"]) * np.abs(y)
-    if attrs["equal_nan"]:
-        x_nan, y_nan = np.isnan(x), np.isnan(y)
-        result = bool(np.all(x_nan == y_nan) and np.all(close != x_nan))
-    else:
-        result = bool(np.all(close))
-    return {"Out": np.full(scalar_shape(ctx.zero_dim), result)}
-
-
-def isclose(ins, attrs):
-    """Paddle 2.6's IscloseFunctor, in Input's dtype: a == b, or |a - b| <= atol + rtol |b|, or within 1e-15 of
-    that bound; a NaN on either side: close only with equal_nan, both NaN."""
-    a, b = ins["Input"], ins["Other"]
-    if a.shape != b.shape:
-        raise PeError(f"isclose: Input {list(a.shape)} and Other {list(b.shape)} must have the same shape")
-    t = a.dtype.type if a.dtype.kind == "f" else np.float64
-    rtol, atol = t(float(attrs["rtol"])), t(float(attrs["atol"]))
-    with np.errstate(invalid="ignore", over="ignore"):
-        left = np.abs(a - b)
-        right = atol + rtol * np.abs(b)
-        close = (a == b) | (left <= right) | (np.abs(left - right) <= 1e-15)
-    nan_a, nan_b = np.isnan(a), np.isnan(b)
-    either = nan_a | nan_b
-    return {"Out": np.where(either, (nan_a == nan_b) & bool(attrs["equal_nan"]), close)}
+equal_reduce, allclose, isclose = _KERNELS["equal_reduce"], _KERNELS["allclose"], _KERNELS["isclose"]
