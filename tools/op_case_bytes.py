@@ -26,6 +26,8 @@ for gather (no op cases of its own: indexing's and gather_scatter's), gather, ga
 index_select, their gradients and one_hot(_v2) on tools/gather_case_bytes.py's dtypes, indices, axes and refusals;
 for top_k (no op cases of its own: indexing's and selecting's), top_k, top_k_v2, their gradients, arg_max and
 arg_min on tools/top_k_case_bytes.py's dtypes, ties, k, axes and attributes;
+for logic, the comparisons, logical and bitwise ops and the finiteness checks on tools/logic_case_bytes.py's dtypes,
+broadcast forms and layouts;
 for reshaping (the op cases of reshape, squeeze, unsqueeze, flatten(_contiguous_range), transpose, their ``*2`` twins
 and grad ops), those ops through their kernels and executor steps on tools/reshaping_case_bytes.py's forms, each
 output's layout (contiguity, a view of X or a copy) beside its bytes;
@@ -796,6 +798,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("gather_case_bytes").gathering(results, _record, _direct, np.random.default_rng(37))
         if "top_k" in families:  # (no op cases of its own: indexing's and selecting's hold them)
             importlib.import_module("top_k_case_bytes").top_ks(results, _record, _direct, np.random.default_rng(43))
+        if "logic" in families:
+            importlib.import_module("logic_case_bytes").logic(results, _record, _direct, np.random.default_rng(37))
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

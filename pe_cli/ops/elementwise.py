@@ -8,8 +8,8 @@ The grad makers of the elementwise grad ops are in elementwise_double_grad.py.""
 from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
 from ..base.dims import known_numel
-from ..kernels.cpu import elementwise_binary as cpu_binary, scaling as cpu_scaling
-from ..shapes import elementwise as meta_rules, scaling as scale_rules
+from ..kernels.cpu import elementwise_binary as cpu_binary, logic as cpu_logic, scaling as cpu_scaling
+from ..shapes import elementwise as meta_rules, logic as logic_rules, scaling as scale_rules
 from .define import (
     Attr,
     Structured,
@@ -312,6 +312,7 @@ for _type, _doc in (
         outputs=["Out"],
         infer=_infer_flag,
         lod="drop",
+        structured=Structured(meta=logic_rules.META[_type], cpu=cpu_logic.OUT[_type]),
         doc=f"Out = bool [1]: {_doc}. No gradient.",
     )
 register(

@@ -3,8 +3,15 @@ ops (logical_and, logical_or, logical_xor, logical_not): elementwise, bool resul
 (bitwise_and, bitwise_or, bitwise_xor, bitwise_not, Paddle 2.x's): on bool and integer tensors,
 X's dtype. equal_reduce and allclose: whether two tensors are equal (within tolerances: allclose), one bool."""
 
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import logic as cpu_logic
+from ..shapes import logic as meta_rules
+from .define import Attr, Structured, fmt_shape, register
 from .elementwise import broadcast_shape
+
+
+def _structured(op_type):
+    """The op's structured kernel: its meta rule (shapes/logic.py) and CPU out-kernel (kernels/cpu/logic.py)."""
+    return Structured(meta=meta_rules.META[op_type], cpu=cpu_logic.OUT[op_type])
 
 
 def _infer_compare(ctx):
@@ -34,6 +41,7 @@ for _type, _sign in (
         attrs={"axis": -1, "force_cpu": False},
         infer=_infer_compare,
         traits=("force_cpu_given",) if _type == "less_than" else (),
+        structured=_structured(_type),
         doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.",
     )
 
@@ -43,7 +51,13 @@ def _infer_logical(ctx):
 
 
 register(
-    "logical_not", kernel_module="logic", inputs=["X"], outputs=["Out"], infer=_infer_logical, doc="Out = not X (bool)."
+    "logical_not",
+    kernel_module="logic",
+    inputs=["X"],
+    outputs=["Out"],
+    infer=_infer_logical,
+    structured=_structured("logical_not"),
+    doc="Out = not X (bool).",
 )
 for _type in ("logical_and", "logical_or", "logical_xor"):
     register(
@@ -52,6 +66,7 @@ for _type in ("logical_and", "logical_or", "logical_xor"):
         inputs=["X", "Y"],
         outputs=["Out"],
         infer=_infer_logical,
+        structured=_structured(_type),
         doc=f"Out = X {_type[8:]} Y elementwise (bool).",
     )
 
@@ -78,6 +93,7 @@ register(
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_bitwise,
+    structured=_structured("bitwise_not"),
     doc="Out = ~X elementwise (logical not for bool).",
 )
 for _type, _sign in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
@@ -87,6 +103,7 @@ for _type, _sign in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", 
         inputs=["X", "Y"],
         outputs=["Out"],
         infer=_infer_bitwise,
+        structured=_structured(_type),
         doc=f"Out = X {_sign} Y elementwise, Y broadcast as in numpy.",
     )
 
@@ -108,6 +125,7 @@ register(
     lod="drop",
     attrs={"axis": Attr(-1, lambda v: v >= -1, ">= -1")},
     infer=_infer_equal_reduce,
+    structured=_structured("equal_reduce"),
     doc="Out = [True] when X == Y at every element (Y broadcast as in elementwise ops; floats equal within "
     "1e-8), else [False].",
 )
@@ -128,6 +146,7 @@ register(
     lod="drop",
     attrs={"rtol": Attr(1e-5), "atol": Attr(1e-8), "equal_nan": Attr(False, choices=(False, True))},
     infer=_infer_allclose,
+    structured=_structured("allclose"),
     traits=("result_0d_in_paddle2",),
     doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]; 0-D in a Paddle 2.x program), computed in Input's dtype; with "
     "equal_nan a NaN equals a NaN at the same place.",
@@ -167,6 +186,7 @@ register(
         **_QUANT,
     },
     infer=_infer_isclose,
+    structured=_structured("isclose"),
     attr_tensors={"Rtol": "rtol", "Atol": "atol"},
     doc="Out = |Input - Other| <= atol + rtol * |Other| elementwise (Paddle's rule: equal values, or within "
     "1e-15 of the bound, count too); a NaN is close to a NaN only with equal_nan.",
@@ -186,6 +206,7 @@ for _type, _doc in (("isfinite_v2", "finite (neither inf nor NaN)"), ("isinf_v2"
         attrs=dict(_QUANT),
         lod="drop",
         infer=_infer_elementwise_flag,
+        structured=_structured(_type),
         doc=f"Out = whether each element of X is {_doc} (bool, X's shape).",
     )
 
@@ -202,5 +223,6 @@ register(
     attrs=dict(_QUANT),
     lod="drop",
     infer=_infer_equal_all,
+    structured=_structured("equal_all"),
     doc="Out = whether X and Y have one shape and equal elements (a 0-D bool; shapes that differ: False).",
 )

@@ -26,6 +26,7 @@ from tests.ops import (
     cases_elementwise,
     cases_fused,
     cases_linalg,
+    cases_logic,
     cases_matrix,
     cases_adamw,
     cases_broadcasting,
@@ -125,6 +126,12 @@ CONVERTED = {
     }
     | {"one_hot", "one_hot_v2"},
     "top_k and arg": {"top_k", "top_k_grad", "top_k_v2", "top_k_v2_grad", "arg_max", "arg_min"},
+    # (their sentinel buffers, bool and ints, in each case's own dtypes: tests/kernels/test_structured_logic.py)
+    "comparison and logic": {"less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal"}
+    | {f"logical_{op}" for op in ("and", "or", "xor", "not")}
+    | {f"bitwise_{op}" for op in ("and", "or", "xor", "not")}
+    | {f"{flag}{v2}" for flag in ("isfinite", "isinf", "isnan") for v2 in ("", "_v2")}
+    | {"equal_all", "equal_reduce", "allclose", "isclose"},
 }
 CASES = {
     "activation table": [
@@ -207,6 +214,9 @@ CASES = {
         for c in cases_indexing.CASES + cases_selecting.CASES
         if c.op in CONVERTED["top_k and arg"] and "K" not in c.inputs
     ],
+    "comparison and logic": [
+        c for c in cases_logic.CASES + cases_elementwise.CASES if c.op in CONVERTED["comparison and logic"]
+    ],
 }
 # (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
 CASES["slicing"] = [
@@ -230,6 +240,7 @@ OWN_TESTS = (
     "slicing",
     "tiling",
     "gather and scatter by index",
+    "comparison and logic",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

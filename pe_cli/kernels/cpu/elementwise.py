@@ -1,6 +1,6 @@
 """Elementwise kernels: the sum of several tensors (``sum``, a kernel of that name: the builtin is never
-called here; up to four float arrays a pass, _elementwise_loops.py), clip, clip_by_norm, the
-isfinite/isinf/isnan checks, minus and elementwise_div_grad_grad.
+called here; up to four float arrays a pass, _elementwise_loops.py), clip, clip_by_norm, minus and
+elementwise_div_grad_grad. (The isfinite/isinf/isnan checks are structured kernels: logic.py.)
 
 The binary elementwise ops (elementwise_add, ...) and their gradients (elementwise_binary.py) and scale
 (scaling.py) are structured kernels; their kernels and the helpers of Fluid's ``axis`` broadcasting are named here too
@@ -95,18 +95,6 @@ def clip_by_norm(ins, attrs):
     if norm > max_norm:
         return {"Out": (x * (max_norm / norm)).astype(x.dtype, copy=False)}
     return {"Out": x.copy()}
-
-
-def isfinite(ins, attrs):
-    return {"Out": np.array([bool(np.isfinite(ins["X"]).all())])}
-
-
-def isinf(ins, attrs):
-    return {"Out": np.array([bool(np.isinf(ins["X"]).any())])}
-
-
-def isnan(ins, attrs):
-    return {"Out": np.array([bool(np.isnan(ins["X"]).any())])}
 
 
 def elementwise_div_grad_grad(ins, attrs, ctx):

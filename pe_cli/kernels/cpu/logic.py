@@ -1,61 +1,114 @@
-"""Kernels of ops/logic.py: comparisons and logical ops, numpy elementwise (bool results)."""
+"""Kernels of ops/logic.py: comparisons, logical and bitwise ops and the finiteness checks (ops/elementwise.py's
+isfinite, isinf, isnan), numpy elementwise.
+
+Structured (pe_cli/shapes/structured.py): ``OUT[op]``, ``out(ins, outs, attrs, meta)``, computes the variant its
+meta rule chose (pe_cli/shapes/logic.py) into the buffer it is handed, through the ufunc's ``out=``:
+
+- "ufunc": the op's ufunc over X (and Y) as they are (numpy's broadcast);
+- "aligned" (the comparisons): Y first reshaped to the shape Fluid's axis rule gives it in X (``meta.args``;
+  1s added around it: a view, no copy);
+- "numpy": X and Y whose shapes do not broadcast: the ufunc without ``out=``, which refuses them in numpy's words
+  (a fresh variant);
+- "reduce": Fluid's isfinite, isinf, isnan (one bool of the whole X), equal_all (X and Y of one shape and
+  equal values), equal_reduce (Fluid's EqualReduceFunctor) and allclose (Fluid's rule), the one value written
+  into the [1] or 0-D Out;
+- "numpy" (isclose): Paddle 2.6's IscloseFunctor, numpy's ``where`` of the NaN rule, handed over (fresh).
+
+The ops' kernels by name (CUDA's host fallbacks, kernels/cuda/logic.py) are these over their rules
+(kernels/structured.adapter)."""
 
 import numpy as np
 
-from ...base.errors import PeError
-from ..context import NO_CONTEXT
-from ...shapes.reduction import scalar_shape
+from ...shapes import logic as meta_rules
+from ..structured import adapter, fresh_output
+from .elementwise_binary import align
+from .launches import by_variant
 
 
-def _compare(fn):
-    def kernel(ins, attrs):
+def _no_launches(op, table, meta):
+    return None  # (a Python launch: one ufunc call)
+
+
+def _ufunc(fn):
+    def variant(ins, outs, attrs, meta):
+        fn(ins["X"], ins["Y"], out=outs["Out"])
+
+    return variant
+
+
+def _refused(fn):
+    """Shapes that do not broadcast: numpy's ufunc without ``out=``, which refuses them in its own words."""
+
+    def variant(ins, outs, attrs, meta):
         x, y = ins["X"], ins["Y"]
-        axis = attrs.get("axis", -1)
-        if y.ndim and y.ndim < x.ndim and axis not in (-1, x.ndim - y.ndim):
-            y = y.reshape(y.shape + (1,) * (x.ndim - axis - y.ndim))
-        return {"Out": fn(x, y)}
+        y = y.reshape(meta.args[0]) if meta.args else y
+        outs["Out"] = fresh_output(fn(x, y), meta.outputs["Out"], (x, y))
 
-    return kernel
+    return variant
 
 
-less_than = _compare(np.less)
-less_equal = _compare(np.less_equal)
-greater_than = _compare(np.greater)
-greater_equal = _compare(np.greater_equal)
-equal = _compare(np.equal)
-not_equal = _compare(np.not_equal)
+def _unary(fn):
+    def variant(ins, outs, attrs, meta):
+        fn(ins["X"], out=outs["Out"])
+
+    return variant
 
 
-def logical_not(ins, attrs):
-    return {"Out": np.logical_not(ins["X"])}
+def _aligned(fn):
+    def variant(ins, outs, attrs, meta):
+        fn(ins["X"], ins["Y"].reshape(meta.args[0]), out=outs["Out"])
+
+    return variant
 
 
-def logical_and(ins, attrs):
-    return {"Out": np.logical_and(ins["X"], ins["Y"])}
+def _flag(found):
+    def variant(ins, outs, attrs, meta):
+        outs["Out"][0] = found(ins["X"])
+
+    return variant
 
 
-def logical_or(ins, attrs):
-    return {"Out": np.logical_or(ins["X"], ins["Y"])}
+def _equal_all(ins, outs, attrs, meta):
+    x, y = ins["X"], ins["Y"]
+    outs["Out"][()] = x.shape == y.shape and bool(np.all(x == y))
 
 
-def logical_xor(ins, attrs):
-    return {"Out": np.logical_xor(ins["X"], ins["Y"])}
-
-
-def bitwise_not(ins, attrs):
-    return {"Out": np.invert(ins["X"])}
-
-
-def bitwise_and(ins, attrs):
-    return {"Out": np.bitwise_and(ins["X"], ins["Y"])}
-
-
-def bitwise_or(ins, attrs):
-    return {"Out": np.bitwise_or(ins["X"], ins["Y"])}
-
-
-def bitwise_xor(ins, attrs):
-    return {"Out": np.bitwise_xor(ins["X"], ins["Y"])}
+_COMPARE = {
+    "less_than": np.less,
+    "less_equal": np.less_equal,
+    "greater_than": np.greater,
+    "greater_equal": np.greater_equal,
+    "equal": np.equal,
+    "not_equal": np.not_equal,
+}
+_BINARY = {
+    "logical_and": np.logical_and,
+    "logical_or": np.logical_or,
+    "logical_xor": np.logical_xor,
+    **{op: fn for op, fn in meta_rules.BITWISE.items() if op != "bitwise_not"},
+}
+_UNARY = {
+    "logical_not": np.logical_not,
+    "bitwise_not": np.invert,
+    "isfinite_v2": np.isfinite,
+    "isinf_v2": np.isinf,
+    "isnan_v2": np.isnan,
+}
+_FLAGS = {
+    "isfinite": lambda x: np.isfinite(x).all(),
+    "isinf": lambda x: np.isinf(x).any(),
+    "isnan": lambda x: np.isnan(x).any(),
+}
+OUT = {
+    **{
+        op: by_variant(f"{op}_out", _no_launches, ufunc=_ufunc(fn), aligned=_aligned(fn), numpy=_refused(fn))
+        for op, fn in _COMPARE.items()
+    },
+    **{op: by_variant(f"{op}_out", _no_launches, ufunc=_ufunc(fn), numpy=_refused(fn)) for op, fn in _BINARY.items()},
+    **{op: by_variant(f"{op}_out", _no_launches, ufunc=_unary(fn)) for op, fn in _UNARY.items()},
+    **{op: by_variant(f"{op}_out", _no_launches, reduce=_flag(fn)) for op, fn in _FLAGS.items()},
+    "equal_all": by_variant("equal_all_out", _no_launches, reduce=_equal_all),
+}
 
 
 def _close(x, y):
@@ -65,33 +118,29 @@ def _close(x, y):
     return np.equal(x, y)
 
 
-def equal_reduce(ins, attrs):
-    return {"Out": np.array([bool(np.all(_compare(_close)(ins, attrs)["Out"]))])}
+def _equal_reduce(ins, outs, attrs, meta):
+    x, y = ins["X"], ins["Y"]
+    outs["Out"][0] = np.all(_close(x, align(x, y, attrs.get("axis", -1))))
 
 
-def allclose(ins, attrs, ctx=NO_CONTEXT):
+def _allclose(ins, outs, attrs, meta):
     """Fluid's rule, in Input's dtype: |x - y| <= atol + rtol * |y| everywhere; with equal_nan, NaNs at the same
     places and every other element close."""
     x, y = ins["Input"], ins["Other"]
-    if x.shape != y.shape:
-        raise PeError(f"allclose: Input {list(x.shape)} and Other {list(y.shape)} must have the same shape")
     t = x.dtype.type
     with np.errstate(invalid="ignore"):
         close = np.abs(x - y) <= t(attrs["atol"]) + t(attrs["rtol"]) * np.abs(y)
     if attrs["equal_nan"]:
         x_nan, y_nan = np.isnan(x), np.isnan(y)
-        result = bool(np.all(x_nan == y_nan) and np.all(close != x_nan))
+        outs["Out"][...] = bool(np.all(x_nan == y_nan) and np.all(close != x_nan))
     else:
-        result = bool(np.all(close))
-    return {"Out": np.full(scalar_shape(ctx.zero_dim), result)}
+        outs["Out"][...] = bool(np.all(close))
 
 
-def isclose(ins, attrs):
+def _isclose(ins, outs, attrs, meta):
     """Paddle 2.6's IscloseFunctor, in Input's dtype: a == b, or |a - b| <= atol + rtol |b|, or within 1e-15 of
     that bound; a NaN on either side: close only with equal_nan, both NaN."""
     a, b = ins["Input"], ins["Other"]
-    if a.shape != b.shape:
-        raise PeError(f"isclose: Input {list(a.shape)} and Other {list(b.shape)} must have the same shape")
     t = a.dtype.type if a.dtype.kind == "f" else np.float64
     rtol, atol = t(float(attrs["rtol"])), t(float(attrs["atol"]))
     with np.errstate(invalid="ignore", over="ignore"):
@@ -100,21 +149,23 @@ def isclose(ins, attrs):
         close = (a == b) | (left <= right) | (np.abs(left - right) <= 1e-15)
     nan_a, nan_b = np.isnan(a), np.isnan(b)
     either = nan_a | nan_b
-    return {"Out": np.where(either, (nan_a == nan_b) & bool(attrs["equal_nan"]), close)}
+    result = np.where(either, (nan_a == nan_b) & bool(attrs["equal_nan"]), close)
+    outs["Out"] = fresh_output(result, meta.outputs["Out"], (a, b))
 
 
-def isfinite_v2(ins, attrs):
-    return {"Out": np.isfinite(ins["X"])}
+OUT["equal_reduce"] = by_variant("equal_reduce_out", _no_launches, reduce=_equal_reduce)
+OUT["allclose"] = by_variant("allclose_out", _no_launches, reduce=_allclose)
+OUT["isclose"] = by_variant("isclose_out", _no_launches, numpy=_isclose)
 
+_KERNELS = {op: adapter(meta_rules.META[op], out, op) for op, out in OUT.items()}
 
-def isinf_v2(ins, attrs):
-    return {"Out": np.isinf(ins["X"])}
-
-
-def isnan_v2(ins, attrs):
-    return {"Out": np.isnan(ins["X"])}
-
-
-def equal_all(ins, attrs):
-    x, y = ins["X"], ins["Y"]
-    return {"Out": np.array(x.shape == y.shape and bool(np.all(x == y)))}
+# the ops' kernels, for CUDA's host fallbacks (kernels/cuda/logic.py's HOST_OPS)
+less_than, less_equal, greater_than = _KERNELS["less_than"], _KERNELS["less_equal"], _KERNELS["greater_than"]
+greater_equal, equal, not_equal = _KERNELS["greater_equal"], _KERNELS["equal"], _KERNELS["not_equal"]
+logical_not, logical_and = _KERNELS["logical_not"], _KERNELS["logical_and"]
+logical_or, logical_xor = _KERNELS["logical_or"], _KERNELS["logical_xor"]
+bitwise_not, bitwise_and = _KERNELS["bitwise_not"], _KERNELS["bitwise_and"]
+bitwise_or, bitwise_xor = _KERNELS["bitwise_or"], _KERNELS["bitwise_xor"]
+isfinite_v2, isinf_v2, isnan_v2 = _KERNELS["isfinite_v2"], _KERNELS["isinf_v2"], _KERNELS["isnan_v2"]
+equal_all = _KERNELS["equal_all"]
+equal_reduce, allclose, isclose = _KERNELS["equal_reduce"], _KERNELS["allclose"], _KERNELS["isclose"]
