@@ -1,7 +1,10 @@
 """Paddle 2.6.2 as the oracle of tensor functions at their edges (ties, zeros, NaN, the ends of a domain), where
 pe's compositions of other ops gave other values or gradients than the op Paddle builds, before 2026-11-29:
 atan2 at (0, -0), fmax/fmin at ties and NaN, heaviside of NaN, lerp's Weight (no gradient), trunc and frac of
-NaN, asinh at 0, atanh, logit at 0 and 1, celu at 0, rrelu of 0 and NaN; pe now builds Paddle's ops.
+NaN, asinh at 0, atanh, logit at 0 and 1, celu at 0, rrelu of 0 and NaN; pe now builds Paddle's ops. And where
+pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddle 2.6's), log_softmax of masked
+logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
+frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 (their ops).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -28,6 +31,9 @@ X = np.array([[-2.0, -1.0, 0.0, 0.0, 1.0, 2.0, 6.0, NAN], [3.0, 3.0, 0.0, -1.0, 
 Y = np.array([[-2.0, 0.0, 0.0, 1.0, 1.0, 3.0, 6.0, 5.0], [3.0, 2.0, -0.0, -1.0, 2.0, NAN, 7.0, -6.0]], "float32")
 P = np.array([[0.0, 0.1, 0.5, 1.0, 0.9, 1e-7, 0.3, 0.7], [1.0, 0.0, 0.2, 0.4, 0.6, 0.8, 0.99, 0.01]], "float32")
 ACOSH = np.array([1.0, 1.5, 2.0, 10.0, NAN, 1.25], "float32")
+X0 = np.nan_to_num(X, nan=8.0)  # (X without its NaN: 8, an exact power of two for log2)
+ZERO_ROW = np.array([[0.0], [1.0]], "float32")
+MASKED = np.array([[-np.inf, 0.0, 1.0, -1e9, 2.0], [3.0, -np.inf, -np.inf, 0.5, -70.0]], "float32")
 
 CASES = {
     "atan2_edges": case(lambda P, x, y: [P.atan2(x, y)], x=X, y=Y),
@@ -45,6 +51,19 @@ CASES = {
     "logit_eps": case(lambda P, p: [P.logit(p, eps=0.05)], p=P),
     "celu_zero": case(lambda P, x: [P.nn.functional.celu(x)], x=X),
     "rrelu_eval_zero_nan": case(lambda P, x: [P.nn.functional.rrelu(x, training=False)], x=X),
+    "leaky_relu_zero_nan": case(lambda P, x: [P.nn.functional.leaky_relu(x, 0.1)], x=X),
+    "sqrt_abs_zero": case(lambda P, x: [P.sqrt(P.abs(x))], x=X),
+    "log_softmax_masked": case(lambda P, z: [P.nn.functional.log_softmax(z, axis=1)], z=MASKED),
+    "log_softmax_masked_axis0": case(lambda P, z: [P.nn.functional.log_softmax(z, axis=0)], z=MASKED),
+    "norm_2_axis_zero_row": case(lambda P, x: [P.linalg.norm(x * P.assign(ZERO_ROW), p=2, axis=1)], x=X0),
+    "norm_fro_zero": case(lambda P, x: [P.linalg.norm(x * 0.0, p="fro")], x=X0),
+    "norm_fro_two_axes": case(lambda P, x: [P.linalg.norm(P.reshape(x, [2, 2, 4]), p="fro", axis=[1, 2])], x=X0),
+    "norm_3_all": case(lambda P, x: [P.linalg.norm(x, p=3)], x=X0),
+    "norm_inf_two_axes": case(lambda P, x: [P.linalg.norm(P.reshape(x, [2, 2, 4]), p=float("inf"), axis=[1, 2])], x=X0),
+    "normalize_zero_row": case(lambda P, x: [P.nn.functional.normalize(x * P.assign(ZERO_ROW), axis=1)], x=X0),
+    "dist_same": case(lambda P, x: [P.dist(x, x * 1.0, p=2)], x=X0),
+    "clip_inf_grad": case(lambda P, x: [P.erfinv(P.clip(x * 0.5, -1.0, 1.0))], x=X0),
+    "tan_log2_log10": case(lambda P, x: [P.tan(x), P.log2(P.abs(x) + 1), P.log10(P.abs(x) + 1)], x=X0),
 }
 
 if __name__ == "__main__":

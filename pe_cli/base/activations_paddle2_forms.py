@@ -9,9 +9,21 @@ import numpy as np
 # table's is Paddle 2.x's too). In a program that follows Paddle 2.6 (``Operator.paddle2``, a kernel's ``ctx.paddle2``) the
 # kernels compute these (checked on the 2.6.2 oracle: tests/data/paddle26_saved/static_activations_2x).
 PADDLE2_FORMS = {
-    # X where X > 0, else alpha X (Fluid: max(X, alpha X), other for alpha > 1); the table's gradient reads Out,
-    # whose sign is X's for alpha > 0
-    "leaky_relu": (lambda a: a["alpha"] > 1, lambda x, a: np.where(x > 0, x, x * x.dtype.type(a["alpha"])), None),
+    # X where X > 0, else alpha X (Fluid: max(X, alpha X), other for alpha > 1); the gradient dOut where X >= 0,
+    # alpha dOut where X < 0, 0 for a NaN (Paddle 2.6's reads X; Fluid's reads Out: alpha at 0). The grad op reads
+    # Out, whose sign is X's for alpha > 0 (for alpha <= 0 the table's, Fluid's, as before)
+    "leaky_relu": (
+        lambda a: a["alpha"] > 0,
+        lambda x, a: np.where(x > 0, x, x * x.dtype.type(a["alpha"])),
+        lambda out, d, a: d * np.where(out >= 0, d.dtype.type(1), np.where(out < 0, d.dtype.type(a["alpha"]), 0)),
+    ),
+    # |X|; the gradient 0 where X is 0 whatever dOut (Paddle 2.6's AbsGradFunctor selects; Fluid 1.8's dOut *
+    # sign(X) makes an inf or NaN dOut NaN there: sqrt(abs(x)) at 0)
+    "abs": (
+        lambda a: True,
+        lambda x, a: np.abs(x),
+        lambda x, d, a: np.where(x == 0, np.zeros((), np.result_type(d, np.sign(x[:0]))), d * np.sign(x)),
+    ),
     # X where X > 0, else alpha (e^X - 1) (Fluid: max(X, 0) + min(alpha (e^X - 1), 0), other for alpha < 0)
     "elu": (
         lambda a: a["alpha"] < 0,
@@ -25,3 +37,16 @@ PADDLE2_FORMS = {
         lambda x, d, a: d * ((x < -a["threshold"]) | (x > a["threshold"])),
     ),
 }
+
+# where only the gradient differs: the table's forward is Paddle 2.x's for these attributes (its loops kept)
+_SAME_FORWARD = {"leaky_relu": lambda a: a["alpha"] <= 1, "abs": lambda a: True}
+
+
+def computes_paddle2(name, attrs):
+    """Whether op ``name`` (an activation or its ``_grad``) with ``attrs`` computes PADDLE2_FORMS' form in a
+    program that follows Paddle 2.6, rather than the table's."""
+    forward = name.removesuffix("_grad")
+    form = PADDLE2_FORMS.get(forward)
+    if form is None or not form[0](attrs):
+        return False
+    return name != forward or not _SAME_FORWARD.get(forward, lambda a: False)(attrs)

@@ -7,6 +7,7 @@ from ..base.dtypes import VarType
 from ..base.errors import PeError
 from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPE_CODES, messages
 from ..ops import registry
+from .proto_slots import NOT_IN_FLUID18, NOT_IN_PADDLE26
 from ..ops.paddle26_kinds import FLOAT64_VALUES, KINDS as _PADDLE26_KINDS, RENAMED as _PADDLE26_RENAMED
 from ..ops.op_versions import VERSIONS as _PADDLE26_VERSIONS
 from .fluid_model_read import EMPTY
@@ -173,8 +174,10 @@ def _op_desc(desc, op_type, inputs, outputs, attrs, op, where, paddle2=False):
     under Paddle 2.6.2's names and types (paddle26_kinds.py), which Paddle 2.6.2 reads."""
     desc.type = op_type
     opdef = registry.get(op_type) if op_type in registry.all_op_types() else None
-    declared = {slot.name: [] for slot in (opdef.inputs if opdef is not None else ())}
-    for slots, out in ((dict(declared, **inputs), desc.inputs), (outputs, desc.outputs)):
+    lacks = (NOT_IN_PADDLE26 if paddle2 else NOT_IN_FLUID18).get(op_type, ())  # (pe's slots: written when used)
+    declared = {slot.name: [] for slot in (opdef.inputs if opdef is not None else ()) if slot.name not in lacks}
+    given = {slot: names for slot, names in inputs.items() if names or slot not in lacks}
+    for slots, out in ((dict(declared, **given), desc.inputs), (outputs, desc.outputs)):
         for slot in sorted(slots):  # every declared input, given or not, by slot name (Fluid's map)
             out.add(parameter=slot, arguments=list(slots[slot]))
     defaults = opdef.default_attrs() if opdef is not None else {}

@@ -130,9 +130,9 @@ register(
     grad=grad_of("dist_grad", ("X", "Y"), ("Out",), in_grads=("X", "Y")),
     grad_reads=("X", "Y", "Out"),
     lod="drop",
-    traits=("result_0d_in_paddle2",),
+    traits=("result_0d_in_paddle2", "paddle2_semantics"),
     doc="Out = the p-norm of Z = X - Y (broadcast), shape [1] (0-D in a Paddle 2.x program): p = 0 counts Z's nonzeros, inf / -inf is the "
-    "largest / smallest |Z|, another p (sum |Z|^p)^(1/p).",
+    "largest / smallest |Z|, another p (sum |Z|^p)^(1/p). The gradient at Out = 0 is NaN in Fluid 1.8, 0 in Paddle 2.6.",
 )
 register(
     "dist_grad",

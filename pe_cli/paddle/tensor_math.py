@@ -18,6 +18,7 @@ from ..layers.checks import check_variable_and_dtype
 from ..layers.logic import PADDLE2_COMPARABLE, append_compare
 from ..layers.helper import single as _single
 from .alpha_keywords import renamed, written_to
+from .tensor_norm import norm  # noqa: F401 (__all__)
 from .tensor_products import addmm, bmm, cross, dot, kron, matmul, mm, mul, mv, t  # noqa: F401 (__all__)
 from .tensor_logic import allclose, equal_all, isfinite, isinf, isnan, logical_and, logical_not, logical_or, logical_xor  # noqa: F401
 from ..framework.program_release import paddle_face
@@ -255,40 +256,21 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
 
 
 @paddle_face
-def norm(x, p="fro", axis=None, keepdim=False, name=None):
-    """'fro' (or 2): sqrt(sum(x^2)); inf / -inf: max / min of |x|; 0: the count of nonzeros;
-    another number p: sum(|x|^p)^(1/p) — over ``axis`` (None: all)."""
-    axis = _axes(axis)
-    if p == "fro" or p == 2:
-        return L.sqrt(L.reduce_sum(L.square(x), dim=axis, keep_dim=keepdim), name=name)
-    if not isinstance(p, numbers.Number):
-        raise ArgumentValueError(f"paddle.norm: p={p!r} must be 'fro' or a number")  # Paddle 2.6.2's ValueError
-    if p == math.inf:
-        return L.reduce_max(L.abs(x), dim=axis, keep_dim=keepdim, name=name)
-    if p == -math.inf:
-        return L.reduce_min(L.abs(x), dim=axis, keep_dim=keepdim, name=name)
-    if p == 0:
-        nonzero = L.cast(L.not_equal(x, L.zeros_like(x)), x.dtype)
-        return L.reduce_sum(nonzero, dim=axis, keep_dim=keepdim, name=name)
-    total = L.reduce_sum(L.pow(L.abs(x), factor=float(p)), dim=axis, keep_dim=keepdim)
-    return L.pow(total, factor=1.0 / float(p), name=name)
-
-
 def dist(x, y, p=2, name=None):
     """The p-norm of x - y (broadcast), over all of it: shape [1]."""
     return L.dist(x, y, p=p)
 
 
 def tan(x, name=None):
-    return divide(L.sin(x), L.cos(x), name=name)
+    return _single("tan", x, {"X": [x]}, {}, name=name)
 
 
 def log2(x, name=None):
-    return L.scale(L.log(x), scale=1.0 / math.log(2.0), name=name)
+    return _single("log2", x, {"X": [x]}, {}, name=name)
 
 
 def log10(x, name=None):
-    return L.scale(L.log(x), scale=1.0 / math.log(10.0), name=name)
+    return _single("log10", x, {"X": [x]}, {}, name=name)
 
 
 def log1p(x, name=None, *, out=None):

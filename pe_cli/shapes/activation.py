@@ -21,7 +21,7 @@ import functools
 import numpy as np
 
 from ..base.activations import TABLE, bind
-from ..base.activations_paddle2_forms import PADDLE2_FORMS
+from ..base.activations_paddle2_forms import PADDLE2_FORMS, computes_paddle2
 from ..base.broadcast_shapes import broadcast
 from ..base.dims import numel
 from .structured import Meta
@@ -47,7 +47,7 @@ def forward_meta(row):
     def meta(attrs, ins, facts):
         x = ins["X"]
         outputs = {"Out": (x.shape, x.dtype)}
-        if paddle2 is not None and facts.paddle2 and paddle2[0](attrs):
+        if paddle2 is not None and facts.paddle2 and computes_paddle2(row.name, attrs):
             return Meta(outputs, "paddle2", fresh=True)
         if row.cpu_loop and x.dtype in _LOOP_DTYPES:
             return Meta(outputs, "loop", row.cpu_loop, ("X",), {"Out": "X"})
@@ -100,8 +100,11 @@ def grad_meta(row):
 
     def meta(attrs, ins, facts):
         a, dout = ins[reads], ins["Out@GRAD"]
-        if paddle2 is not None and facts.paddle2 and paddle2[0](attrs):
-            return Meta({"X@GRAD": (_broadcast(ins["X"].shape, dout.shape), dout.dtype)}, "paddle2", fresh=True)
+        if paddle2 is not None and facts.paddle2 and computes_paddle2(row.name + "_grad", attrs):
+            # (the table's derivative's dtype: abs's of a complex X is complex)
+            dtype = _derivative_dtype(row.name, a.dtype, dout.dtype, params_in(row, attrs, dout.dtype))
+            shape = _broadcast(a.shape, dout.shape)
+            return Meta({"X@GRAD": (shape, dout.dtype if dtype is None else dtype)}, "paddle2", fresh=True)
         if loop and dout.dtype in _LOOP_DTYPES and a.dtype == dout.dtype and a.shape == dout.shape:
             return Meta({"X@GRAD": (dout.shape, dout.dtype)}, "loop", loop, (reads, "Out@GRAD"), {"X@GRAD": "Out@GRAD"})
         dtype = _derivative_dtype(row.name, a.dtype, dout.dtype, params_in(row, attrs, dout.dtype))

@@ -46,6 +46,31 @@ def _sum_exp(x, m, e):
 
 
 @numba.njit(inline="always", error_model="numpy")
+def _shifted(v):
+    """log_softmax's shifted logit x - max, clipped below at -64 (Paddle's CPU log_softmax: its ValueClip, a NaN
+    kept)."""
+    return _F(-64.0) if v < _F(-64.0) else v
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _sum_exp_clipped(x, m, e):
+    """_sum_exp of the shifted logits clipped at -64 (``_shifted``): sum(exp(clip(x - m))), e written on the way."""
+    n = x.shape[0]
+    for k in range(n):
+        e[k] = _exp(_shifted(x[k] - m))
+    s0 = s1 = s2 = s3 = 0.0
+    n4 = n - n % 4
+    for k in range(0, n4, 4):
+        s0 += e[k]
+        s1 += e[k + 1]
+        s2 += e[k + 2]
+        s3 += e[k + 3]
+    for k in range(n4, n):
+        s0 += e[k]
+    return (s0 + s1) + (s2 + s3)
+
+
+@numba.njit(inline="always", error_model="numpy")
 def _softmax_ce_row(logits, r, label, ignore_index, softmax, loss):
     """Row r: softmax = exp(x - m) / sum, and loss = -log_p[label] as _pointwise_loops.softmax_ce's, from
     log_p = (x - m) - log(sum)."""
@@ -117,14 +142,14 @@ def softmax_ce_grad_parallel(softmax, label, dloss, ignore_index, dlogits, parts
 def _log_softmax_row(x, r, out):
     row, o = x[r], out[r]
     m = row_max(x, r)
-    log_sum = _F(np.log(_F(_sum_exp(row, m, o))))
+    log_sum = _F(np.log(_F(_sum_exp_clipped(row, m, o))))
     for k in range(row.shape[0]):
-        o[k] = (row[k] - m) - log_sum
+        o[k] = _shifted(row[k] - m) - log_sum
 
 
 @_jit
 def log_softmax(x, out):
-    """out = (x - max) - log(sum(exp(x - max))) along the rows of [rows, n] float32 ``x``."""
+    """out = s - log(sum(exp(s))), s = x - max clipped at -64, along the rows of [rows, n] float32 ``x``."""
     for r in range(x.shape[0]):
         _log_softmax_row(x, r, out)
 
@@ -148,9 +173,9 @@ def _beam_log_probs_row(x, r, finished, noend, pre, out):
             o[k] = noend[k] + c
         return
     m = row_max(x, r)
-    log_sum = _F(np.log(_F(_sum_exp(row, m, o))))
+    log_sum = _F(np.log(_F(_sum_exp_clipped(row, m, o))))
     for k in range(row.shape[0]):
-        o[k] = ((row[k] - m) - log_sum) + c
+        o[k] = (_shifted(row[k] - m) - log_sum) + c
 
 
 @_jit

@@ -83,7 +83,9 @@ def _clip(ins, outs, attrs, meta):
 def _clip_grad(ins, outs, attrs, meta):
     x, dout = ins["X"], ins["Out@GRAD"]
     inside = (x > x.dtype.type(attrs["min"])) & (x < x.dtype.type(attrs["max"]))
-    outs["X@GRAD"] = fresh_output(dout * inside, meta.outputs["X@GRAD"], tuple(ins.values()))
+    # dOut where X is inside, else 0 (Paddle's ClipGradFunctor selects: an inf or NaN dOut outside gives 0)
+    grad = np.where(inside, dout, dout.dtype.type(0))
+    outs["X@GRAD"] = fresh_output(grad, meta.outputs["X@GRAD"], tuple(ins.values()))
 
 
 CLIP = by_variant("clip_out", None, numpy=_clip)

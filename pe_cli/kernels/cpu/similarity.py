@@ -66,7 +66,9 @@ def dist(ins, attrs, ctx=NO_CONTEXT):
     return {"Out": np.full(scalar_shape(ctx.zero_dim), out, dtype=x.dtype)}
 
 
-def dist_grad(ins, attrs):
+def dist_grad(ins, attrs, ctx=NO_CONTEXT):
+    """Fluid 1.8's (|Z| / Out)^(p-1) sign(Z) dOut (NaN at Out = 0); in a Paddle 2.x program Paddle 2.6's, its
+    p_norm_grad's |Z|^(p-1) / (Out^(p-1) + 1e-12) sign(Z) dOut (0 at Out = 0)."""
     x, y, out, dout, p = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"], attrs["p"]
     z, norm = x - y, out.reshape(-1)[0]
     d = dout.reshape(-1)[0]
@@ -74,6 +76,10 @@ def dist_grad(ins, attrs):
         grad = np.zeros_like(z)
     elif p in (np.inf, -np.inf):
         grad = (np.abs(z) == norm) * np.sign(z) * d
+    elif ctx.paddle2:
+        one, eps = x.dtype.type(1), x.dtype.type(1e-12)
+        q = x.dtype.type(p) - one
+        grad = np.power(np.abs(z), q) / (np.power(norm, q) + eps) * np.sign(z) * d
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
             grad = np.power(np.abs(z) / norm, x.dtype.type(p - 1)) * np.sign(z) * d

@@ -9,7 +9,8 @@ variant their meta rule chose (pe_cli/shapes/softmax.py) along ``meta.args[0]``,
 - "numpy": numpy's passes along the axis, a ``fresh`` variant (the array numpy made is the output).
 
 softmax is Fluid's CPU kernel's (its ValueClip): the shifted logits are clipped at ``SOFTMAX_FLOOR``, so no
-probability is below exp(-64) (about 1.6e-28) and a following log stays finite."""
+probability is below exp(-64) (about 1.6e-28) and a following log stays finite; log_softmax is Paddle 2.x's CPU
+kernel's, clipped alike (a logit masked with -inf or -1e9 gives -64 - log(sum), not -inf)."""
 
 import numpy as np
 
@@ -63,6 +64,7 @@ def _log_softmax_numpy(ins, outs, attrs, meta):
     out = np.asarray(x - x.max(axis=axis, keepdims=True))  # (a 0-D X's: an array, not numpy's scalar)
     if out.dtype.kind != "f":  # integers: numpy's exp gives float64, as the result then
         out = out.astype(np.float64)
+    np.putmask(out, out < SOFTMAX_FLOOR, SOFTMAX_FLOOR)  # (Paddle's ValueClip, as softmax's; a NaN kept)
     sums = np.asarray(np.exp(out).sum(axis=axis, keepdims=True))
     out -= np.log(sums, out=sums)  # in place: one [rows, classes] array fewer (the beam's [256, 10,000])
     outs["Out"] = fresh_output(out, meta.outputs["Out"], (x,))

@@ -13,7 +13,7 @@ from numba import cuda
 
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, SCALAR_HELPERS, bind, kernels
-from ...base.activations_paddle2_forms import PADDLE2_FORMS
+from ...base.activations_paddle2_forms import PADDLE2_FORMS, computes_paddle2
 from .. import kernel_of
 from . import runtime as rt
 from ._host import given_cpu_kernel, on_host
@@ -98,10 +98,10 @@ def _kernel(name):
 def _paddle2_form(name):
     """Paddle 2.x's formula where it differs (activations.PADDLE2_FORMS): the op's CPU kernel, on the host; the
     table's kernel otherwise."""
-    differs, table = PADDLE2_FORMS[name.removesuffix("_grad")][0], _ROW_KERNELS[name]
+    table = _ROW_KERNELS[name]
 
     def kernel(ins, attrs, cpu_kernel, ctx=NO_CONTEXT):
-        return (on_host(cpu_kernel) if ctx.paddle2 and differs(attrs) else table)(ins, attrs)
+        return (on_host(cpu_kernel) if ctx.paddle2 and computes_paddle2(name, attrs) else table)(ins, attrs)
 
     kernel.__name__ = name
     return given_cpu_kernel(kernel)
@@ -179,6 +179,7 @@ def _softmax_kernel(dt, log):
     T = THREADS
     neg_inf = dt(-np.inf)
     zero = dt(0)
+    floor = dt(-64.0)
 
     @jit_kernel
     def kernel(x, out, rows, n, inner):
@@ -194,12 +195,16 @@ def _softmax_kernel(dt, log):
             m = block_max(shared, m)
             s = zero
             for j in range(t, n, nt):
-                s += math.exp(x[base + j * inner] - m)
+                v = x[base + j * inner] - m
+                if log and v < floor:  # (Paddle's CPU log_softmax: its ValueClip at -64)
+                    v = floor
+                s += math.exp(v)
             s = block_sum(shared, s)
             for j in range(t, n, nt):
                 k = base + j * inner
                 if log:
-                    out[k] = x[k] - m - math.log(s)
+                    v = x[k] - m
+                    out[k] = (floor if v < floor else v) - math.log(s)
                 else:
                     out[k] = math.exp(x[k] - m) / s
             r += cuda.gridDim.x
