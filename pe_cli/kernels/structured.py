@@ -28,9 +28,13 @@ def allocate(meta, ins, overwrite=False):
     outs = {slot: ins[src] for slot, src in meta.aliases.items()} if meta.aliases else {}
     if meta.views:
         viewed(meta, ins, outs)
-    for slot, (shape, dtype) in () if meta.fresh else meta.outputs.items():
+    for slot, spec in () if meta.fresh else meta.outputs.items():
         if slot in outs:
             continue
+        if type(spec) is list:  # (a list output: a buffer per variable)
+            outs[slot] = [np.empty(shape, dtype) for shape, dtype in spec]
+            continue
+        shape, dtype = spec
         src = meta.inplace.get(slot) if overwrite else None
         x = None if src is None else ins.get(src)
         if (
@@ -125,7 +129,7 @@ def step_kernel(meta, out_kernel, name, check=None):
     """A structured op's kernel in one executor step, ``kernel(ins, attrs, ctx)``: ``meta(attrs, ins, ctx)``
     once per signature of its inputs (``kernel.metas``: signature -> (Meta, the buffers to allocate as (slot
     or scratch name, shape, dtype), the out-kernel's function of the Meta's variant where it names them:
-    ``out_kernel.variants``); the rule is ``kernel.meta``), then ``out_kernel(ins, outs, attrs,
+    ``out_kernel.variants``, the list outputs' (slot, a (shape, dtype) per variable)); the rule is ``kernel.meta``), then ``out_kernel(ins, outs, attrs,
     meta)`` into outputs allocated here (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says
     ``takes_context``: the call's own facts, a drawing op's Generator, which no Meta keeps; its variants take
     it too). ``check(ins, attrs, ctx)``: the op's run-time checks of its inputs' dtypes (kernels/run_checks.py),
@@ -136,24 +140,26 @@ def step_kernel(meta, out_kernel, name, check=None):
         if check is not None:
             check(ins, attrs, ctx)
         decided = kernel.meta(attrs, ins, ctx)
+        listed = ()  # (list outputs: slot -> a (shape, dtype) per variable)
         if decided.fresh:  # (nothing to allocate: the out-kernel puts the arrays numpy made)
             empties = ()
         else:
             left = {*decided.aliases, *decided.views}  # (an input, as it is or in another shape)
-            outputs = decided.outputs.items()
-            empties = tuple((slot, shape, dtype) for slot, (shape, dtype) in outputs if slot not in left)
+            outputs = [(slot, spec) for slot, spec in decided.outputs.items() if slot not in left]
+            listed = tuple((slot, spec) for slot, spec in outputs if type(spec) is list)
+            empties = tuple((slot, *spec) for slot, spec in outputs if type(spec) is not list)
         empties += tuple((name, shape, dtype) for name, (shape, dtype) in decided.scratch.items())
         run = getattr(out_kernel, "variants", {}).get(decided.variant, out_kernel)  # (one call less)
         if key is not None:
             if len(metas) >= KEPT:  # (shapes that drift from batch to batch: the recent ones)
                 metas.clear()
-            metas[key] = (decided, empties, run)
-        return decided, empties, run
+            metas[key] = (decided, empties, run, listed)
+        return decided, empties, run, listed
 
     def kernel(ins, attrs, ctx=NO_CONTEXT):
         key = signature(ins)
         found = metas.get(key)
-        decided, empties, run = decide(key, ins, attrs, ctx) if found is None else found
+        decided, empties, run, listed = decide(key, ins, attrs, ctx) if found is None else found
         overwrite = ctx.inplace or ctx.update_in_place  # (the enable_inplace pass's leave, or an update's)
         if overwrite:
             outs = allocate(decided, ins, True)  # (outputs that may be an input's buffer)
@@ -162,6 +168,9 @@ def step_kernel(meta, out_kernel, name, check=None):
             outs = {slot: np.empty(shape, dtype)}
         else:
             outs = {slot: np.empty(shape, dtype) for slot, shape, dtype in empties}
+        if listed and not overwrite:  # (a buffer per variable of a list output; allocate's did)
+            for slot, specs in listed:
+                outs[slot] = [np.empty(shape, dtype) for shape, dtype in specs]
         if decided.aliases:  # (outputs that are an input as it is)
             for slot, src in decided.aliases.items():
                 outs[slot] = ins[src]

@@ -1,9 +1,12 @@
 """The ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the family of
 reverse, stack and unbind, whose kernels serve them): reverse (reversed along axes), Fluid 1.8's flip
 (reverse's twin; its gradient is a flip), roll (circularly shifted along dims), unbind (the slices along an
-axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them)."""
+axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them: structured kernels, their meta rules
+in shapes/joining.py, their CPU out-kernels in kernels/cpu/joining.py)."""
 
-from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
+from ..kernels.cpu import joining as cpu_joining
+from ..shapes import joining as meta_rules
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from .manipulation import axis_in
 
 
@@ -162,6 +165,7 @@ _UNSTACK_ATTRS = {"axis": Attr(0, is_int, "an int"), "num": Attr(None, lambda v:
 register(
     "unstack",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unstack_meta, cpu=cpu_joining.UNSTACK),
     inputs=["X"],
     outputs=["Y*"],
     attrs=_UNSTACK_ATTRS,
@@ -173,6 +177,7 @@ register(
 register(
     "unstack_grad",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unstack_grad_meta, cpu=cpu_joining.UNSTACK_GRAD),
     inputs=["Y@GRAD*"],
     outputs=["X@GRAD"],
     attrs=_UNSTACK_ATTRS,
