@@ -104,7 +104,10 @@ def signature(ins):
     array (a Meta of it is not kept)."""
     if len(ins) == 1:  # (a unary op's, the most frequent: a quarter of a microsecond less)
         for v in ins.values():
-            return ((v.shape, v.dtype),) if type(v) is np.ndarray else None
+            if type(v) is np.ndarray:
+                return ((v.shape, v.dtype),)
+            if type(v) is not list:  # (a list slot's, concat's or sum's X: below)
+                return None
     if len(ins) == 2:  # (a binary op's: X and Y)
         a, b = ins.values()
         if type(a) is np.ndarray and type(b) is np.ndarray:
@@ -129,8 +132,8 @@ def step_kernel(meta, out_kernel, name, check=None):
     """A structured op's kernel in one executor step, ``kernel(ins, attrs, ctx)``: ``meta(attrs, ins, ctx)``
     once per signature of its inputs (``kernel.metas``: signature -> (Meta, the buffers to allocate as (slot
     or scratch name, shape, dtype), the out-kernel's function of the Meta's variant where it names them:
-    ``out_kernel.variants``, the list outputs' (slot, a (shape, dtype) per variable)); the rule is ``kernel.meta``), then ``out_kernel(ins, outs, attrs,
-    meta)`` into outputs allocated here (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says
+    ``out_kernel.variants``, the list outputs' (slot, a (shape, dtype) per variable)); the rule is
+    ``kernel.meta``), then ``out_kernel(ins, outs, attrs, meta)`` into outputs allocated here (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says
     ``takes_context``: the call's own facts, a drawing op's Generator, which no Meta keeps; its variants take
     it too). ``check(ins, attrs, ctx)``: the op's run-time checks of its inputs' dtypes (kernels/run_checks.py),
     which a signature decides, made with its meta."""
@@ -163,13 +166,12 @@ def step_kernel(meta, out_kernel, name, check=None):
         overwrite = ctx.inplace or ctx.update_in_place  # (the enable_inplace pass's leave, or an update's)
         if overwrite:
             outs = allocate(decided, ins, True)  # (outputs that may be an input's buffer)
-        elif len(empties) == 1:
+        elif len(empties) == 1 and not listed:
             slot, shape, dtype = empties[0]
             outs = {slot: np.empty(shape, dtype)}
         else:
             outs = {slot: np.empty(shape, dtype) for slot, shape, dtype in empties}
-        if listed and not overwrite:  # (a buffer per variable of a list output; allocate's did)
-            for slot, specs in listed:
+            for slot, specs in listed:  # (a buffer per variable of a list output)
                 outs[slot] = [np.empty(shape, dtype) for shape, dtype in specs]
         if decided.aliases:  # (outputs that are an input as it is)
             for slot, src in decided.aliases.items():

@@ -126,10 +126,11 @@ def _grad_split(g):
     g.op("concat", {"X": g.out_grad("Out"), **axis}, {"Out": g.in_grad("X")}, {"axis": g.attrs["axis"]})
 
 
+SPLIT_STRUCTURED = Structured(meta=meta_rules.split_meta, cpu=cpu_joining.SPLIT)  # (split_byref's too)
 register(
     "split",
     kernel_module="manipulation",
-    structured=Structured(meta=meta_rules.split_meta, cpu=cpu_joining.SPLIT),
+    structured=SPLIT_STRUCTURED,
     inputs=["X", "AxisTensor?", "SectionsTensorList*?"],
     outputs=["Out*"],
     attrs={

@@ -108,6 +108,18 @@ CONVERTED = {
         for g in ("", "_grad", "_grad_input", "_grad_filter")
     },
     "batch_norm": {"batch_norm", "batch_norm_grad", "batch_norm_grad_param"},
+    # (their list outputs' sentinel buffers, sum's variants and fresh forms: tests/kernels/test_structured_joining.py)
+    "joining": {
+        "concat",
+        "concat_grad",
+        "split",
+        "split_byref",
+        "stack",
+        "stack_grad",
+        "unstack",
+        "unstack_grad",
+        "sum",
+    },
 }
 CASES = {
     "activation table": [
@@ -178,6 +190,12 @@ CASES = {
     "batch_norm": [
         c for c in cases_normalization.CASES if c.op in CONVERTED["batch_norm"] and "MomentumTensor" not in c.inputs
     ],
+    # (dense values; AxisTensor's and SectionsTensorList's values replace their attributes before the rule runs)
+    "joining": [
+        c
+        for c in cases_manipulation.CASES + cases_elementwise.CASES + cases_tensor_attrs.CASES
+        if c.op in CONVERTED["joining"] and not {"AxisTensor", "SectionsTensorList"} & set(c.inputs)
+    ],
 }
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -193,6 +211,7 @@ OWN_TESTS = (
     "conv2d",
     "conv2d_transpose",
     "batch_norm",
+    "joining",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
