@@ -134,8 +134,8 @@ def step_kernel(meta, out_kernel, name, check=None):
     or scratch name, shape, dtype), the out-kernel's function of the Meta's variant where it names them:
     ``out_kernel.variants``, the list outputs' (slot, a (shape, dtype) per variable)); the rule is
     ``kernel.meta``), then ``out_kernel(ins, outs, attrs, meta)`` into outputs allocated here
-    (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says ``takes_context``: the call's own facts, a drawing op's Generator, which no Meta keeps; its variants take
-    it too). ``check(ins, attrs, ctx)``: the op's run-time checks of its inputs' dtypes (kernels/run_checks.py),
+    (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says ``takes_context``: the call's own
+    facts, a drawing op's Generator, which no Meta keeps; its variants take it too). ``check(ins, attrs, ctx)``: the op's run-time checks of its inputs' dtypes (kernels/run_checks.py),
     which a signature decides, made with its meta."""
     metas, told = {}, getattr(out_kernel, "takes_context", False)
 
