@@ -106,8 +106,7 @@ def signature(ins):
         for v in ins.values():
             if type(v) is np.ndarray:
                 return ((v.shape, v.dtype),)
-            if type(v) is not list:  # (a list slot's, concat's or sum's X: below)
-                return None
+            return (_listed(v),) if type(v) is list else None  # (a list slot's: concat's, sum's X)
     if len(ins) == 2:  # (a binary op's: X and Y)
         a, b = ins.values()
         if type(a) is np.ndarray and type(b) is np.ndarray:
@@ -116,12 +115,25 @@ def signature(ins):
     for v in ins.values():
         if type(v) is np.ndarray:
             key.append((v.shape, v.dtype))
-        elif type(v) is list and all(type(a) is np.ndarray for a in v):
-            key.append(tuple((a.shape, a.dtype) for a in v))
         elif v is None:
             key.append(None)
         else:
+            listed = _listed(v) if type(v) is list else None
+            if listed is None:
+                return None
+            key.append(listed)
+    return tuple(key)
+
+
+def _listed(values):
+    """The shapes and dtypes of a list slot's values, or None where one is no array (a loop: a microsecond less
+    than a generator's over three values)."""
+    key = []
+    for a in values:
+        if type(a) is not np.ndarray:
             return None
+        key.append(a.shape)
+        key.append(a.dtype)
     return tuple(key)
 
 

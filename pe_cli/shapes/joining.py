@@ -75,9 +75,14 @@ def unstack_grad_meta(attrs, ins, facts):
 
 
 def _stacked(xs, axis, slot):
+    """Each input seen with a new dim of 1 at ``axis`` (args: its index), the views joined along it (numpy's
+    stack, without its Python-level checks on every call: numpy's refusal of inputs of different shapes is made
+    here, in its words)."""
     axis %= xs[0].ndim + 1
+    if any(x.shape != xs[0].shape for x in xs):
+        raise ValueError("all input arrays must have the same shape")
     shape = xs[0].shape[:axis] + (len(xs),) + xs[0].shape[axis:]
-    return Meta({slot: _spec(shape, _result_dtype(xs))}, "stack", args=(axis,))
+    return Meta({slot: _spec(shape, _result_dtype(xs))}, "stack", args=(axis, (slice(None),) * axis + (None,)))
 
 
 def stack_grad_meta(attrs, ins, facts):
