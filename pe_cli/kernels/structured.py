@@ -147,8 +147,9 @@ def step_kernel(meta, out_kernel, name, check=None):
     ``out_kernel.variants``, the list outputs' (slot, a (shape, dtype) per variable)); the rule is
     ``kernel.meta``), then ``out_kernel(ins, outs, attrs, meta)`` into outputs allocated here
     (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says ``takes_context``: the call's own
-    facts, a drawing op's Generator, which no Meta keeps; its variants take it too). ``check(ins, attrs, ctx)``: the op's run-time checks of its inputs' dtypes (kernels/run_checks.py),
-    which a signature decides, made with its meta."""
+    facts, a drawing op's Generator, which no Meta keeps; its variants take it too). ``check(ins, attrs, ctx)``:
+    the op's run-time checks of its inputs' dtypes (kernels/run_checks.py), which a signature decides, made with
+    its meta."""
     metas, told = {}, getattr(out_kernel, "takes_context", False)
 
     def decide(key, ins, attrs, ctx):

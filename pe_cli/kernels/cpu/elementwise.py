@@ -1,7 +1,6 @@
 """Elementwise kernels: the sum of several tensors (sum's out-kernel ``SUM``, its meta rule shapes/joining.sum_meta,
 and ``sum``, its kernel by name: the builtin is never called here; up to four float arrays a pass,
-_elementwise_loops.py), clip, clip_by_norm, the
-isfinite/isinf/isnan checks, minus and elementwise_div_grad_grad.
+_elementwise_loops.py), clip, clip_by_norm, the isfinite/isinf/isnan checks, minus and elementwise_div_grad_grad.
 
 The binary elementwise ops (elementwise_add, ...) and their gradients (elementwise_binary.py) and scale
 (scaling.py) are structured kernels; their kernels and the helpers of Fluid's ``axis`` broadcasting are named here too
