@@ -35,17 +35,19 @@ def _run(results, record, direct, op, key, ins, attrs, ctx=None):
     opdef = registry.get(op)
     attrs = dict(opdef.default_attrs(), **attrs)
     record(results, key, lambda: _flat(direct(opdef, dict(ins), attrs, ctx)))
+    counts = getattr(ctx, "output_counts", None) or {}
     try:
-        step = _step(op, ins, attrs)
+        step = _step(op, ins, attrs, counts)
     except Exception:  # (its shape rule refused it where the op is appended: that refusal recorded)
-        record(results, key + "|step", lambda: _step(op, ins, attrs))
+        record(results, key + "|step", lambda: _step(op, ins, attrs, counts))
         return
     for run in (1, 2):
         record(results, f"{key}|step{run}", lambda: _flat(step(ins)))
 
 
-def _step(op, ins, attrs):
-    """An executor step of ``op`` over ``ins``' slots: ``run(ins)`` -> its outputs."""
+def _step(op, ins, attrs, counts):
+    """An executor step of ``op`` over ``ins``' slots: ``run(ins)`` -> its outputs (``counts``: slot -> how many
+    variables a list output has, where the op's attributes do not say)."""
     from pe_cli.base.places import CPUPlace
     from pe_cli.executor.plan import OpStep, Values, run_step
     from pe_cli.framework import Program
@@ -54,7 +56,7 @@ def _step(op, ins, attrs):
     names = {s: [f"{s}_{i}" for i in range(len(v))] if isinstance(v, list) else [s] for s, v in ins.items()}
     outputs, dup = {}, {s.name for s in registry.get(op).outputs if s.duplicable}
     for s in registry.get(op).outputs:
-        count = _OUT_COUNTS[op](ins, attrs) if s.duplicable else 1
+        count = counts.get(s.name) or _OUT_COUNTS[op](ins, attrs) if s.duplicable else 1
         outputs[s.name] = [f"o_{s.name}_{i}" for i in range(count)]
     block = Program().global_block()
     for n in [n for ns in {**names, **outputs}.values() for n in ns]:
@@ -93,6 +95,35 @@ def joining(results, record, direct):
     _splits(results, record, direct)
     _stacks(results, record, direct)
     _sums(results, record, direct)
+    _unbinds(results, record, direct)
+
+
+def _unbinds(results, record, direct):
+    """unbind with one output per slice and with fewer (the first slices, as Fluid's kernel: ``output_counts``),
+    0-D slices in a Paddle 2.x program, and unbind_leading_grad on each."""
+    from pe_cli.kernels.context import KernelContext
+
+    forms = [((2, 3, 4), 1, None), ((3, 4), 0, 2), ((3, 4), -1, 3), ((5,), 0, None), ((2, 6), 1, 4), ((0, 3), 1, None)]
+    forms += [((4, 3, 2), 5, None)]
+    for i, (shape, axis, k) in enumerate(forms):
+        for dtype in _DTYPES:
+            for zero_dim in (False, True):
+                key = f"joining|unbind|{i}|{dtype}|{zero_dim}"
+                x = _values(key, shape, dtype)
+                n = shape[axis % len(shape)] if k is None else k
+                ctx = KernelContext(output_counts={"Out": n}, zero_dim=zero_dim)
+                attrs = _attrs("unbind", axis=axis)
+                record(results, key, lambda: _flat(direct(_op("unbind"), {"X": x}, attrs, ctx)))
+                if zero_dim:
+                    continue
+                _run(results, record, direct, "unbind", key + "|run", {"X": x}, {"axis": axis}, ctx)
+                try:
+                    outs = direct(_op("unbind"), {"X": x}, attrs, ctx)["Out"]
+                except Exception:
+                    continue
+                grads = [_values(f"{key}|d{j}", o.shape, dtype) for j, o in enumerate(outs)]
+                gins = {"X": x, "Out@GRAD": grads}
+                _run(results, record, direct, "unbind_leading_grad", key + "|grad", gins, {"axis": axis})
 
 
 def _concats(results, record, direct):

@@ -21,7 +21,7 @@ for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (d
 batch_norm and its gradients on tools/batch_norm_case_bytes.py's dtypes, layouts and modes;
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
-for joining (the op cases of concat, split, stack, unstack and sum), those ops and their grad ops through their
+for joining (the op cases of concat, split, stack, unstack, unbind and sum), those ops and their grad ops through their
 kernels and executor steps on tools/joining_case_bytes.py's dtypes, shapes, axes and sum's forms;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
 for reshaping (the op cases of reshape, squeeze, unsqueeze, flatten(_contiguous_range), transpose, their ``*2`` twins
@@ -81,7 +81,7 @@ def _op_cases(root, families, results):
 
 
 _SOFTMAX_OPS = ("softmax", "softmax_grad", "log_softmax", "log_softmax_grad")
-_JOINING = ("concat", "concat_grad", "split", "stack", "stack_grad", "unstack", "unstack_grad", "sum")
+_JOINING = ("concat", "concat_grad", "split", "stack", "stack_grad", "unstack", "unstack_grad", "sum", "unbind")
 _RESHAPING = ("reshape", "squeeze", "unsqueeze", "flatten", "flatten_contiguous_range", "transpose")
 
 

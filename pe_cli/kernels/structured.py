@@ -148,8 +148,7 @@ def step_kernel(meta, out_kernel, name, check=None):
     ``kernel.meta``), then ``out_kernel(ins, outs, attrs, meta)`` into outputs allocated here
     (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says ``takes_context``: the call's own
     facts, a drawing op's Generator, which no Meta keeps; its variants take it too). ``check(ins, attrs, ctx)``:
-    the op's run-time checks of its inputs' dtypes (kernels/run_checks.py), which a signature decides, made with
-    its meta."""
+    the op's run-time dtype checks (kernels/run_checks.py), which a signature decides, made with its meta."""
     metas, told = {}, getattr(out_kernel, "takes_context", False)
 
     def decide(key, ins, attrs, ctx):

@@ -1,8 +1,9 @@
 """The ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the family of
 reverse, stack and unbind, whose kernels serve them): reverse (reversed along axes), Fluid 1.8's flip
 (reverse's twin; its gradient is a flip), roll (circularly shifted along dims), unbind (the slices along an
-axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them: structured kernels, their meta rules
-in shapes/joining.py, their CPU out-kernels in kernels/cpu/joining.py)."""
+axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them). unbind and unstack and their
+gradients are structured kernels: their meta rules in shapes/joining.py, their CPU out-kernels in
+kernels/cpu/joining.py."""
 
 from ..kernels.cpu import joining as cpu_joining
 from ..shapes import joining as meta_rules
@@ -118,6 +119,7 @@ def _grad_unbind(g):
 register(
     "unbind",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unbind_meta, cpu=cpu_joining.UNBIND),
     inputs=["X"],
     outputs=["Out*"],
     grad_reads=("X",),
@@ -132,6 +134,7 @@ register(
 register(
     "unbind_leading_grad",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unbind_leading_grad_meta, cpu=cpu_joining.UNBIND_LEADING_GRAD),
     inputs=["X", "Out@GRAD*"],
     outputs=["X@GRAD"],
     attrs={"axis": Attr(0, is_int, "an int")},

@@ -1,5 +1,5 @@
-"""Meta rules (structured kernels, shapes/structured.py) of the joining ops: concat, split, stack, unstack, their
-gradients, and sum (add_n, the gradients' accumulation). Their out-kernels: kernels/cpu/joining.py (sum's:
+"""Meta rules (structured kernels, shapes/structured.py) of the joining ops: concat, split, stack, unstack, unbind,
+their gradients, and sum (add_n, the gradients' accumulation). Their out-kernels: kernels/cpu/joining.py (sum's:
 kernels/cpu/elementwise.py). A list output (split's Out, a gradient's X@GRAD) is a list of (shape, dtype), one
 per variable. Each rule reads the shapes and dtypes of its inputs and decides what the op's kernel decided on
 every call; what that kernel refused (numpy's refusals: inputs that disagree) its out-kernel's numpy call still
@@ -96,10 +96,28 @@ def unstack_meta(attrs, ins, facts):
     """unstack: Y[j] is X's j-th slice along ``axis`` (that dim removed; 0-D in a Paddle 2.x program where
     nothing is left, else [1]), X seen as [rows before axis, slices, the rest] ("slices")."""
     x = ins["X"]
+    return _unbound(x, attrs["axis"] % x.ndim, x.shape[attrs["axis"] % x.ndim], facts, "Y")
+
+
+def unbind_meta(attrs, ins, facts):
+    """unbind: unstack's, with k outputs (``facts.count``: the op's; X's slices where not said): with fewer
+    than the slices, Fluid's kernel reads X's first rows * k * cols elements as [rows, k, cols]."""
+    x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    k = x.shape[axis]
+    return _unbound(x, axis, facts.count("Out", x.shape[axis]), facts, "Out")
+
+
+def _unbound(x, axis, k, facts, slot):
     rows, cols, shape = unbind_view(x.shape, axis, k, facts.zero_dim)
-    return Meta({"Y": [_spec(shape, x.dtype)] * k}, "slices", args=(rows, k, cols))
+    return Meta({slot: [_spec(shape, x.dtype)] * k}, "slices", args=(rows, k, cols))
+
+
+def unbind_leading_grad_meta(attrs, ins, facts):
+    """unbind_leading_grad: X@GRAD (X's shape, Out@GRAD's dtype) holds each Out@GRAD where its output read X
+    (X's first elements as [rows, k, cols]), 0 elsewhere ("leading")."""
+    x, grads = ins["X"], ins["Out@GRAD"]
+    rows, cols, _ = unbind_view(x.shape, attrs["axis"] % x.ndim, len(grads))
+    return Meta({"X@GRAD": _spec(x.shape, grads[0].dtype)}, "leading", args=(rows, len(grads), cols))
 
 
 def sum_meta(attrs, ins, facts):

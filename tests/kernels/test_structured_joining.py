@@ -64,17 +64,19 @@ _GRADS = {  # op -> (its grad op, its inputs from the forward's inputs and outpu
     "concat": ("concat_grad", lambda ins, outs, d: {"X": ins["X"], "Out@GRAD": d(outs["Out"])}),
     "stack": ("stack_grad", lambda ins, outs, d: {"X": ins["X"], "Y@GRAD": d(outs["Y"])}),
     "unstack": ("unstack_grad", lambda ins, outs, d: {"Y@GRAD": [d(y) for y in outs["Y"]]}),
+    "unbind": ("unbind_leading_grad", lambda ins, outs, d: {"X": ins["X"], "Out@GRAD": [d(o) for o in outs["Out"]]}),
 }
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("case", CASES["joining"], ids=[c.id for c in CASES["joining"]])
 def test_joining_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
-    """Every op case of concat, split, stack, unstack and sum (of dense values; attributes given as tensors: the
-    op's kernel puts their values in its attributes first), and the grad ops of concat, stack and unstack, in
-    float64 and float32 (an int case in its ints): the out-kernels fill every buffer they are handed with what
-    the op's kernel computes."""
-    attrs, ctx = _attrs_with_defaults(case), KernelContext(paddle2=case.paddle2)
+    """Every op case of concat, split, stack, unstack, unbind and sum (of dense values; attributes given as
+    tensors: the op's kernel puts their values in its attributes first), and the grad ops of concat, stack,
+    unstack and unbind, in float64 and float32 (an int case in its ints): the out-kernels fill every buffer they
+    are handed with what the op's kernel computes (unbind's outputs as many as the case's: the first slices)."""
+    counts = case.num_outputs if case.op == "unbind" else None
+    attrs, ctx = _attrs_with_defaults(case), KernelContext(paddle2=case.paddle2, output_counts=counts)
 
     def cast(v):
         return v.astype(dtype) if v.dtype.kind == "f" else v

@@ -118,6 +118,8 @@ CONVERTED = {
         "stack_grad",
         "unstack",
         "unstack_grad",
+        "unbind",
+        "unbind_leading_grad",
         "sum",
     },
 }

@@ -1,5 +1,5 @@
-"""CPU out-kernels (structured kernels, shapes/structured.py) of the joining ops: concat, split, stack, unstack and
-their gradients; their meta rules: shapes/joining.py (sum's out-kernel: elementwise.py). Each writes through numpy's
+"""CPU out-kernels (structured kernels, shapes/structured.py) of the joining ops: concat, split, stack, unstack,
+unbind and their gradients; their meta rules: shapes/joining.py (sum's out-kernel: elementwise.py). Each writes through numpy's
 ``out=`` or copies each part into the buffer it is handed; none allocates."""
 
 import numpy as np
@@ -42,12 +42,28 @@ def _stack_slices(ins, outs, attrs, meta):
         np.copyto(buffer.reshape(part.shape), part)
 
 
-def _unstack_slices(ins, outs, attrs, meta):
-    """unstack: X seen as [rows, k, cols]; Y[j] is its [:, j] (each buffer seen as [rows, cols])."""
+def _slices(slot):
+    """unstack's and unbind's: X's first rows * k * cols elements seen as [rows, k, cols]; output j is its [:, j]
+    (each buffer seen as [rows, cols])."""
+
+    def run(ins, outs, attrs, meta):
+        rows, k, cols = meta.args
+        parts = ins["X"].reshape(-1)[: rows * k * cols].reshape(rows, k, cols)
+        for j, buffer in enumerate(outs[slot]):
+            np.copyto(buffer.reshape(rows, cols), parts[:, j])
+
+    return run
+
+
+def _leading(ins, outs, attrs, meta):
+    """unbind_leading_grad: X@GRAD's first rows * k * cols elements seen as [rows, k, cols], Out@GRAD[j] put in its
+    [:, j] (cast as an assignment casts, as the stacked gradients were), the rest 0."""
     rows, k, cols = meta.args
-    parts = ins["X"].reshape(-1)[: rows * k * cols].reshape(rows, k, cols)
-    for j, buffer in enumerate(outs["Y"]):
-        np.copyto(buffer.reshape(rows, cols), parts[:, j])
+    dx, n = outs["X@GRAD"].reshape(-1), rows * k * cols
+    dx[n:] = 0
+    parts = dx[:n].reshape(rows, k, cols)
+    for j, grad in enumerate(ins["Out@GRAD"]):
+        parts[:, j] = grad.reshape(rows, cols)
 
 
 CONCAT = by_variant("concat_out", None, concatenate=_concatenate)
@@ -55,5 +71,7 @@ CONCAT_GRAD = by_variant("concat_grad_out", None, parts=_parts("X@GRAD", "Out@GR
 SPLIT = by_variant("split_out", None, parts=_parts("Out", "X"))
 STACK = by_variant("stack_out", None, stack=_stack("X", "Y"))
 STACK_GRAD = by_variant("stack_grad_out", None, slices=_stack_slices)
-UNSTACK = by_variant("unstack_out", None, slices=_unstack_slices)
+UNSTACK = by_variant("unstack_out", None, slices=_slices("Y"))
+UNBIND = by_variant("unbind_out", None, slices=_slices("Out"))
+UNBIND_LEADING_GRAD = by_variant("unbind_leading_grad_out", None, leading=_leading)
 UNSTACK_GRAD = by_variant("unstack_grad_out", None, stack=_stack("Y@GRAD", "X@GRAD"))

@@ -1,13 +1,13 @@
 """Kernels of ops/manipulation.py: reshaping (out-kernels of structured kernels, their meta rules in
-shapes/reshaping.py), unbind, expand, reverse, cast (an out-kernel too), shape and size; numpy
+shapes/reshaping.py), expand, reverse, cast (an out-kernel too), shape and size; numpy
 (transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules shared with the CUDA
-twins are in shapes/manipulation.py and manipulation_run.py. Joining and splitting (concat, split, stack, unstack):
-joining.py's out-kernels."""
+twins are in shapes/manipulation.py and manipulation_run.py. Joining and splitting (concat, split, stack,
+unstack, unbind): joining.py's out-kernels."""
 
 import numpy as np
 
 from ...shapes.manipulation import cast_meta
-from ...shapes.manipulation_run import expand_times, reverse_axes, tile_operands, unbind_view
+from ...shapes.manipulation_run import expand_times, reverse_axes, tile_operands
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
 from .launches import by_variant
 from .runtime.loops import lazy, run_in_parts
@@ -114,23 +114,6 @@ def tile_grad(ins, attrs):
     x = ins["X"]
     shape, times = tile_operands(x, attrs["repeat_times"])
     dx = expand_grad({"X": x.reshape(shape), "Out@GRAD": ins["Out@GRAD"]}, {"expand_times": times})["X@GRAD"]
-    return {"X@GRAD": dx.reshape(x.shape)}
-
-
-def unbind(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
-    axis = attrs["axis"] % x.ndim
-    k = ctx.count("Out", x.shape[axis])
-    rows, cols, shape = unbind_view(x.shape, axis, k, ctx.zero_dim)
-    parts = x.reshape(-1)[: rows * k * cols].reshape(rows, k, cols)
-    return {"Out": [np.ascontiguousarray(parts[:, j]).reshape(shape) for j in range(k)]}
-
-
-def unbind_leading_grad(ins, attrs):
-    x, grads = ins["X"], ins["Out@GRAD"]
-    rows, cols, _ = unbind_view(x.shape, attrs["axis"] % x.ndim, len(grads))
-    dx = np.zeros(x.size, dtype=grads[0].dtype)
-    dx[: rows * len(grads) * cols] = np.stack([g.reshape(rows, cols) for g in grads], axis=1).reshape(-1)
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
