@@ -168,3 +168,11 @@ def test_sum_of_row_sparse_values_and_tensor_arrays_makes_its_own_value():
     arrays = [[np.ones((2, 2)), np.full((2, 2), 2.0)], [np.full((2, 2), 3.0), np.zeros((2, 2))]]
     got = registry.get("sum").kernel("cpu")({"X": arrays}, {})["Out"]
     assert [g.tolist() for g in got] == [[[4.0] * 2] * 2, [[2.0] * 2] * 2]
+
+
+def test_concat_grad_refuses_parts_that_do_not_make_its_out_grad():
+    """concat_grad called with X whose sizes along the axis do not sum to Out@GRAD's refuses in one line naming
+    them (the old kernel handed out numpy's split of what was there: parts of other sizes than X's)."""
+    ins = {"X": [np.ones((2, 3)), np.ones((2, 4))], "Out@GRAD": np.ones((2, 9))}
+    with pytest.raises(Exception, match=r"concat_grad: the X sizes along axis 1, \[3, 4\], sum to 7, but Out@GRAD"):
+        registry.get("concat_grad").kernel("cpu")(ins, {"axis": 1})
