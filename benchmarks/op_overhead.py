@@ -37,6 +37,12 @@ one_hot_v2`` (one_hot: --shape ending in 1): int64 ids [--shape] in [0, --size),
     .venv/bin/python benchmarks/op_overhead.py --op gather[_grad] --shape 100,16 --rows 8
     .venv/bin/python benchmarks/op_overhead.py --op one_hot_v2 --shape 8 --size 10
 
+``--inputs N``: concat, sum or stack over N values of X [--shape] (concat_grad: and Out@GRAD), split of X [--shape]
+into N parts (--attrs: their num or sections, the axis):
+
+    .venv/bin/python benchmarks/op_overhead.py --op concat --inputs 3 --shape 8,16 --attrs '{"axis": 1}'
+    .venv/bin/python benchmarks/op_overhead.py --op split --inputs 4 --shape 8,16 --attrs '{"num": 4, "axis": 1}'
+
 ``--op batch_norm`` (batch_norm_grad, batch_norm_grad_param): X [--shape] of --dtype (NCHW; --attrs
 '{"data_layout": "NHWC"}' puts C last), Scale, Bias, Mean and Variance [C], MeanOut and VarianceOut the
 Mean and Variance variables (as a program's); --attrs '{"is_test": true}': inference by the running statistics
@@ -217,6 +223,29 @@ def _binary(block, args, shape):
     return feeds
 
 
+_JOINED = {"concat": "Out", "sum": "Out", "stack": "Y", "concat_grad": "X@GRAD", "split": "Out"}
+
+
+def _joined(block, args, shape):
+    """concat, sum or stack over --inputs values of X [shape] (concat_grad: and Out@GRAD of concat's Out, X@GRAD
+    a value each), or split of X [shape] into --inputs parts (its attributes: --attrs)."""
+    n, attrs = args.inputs, json.loads(args.attrs)
+    xs = {f"x{i}": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape) for i in range(n)}
+    outs = {_JOINED[args.op]: ["y"]}
+    if args.op == "split":
+        xs, outs = {"x0": xs["x0"]}, {"Out": [f"y{i}" for i in range(n)]}
+    elif args.op == "concat_grad":
+        xs["dy"] = np.concatenate(list(xs.values()), axis=attrs.get("axis", 0))
+        outs = {"X@GRAD": [f"y{i}" for i in range(n)]}
+    for name in [*xs, *outs[next(iter(outs))]]:
+        block.create_var(name=name)
+    ins = {"X": [name for name in xs if name != "dy"]}
+    if args.op == "concat_grad":
+        ins["Out@GRAD"] = ["dy"]
+    block.append_op(args.op, ins, outs, attrs)
+    return xs
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--op", default="relu")
@@ -228,6 +257,9 @@ def main():
     parser.add_argument("--y-shape", default=None, help="Y's shape, comma-separated: a binary op (X, Y -> Out)")
     parser.add_argument("--calls", type=int, default=200_000)
     parser.add_argument("--filter-shape", default=None, help="Filter's shape, comma-separated: a convolution")
+    parser.add_argument(
+        "--inputs", type=int, default=0, help="concat, sum, stack (concat_grad): X's values; split: parts"
+    )
     parser.add_argument("--cpu-time", action="store_true", help="time the process's CPU time, not the wall clock")
     args = parser.parse_args()
     shape = tuple(int(d) for d in args.shape.split(",")) if args.shape else (args.size,)
@@ -252,6 +284,8 @@ def main():
         )
     elif args.op in ("sgd", "momentum"):
         feeds, what = _update(block, args, shape), list(shape)
+    elif args.inputs:
+        feeds, what = _joined(block, args, shape), f"{args.inputs} x {list(shape)}"
     elif args.filter_shape:
         feeds, what = _conv(block, args, shape), f"{list(shape)} by {args.filter_shape.split(',')}"
     elif args.y_shape:

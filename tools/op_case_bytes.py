@@ -21,6 +21,8 @@ for normalization, layer_norm and layer_norm_grad through theirs on _LN_FORMS (d
 batch_norm and its gradients on tools/batch_norm_case_bytes.py's dtypes, layouts and modes;
 for softmax (its op cases: cases_activation's of softmax and log_softmax), the two and their gradients on
 _softmax's dtypes, shapes and axes;
+for joining (the op cases of concat, split, stack, unstack, unbind and sum), those ops and their grad ops through their
+kernels and executor steps on tools/joining_case_bytes.py's dtypes, shapes, axes and sum's forms;
 for embedding, lookup_table(_v2) and their gradients on tools/embedding_case_bytes.py's dtypes, ids and padding;
 for gather (no op cases of its own: indexing's and gather_scatter's), gather, gather_nd, scatter, scatter_nd_add,
 index_select, their gradients and one_hot(_v2) on tools/gather_case_bytes.py's dtypes, indices, axes and refusals;
@@ -89,6 +91,7 @@ def _op_cases(root, families, results):
 
 _SOFTMAX_OPS = ("softmax", "softmax_grad", "log_softmax", "log_softmax_grad")
 _SLICING = ("slice", "strided_slice", "expand", "tile", "expand_as", "expand_v2", "expand_as_v2")
+_JOINING = ("concat", "concat_grad", "split", "stack", "stack_grad", "unstack", "unstack_grad", "sum", "unbind")
 _RESHAPING = ("reshape", "squeeze", "unsqueeze", "flatten", "flatten_contiguous_range", "transpose")
 
 
@@ -110,6 +113,10 @@ def _family_cases(family):
         files = ("indexing", "indexing_tensor_bounds", "manipulation", "broadcasting")
         cases = [c for f in files for c in importlib.import_module(f"tests.ops.cases_{f}").CASES]
         return [c for c in cases if c.op in _SLICING]
+    if family == "joining":  # (concat, split, stack, unstack and sum: their cases in four files)
+        names = ("manipulation", "elementwise", "tensor_attrs", "sparse")
+        cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
+        return [c for c in cases if c.op in _JOINING]
     if family == "conv2d":  # (conv2d's, the irregular geometries', conv2d_transpose's: conv2d's kernels)
         names = ("convolution", "convolution_geometry", "convolution_transpose")
         cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
@@ -790,6 +797,8 @@ def dump(root, families, out, threads=1):
             conv = importlib.import_module("conv_case_bytes")  # (beside this script)
             conv.conv2d(results, _record, _direct, np.random.default_rng(29))
             conv.conv2d_transpose(results, _record, _direct, np.random.default_rng(31))
+        if "joining" in families:
+            importlib.import_module("joining_case_bytes").joining(results, _record, _direct)
         if "embedding" in families:
             importlib.import_module("embedding_case_bytes").embedding(
                 results, _record, _direct, np.random.default_rng(17)

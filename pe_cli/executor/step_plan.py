@@ -59,11 +59,11 @@ def _meta_outputs(op, meta):
     if meta is None:
         return None
     outs = {}
-    for slot, (shape, dtype) in meta.outputs.items():
+    for slot, spec in meta.outputs.items():
         names = op.outputs.get(slot) or ()
-        if len(names) != 1:
+        if len(names) != 1 or type(spec) is list:  # (a list output: no launch writes one)
             return None
-        outs[names[0]] = (tuple(shape), np.dtype(dtype))
+        outs[names[0]] = (tuple(spec[0]), np.dtype(spec[1]))
     return outs if len(outs) == len(op.output_arg_names) else None
 
 

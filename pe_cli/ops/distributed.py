@@ -11,7 +11,7 @@ Messages carry host arrays; ``tags`` number the blocks the same way in every pro
 from ..base.dtypes import VarType
 from ..base.dims import known_numel
 from .define import Attr, dtype_or_none, fmt_shape, int_list, register
-from .manipulation_joining import infer_split
+from .manipulation_joining import SPLIT_STRUCTURED, infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
 _HOST = "127.0.0.1:6164"  # Fluid's default endpoint
@@ -102,6 +102,7 @@ register(
     "split_byref",
     kernel_module="manipulation",
     kernel="split",
+    structured=SPLIT_STRUCTURED,  # (split's: its meta rule and out-kernel)
     inputs=["X"],
     outputs=["Out*"],
     attrs={"axis": 0, "num": 0, "sections": Attr(list, int_list, "a list of ints")},

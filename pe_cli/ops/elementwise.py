@@ -8,8 +8,10 @@ The grad makers of the elementwise grad ops are in elementwise_double_grad.py.""
 from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
 from ..base.dims import known_numel
-from ..kernels.cpu import elementwise_binary as cpu_binary, logic as cpu_logic, scaling as cpu_scaling
+from ..kernels.cpu import elementwise as cpu_elementwise, elementwise_binary as cpu_binary
+from ..kernels.cpu import logic as cpu_logic, scaling as cpu_scaling
 from ..shapes import elementwise as meta_rules, logic as logic_rules, scaling as scale_rules
+from ..shapes.joining import sum_meta
 from .define import (
     Attr,
     Structured,
@@ -194,6 +196,7 @@ def _grad_sum(g):
 register(
     "sum",
     kernel_module="elementwise",
+    structured=Structured(meta=sum_meta, cpu=cpu_elementwise.SUM),
     inputs=["X*"],
     outputs=["Out"],
     infer=_infer_sum,

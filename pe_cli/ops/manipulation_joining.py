@@ -1,8 +1,11 @@
-"""Joining and splitting of the shape manipulation family: concat, split, stack and unbind. Their
-kernels are the family's (pe_cli/kernels/<device>/manipulation.py)."""
+"""Joining and splitting of the shape manipulation family: concat, split and stack. Structured kernels: their
+meta rules in shapes/joining.py, their CPU out-kernels in kernels/cpu/joining.py (CUDA's kernels: the family's,
+pe_cli/kernels/cuda/manipulation.py)."""
 
+from ..kernels.cpu import joining as cpu_joining
+from ..shapes import joining as meta_rules
 from ..shapes.manipulation import split_sizes
-from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, int_list, is_int, register
+from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from .manipulation import INT, axis_in
 
 
@@ -62,6 +65,7 @@ _CONCAT_ATTRS = {"axis": INT, **backend_attrs("use_quantizer", "use_mkldnn")}  #
 register(
     "concat",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.concat_meta, cpu=cpu_joining.CONCAT),
     grad_reads=("X", "AxisTensor"),
     inputs=["X*", "AxisTensor?"],
     outputs=["Out"],
@@ -76,6 +80,7 @@ register(
 register(
     "concat_grad",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.concat_grad_meta, cpu=cpu_joining.CONCAT_GRAD),
     inputs=["X*", "Out@GRAD", "AxisTensor?"],
     outputs=["X@GRAD*"],
     attrs=_CONCAT_ATTRS,
@@ -121,9 +126,11 @@ def _grad_split(g):
     g.op("concat", {"X": g.out_grad("Out"), **axis}, {"Out": g.in_grad("X")}, {"axis": g.attrs["axis"]})
 
 
+SPLIT_STRUCTURED = Structured(meta=meta_rules.split_meta, cpu=cpu_joining.SPLIT)  # (split_byref's too)
 register(
     "split",
     kernel_module="manipulation",
+    structured=SPLIT_STRUCTURED,
     inputs=["X", "AxisTensor?", "SectionsTensorList*?"],
     outputs=["Out*"],
     attrs={
@@ -163,6 +170,7 @@ def _infer_stack(ctx):
 register(
     "stack",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.stack_meta, cpu=cpu_joining.STACK),
     grad_reads=("X",),
     inputs=["X*"],
     outputs=["Y"],
@@ -174,6 +182,7 @@ register(
 register(
     "stack_grad",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.stack_grad_meta, cpu=cpu_joining.STACK_GRAD),
     inputs=["X*", "Y@GRAD"],
     outputs=["X@GRAD*"],
     attrs={"axis": INT},

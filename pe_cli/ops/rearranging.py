@@ -1,9 +1,13 @@
 """The ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the family of
 reverse, stack and unbind, whose kernels serve them): reverse (reversed along axes), Fluid 1.8's flip
 (reverse's twin; its gradient is a flip), roll (circularly shifted along dims), unbind (the slices along an
-axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them)."""
+axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them). unbind and unstack and their
+gradients are structured kernels: their meta rules in shapes/joining.py, their CPU out-kernels in
+kernels/cpu/joining.py."""
 
-from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
+from ..kernels.cpu import joining as cpu_joining
+from ..shapes import joining as meta_rules
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from .manipulation import axis_in
 
 
@@ -115,6 +119,7 @@ def _grad_unbind(g):
 register(
     "unbind",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unbind_meta, cpu=cpu_joining.UNBIND),
     inputs=["X"],
     outputs=["Out*"],
     grad_reads=("X",),
@@ -129,6 +134,7 @@ register(
 register(
     "unbind_leading_grad",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unbind_leading_grad_meta, cpu=cpu_joining.UNBIND_LEADING_GRAD),
     inputs=["X", "Out@GRAD*"],
     outputs=["X@GRAD"],
     attrs={"axis": Attr(0, is_int, "an int")},
@@ -162,6 +168,7 @@ _UNSTACK_ATTRS = {"axis": Attr(0, is_int, "an int"), "num": Attr(None, lambda v:
 register(
     "unstack",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unstack_meta, cpu=cpu_joining.UNSTACK),
     inputs=["X"],
     outputs=["Y*"],
     attrs=_UNSTACK_ATTRS,
@@ -173,6 +180,7 @@ register(
 register(
     "unstack_grad",
     kernel_module="manipulation",
+    structured=Structured(meta=meta_rules.unstack_grad_meta, cpu=cpu_joining.UNSTACK_GRAD),
     inputs=["Y@GRAD*"],
     outputs=["X@GRAD"],
     attrs=_UNSTACK_ATTRS,

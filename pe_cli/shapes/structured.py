@@ -36,7 +36,8 @@ class Meta(NamedTuple):
     """What an op's meta rule decided for one shape signature (a tuple: made on every call of an op's kernel
     by name, it costs a microsecond less than a dataclass).
 
-    ``outputs``: slot -> (shape, dtype) of each output the out-kernel fills; ``variant``: the loop variant
+    ``outputs``: slot -> (shape, dtype) of each output the out-kernel fills (a list output, a duplicable slot's:
+    a list of them, one per variable, and the out-kernel is handed a list of buffers); ``variant``: the loop variant
     that fills them (named by the family: "loop", "array", ...); ``loop``: the compiled loop that variant
     runs, where it runs one, and ``loop_inputs``: the input slots it takes, in order, before its output
     (a planned step launches it with the same arguments); ``inplace``: output slot -> the input slot whose

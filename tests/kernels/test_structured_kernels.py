@@ -132,6 +132,20 @@ CONVERTED = {
     | {f"bitwise_{op}" for op in ("and", "or", "xor", "not")}
     | {f"{flag}{v2}" for flag in ("isfinite", "isinf", "isnan") for v2 in ("", "_v2")}
     | {"equal_all", "equal_reduce", "allclose", "isclose"},
+    # (their list outputs' sentinel buffers, sum's variants and fresh forms: tests/kernels/test_structured_joining.py)
+    "joining": {
+        "concat",
+        "concat_grad",
+        "split",
+        "split_byref",
+        "stack",
+        "stack_grad",
+        "unstack",
+        "unstack_grad",
+        "unbind",
+        "unbind_leading_grad",
+        "sum",
+    },
 }
 CASES = {
     "activation table": [
@@ -217,6 +231,12 @@ CASES = {
     "comparison and logic": [
         c for c in cases_logic.CASES + cases_elementwise.CASES if c.op in CONVERTED["comparison and logic"]
     ],
+    # (dense values; AxisTensor's and SectionsTensorList's values replace their attributes before the rule runs)
+    "joining": [
+        c
+        for c in cases_manipulation.CASES + cases_elementwise.CASES + cases_tensor_attrs.CASES
+        if c.op in CONVERTED["joining"] and not {"AxisTensor", "SectionsTensorList"} & set(c.inputs)
+    ],
 }
 # (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
 CASES["slicing"] = [
@@ -241,6 +261,7 @@ OWN_TESTS = (
     "tiling",
     "gather and scatter by index",
     "comparison and logic",
+    "joining",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

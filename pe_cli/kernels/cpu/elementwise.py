@@ -1,6 +1,7 @@
-"""Elementwise kernels: the sum of several tensors (``sum``, a kernel of that name: the builtin is never
-called here; up to four float arrays a pass, _elementwise_loops.py), clip, clip_by_norm, minus and
-elementwise_div_grad_grad. (The isfinite/isinf/isnan checks are structured kernels: logic.py.)
+"""Elementwise kernels: the sum of several tensors (sum's out-kernel ``SUM``, its meta rule shapes/joining.sum_meta,
+and ``sum``, its kernel by name: the builtin is never called here; up to four float arrays a pass,
+_elementwise_loops.py), clip, clip_by_norm, minus and elementwise_div_grad_grad. (The isfinite/isinf/isnan checks
+are structured kernels: logic.py.)
 
 The binary elementwise ops (elementwise_add, ...) and their gradients (elementwise_binary.py) and scale
 (scaling.py) are structured kernels; their kernels and the helpers of Fluid's ``axis`` broadcasting are named here too
@@ -39,40 +40,29 @@ from .elementwise_binary import (  # noqa: F401 (named here for the kernels that
     unbroadcast,
 )
 from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, named here for the kernels that call them)
+from .launches import by_variant
 from .selected_rows import sum_with_sparse
-from .runtime.loops import add_same, flat, is_float, lazy, run_in_parts
+from .runtime.loops import add_same, flat, lazy, run_in_parts
+from ..structured import adapter
+from ...shapes.joining import sum_meta
 
 _elementwise = lazy("_elementwise_loops")
 
 
-def sum(ins, attrs):
-    xs = ins["X"]
-    if isinstance(xs[0], list):  # tensor arrays' gradients (control flow): slot by slot
-        return {"Out": functools.reduce(control_flow.add, xs)}
-    if any(isinstance(x, SelectedRows) for x in xs):
-        return {"Out": sum_with_sparse(xs)}
-    if len(xs) > 2 and _same_floats(*xs):
-        return {"Out": _sum_floats(xs)}
-    if len(xs) > 1 and xs[0].dtype == xs[1].dtype and xs[0].shape == xs[1].shape:
-        # one pass, where a copy then += made two (on the device's threads for large floats): the same bits
-        out = add_same(xs[0], xs[1], np.empty(xs[0].shape, xs[0].dtype)) if is_float(xs[0]) else np.add(xs[0], xs[1])
-        rest = xs[2:]
-    else:
-        out, rest = xs[0].copy(), xs[1:]
-    for x in rest:
-        out += x
-    return {"Out": out}
+def _sum_arrays(ins, outs, attrs, meta):
+    """Tensor arrays' gradients (control flow): slot by slot, a new list (fresh)."""
+    outs["Out"] = functools.reduce(control_flow.add, ins["X"])
 
 
-def _same_floats(*xs):
-    """True when the arrays are float arrays of one shape and dtype."""
-    return is_float(*xs) and all(x.shape == xs[0].shape for x in xs)
+def _sum_sparse(ins, outs, attrs, meta):
+    """Row-sparse values: a SelectedRows of their rows, or (mixed with dense ones) a new dense array (fresh)."""
+    outs["Out"] = sum_with_sparse(ins["X"])
 
 
-def _sum_floats(xs):
-    """The sum of three or more float arrays of one shape and dtype in numpy's order (((x0 + x1) + x2)
-    + x3, then + x4 + x5, ...), in passes over up to four of them (_elementwise_loops.py)."""
-    out = np.empty(xs[0].shape, xs[0].dtype)
+def _sum_floats(ins, outs, attrs, meta):
+    """Three or more float arrays of one shape and dtype in numpy's order (((x0 + x1) + x2) + x3, then + x4 + x5,
+    ...), in passes over up to four of them (_elementwise_loops.py), into Out."""
+    xs, out = ins["X"], outs["Out"]
     o = out.reshape(-1)
     head = [flat(x) for x in xs[:4]]
     run_in_parts(_elementwise(), f"add{len(head)}", o.size, *head, o, replica=getattr(_replicas, f"add{len(head)}"))
@@ -82,7 +72,44 @@ def _sum_floats(xs):
         rest = rest[2:]
     if rest:
         add_same(out, rest[0], out)
-    return out
+
+
+def _sum_pair_floats(ins, outs, attrs, meta):
+    """X[0] + X[1] in one pass (on the device's threads when large), then the rest added in place."""
+    xs, out = ins["X"], outs["Out"]
+    add_same(xs[0], xs[1], out)
+    _add_rest(out, xs[2:])
+
+
+def _sum_pair(ins, outs, attrs, meta):
+    xs, out = ins["X"], outs["Out"]
+    np.add(xs[0], xs[1], out=out)
+    _add_rest(out, xs[2:])
+
+
+def _sum_copy(ins, outs, attrs, meta):
+    xs, out = ins["X"], outs["Out"]
+    np.copyto(out, xs[0])
+    _add_rest(out, xs[1:])
+
+
+def _add_rest(out, rest):
+    for x in rest:
+        np.add(out, x, out=out)
+
+
+# sum's out-kernel (its meta rule: shapes/joining.sum_meta), and its kernel by name (the blocked layout's)
+SUM = by_variant(
+    "sum_out",
+    None,
+    arrays=_sum_arrays,
+    sparse=_sum_sparse,
+    floats=_sum_floats,
+    pair_floats=_sum_pair_floats,
+    pair=_sum_pair,
+    copy=_sum_copy,
+)
+sum = adapter(sum_meta, SUM, "sum")
 
 
 def clip_by_norm(ins, attrs):

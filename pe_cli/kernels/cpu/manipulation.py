@@ -1,13 +1,13 @@
 """Kernels of ops/manipulation.py: reshaping (out-kernels of structured kernels, their meta rules in
-shapes/reshaping.py), joining and splitting, reverse, cast (an out-kernel too), shape and size (expand and tile:
-broadcasting.py's out-kernels); numpy
-(transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules shared with the CUDA
-twins are in shapes/manipulation.py and manipulation_run.py."""
+shapes/reshaping.py), reverse, cast (an out-kernel too), shape and size; numpy (transpose's swap of two adjacent
+axes: a numba loop, _transpose_loops.py). Expand and tile are broadcasting.py's out-kernels; joining and splitting
+(concat, split, stack, unstack, unbind) joining.py's. Shape rules shared with the CUDA twins are in
+shapes/manipulation.py and manipulation_run.py."""
 
 import numpy as np
 
 from ...shapes.manipulation import cast_meta
-from ...shapes.manipulation_run import reverse_axes, split_sizes, unbind_view
+from ...shapes.manipulation_run import reverse_axes
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
 from .launches import by_variant
 from .runtime.loops import lazy, run_in_parts
@@ -16,44 +16,6 @@ from ..structured import adapter, fresh_output
 from ...shapes.reduction import scalar_shape
 
 _transpose_loops = lazy("_transpose_loops")
-
-
-def concat(ins, attrs):
-    xs = ins["X"]
-    return {"Out": np.concatenate(xs, axis=attrs["axis"] % xs[0].ndim)}
-
-
-def concat_grad(ins, attrs):
-    xs, dout = ins["X"], ins["Out@GRAD"]
-    axis = attrs["axis"] % dout.ndim
-    sizes = [x.shape[axis] for x in xs]
-    if len(xs) > 1 and len(set(sizes)) == 1 and dout.flags.c_contiguous:
-        # parts of one size: one copy with the parts' axis first, each part a contiguous block of it (the
-        # sparse CTR's [512, 128] -> 8 x [512, 16] in its step: 104-113 -> 60-86 us, one pass not eight)
-        shape = dout.shape
-        parts = dout.reshape(shape[:axis] + (len(xs), sizes[0]) + shape[axis + 1 :])
-        return {"X@GRAD": list(np.ascontiguousarray(np.moveaxis(parts, axis, 0)))}
-    bounds = np.cumsum(sizes)[:-1]
-    return {"X@GRAD": [np.ascontiguousarray(part) for part in np.split(dout, bounds, axis=axis)]}
-
-
-def split(ins, attrs):
-    x = ins["X"]
-    axis = attrs["axis"] % x.ndim
-    bounds = np.cumsum(split_sizes(x.shape, axis, attrs))[:-1]
-    return {"Out": [np.ascontiguousarray(part) for part in np.split(x, bounds, axis=axis)]}
-
-
-def stack(ins, attrs):
-    xs = ins["X"]
-    return {"Y": np.stack(xs, axis=attrs["axis"] % (xs[0].ndim + 1))}
-
-
-def stack_grad(ins, attrs):
-    xs, dy = ins["X"], ins["Y@GRAD"]
-    axis = attrs["axis"] % dy.ndim
-    # (reshaped: ascontiguousarray makes a 0-D slice, a 0-D X's gradient, [1])
-    return {"X@GRAD": [np.ascontiguousarray(np.take(dy, i, axis=axis)).reshape(x.shape) for i, x in enumerate(xs)]}
 
 
 def reshaped_out(ins, outs, attrs, meta):
@@ -130,23 +92,6 @@ def paddle_float16(x):
 cast = adapter(cast_meta, cast_out, "cast")  # (CUDA's host fallback for its narrowing casts)
 
 
-def unbind(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
-    axis = attrs["axis"] % x.ndim
-    k = ctx.count("Out", x.shape[axis])
-    rows, cols, shape = unbind_view(x.shape, axis, k, ctx.zero_dim)
-    parts = x.reshape(-1)[: rows * k * cols].reshape(rows, k, cols)
-    return {"Out": [np.ascontiguousarray(parts[:, j]).reshape(shape) for j in range(k)]}
-
-
-def unbind_leading_grad(ins, attrs):
-    x, grads = ins["X"], ins["Out@GRAD"]
-    rows, cols, _ = unbind_view(x.shape, attrs["axis"] % x.ndim, len(grads))
-    dx = np.zeros(x.size, dtype=grads[0].dtype)
-    dx[: rows * len(grads) * cols] = np.stack([g.reshape(rows, cols) for g in grads], axis=1).reshape(-1)
-    return {"X@GRAD": dx.reshape(x.shape)}
-
-
 def reverse(ins, attrs):
     x = ins["X"]
     return {"Out": np.ascontiguousarray(np.flip(x, reverse_axes(x.ndim, attrs)))}
@@ -160,7 +105,7 @@ def shape(ins, attrs):
     return {"Out": np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1)}
 
 
-# -- Fluid 1.8's flip, roll and unstack (ops/rearranging.py), on reverse's, stack's and unbind's kernels --
+# -- Fluid 1.8's flip and roll (ops/rearranging.py), flip on reverse's kernel --
 
 
 def flip(ins, attrs):
@@ -178,11 +123,3 @@ def roll(ins, attrs, sign=1):
 
 def roll_grad(ins, attrs):
     return {"X@GRAD": roll({"X": ins["Out@GRAD"]}, attrs, sign=-1)["Out"]}
-
-
-def unstack(ins, attrs, ctx=NO_CONTEXT):
-    return {"Y": unbind(ins, attrs, ctx)["Out"]}
-
-
-def unstack_grad(ins, attrs):
-    return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}
