@@ -7,7 +7,7 @@ from ..base.dtypes import VarType
 from ..base.errors import PeError
 from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPE_CODES, messages
 from ..ops import registry
-from .proto_slots import NOT_IN_FLUID18, NOT_IN_PADDLE26
+from ..ops.proto_slots import NOT_IN_FLUID18, NOT_IN_PADDLE26
 from ..ops.paddle26_kinds import FLOAT64_VALUES, KINDS as _PADDLE26_KINDS, RENAMED as _PADDLE26_RENAMED
 from ..ops.op_versions import VERSIONS as _PADDLE26_VERSIONS
 from .fluid_model_read import EMPTY

@@ -1,4 +1,4 @@
-"""framework/proto_slots.py's tables are what pe's ops declare beyond each release's op protos (the inventories
+"""ops/proto_slots.py's tables are what pe's ops declare beyond each release's op protos (the inventories
 read from the wheels, tests/data), and a program pe writes holds an op's pe-only slots only where it uses them."""
 
 import gzip
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pe_cli import fluid
-from pe_cli.framework.proto_slots import NOT_IN_FLUID18, NOT_IN_PADDLE26
+from pe_cli.ops.proto_slots import NOT_IN_FLUID18, NOT_IN_PADDLE26
 from pe_cli.ops import registry
 
 DATA = Path(__file__).parent.parent / "data"

@@ -16,7 +16,7 @@ import pytest
 import tests.ops as _cases_pkg
 from op_test import build_program
 from pe_cli.base.dtypes import is_float
-from pe_cli.framework.proto_slots import NOT_IN_FLUID18
+from pe_cli.ops.proto_slots import NOT_IN_FLUID18
 from pe_cli.fluid.grad_op_desc import get_grad_op_desc
 from pe_cli.ops import registry
 
