@@ -28,11 +28,13 @@ _F = np.float32
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _sum_exp(x, m, e):
-    """sum(exp(x - m)) of the row ``x`` (float32), in float64, e = exp(x - m) written on the way."""
+def _sum_exp(x, m, e, floor):
+    """sum(exp(max(x - m, floor))) of the row ``x`` (float32), in float64, e = those exponentials written on the
+    way (``floor`` -inf: none clipped; log_softmax's -64, ``_shifted``)."""
     n = x.shape[0]
     for k in range(n):
-        e[k] = _exp(x[k] - m)
+        v = x[k] - m
+        e[k] = _exp(floor if v < floor else v)
     s0 = s1 = s2 = s3 = 0.0
     n4 = n - n % 4
     for k in range(0, n4, 4):
@@ -53,30 +55,12 @@ def _shifted(v):
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _sum_exp_clipped(x, m, e):
-    """_sum_exp of the shifted logits clipped at -64 (``_shifted``): sum(exp(clip(x - m))), e written on the way."""
-    n = x.shape[0]
-    for k in range(n):
-        e[k] = _exp(_shifted(x[k] - m))
-    s0 = s1 = s2 = s3 = 0.0
-    n4 = n - n % 4
-    for k in range(0, n4, 4):
-        s0 += e[k]
-        s1 += e[k + 1]
-        s2 += e[k + 2]
-        s3 += e[k + 3]
-    for k in range(n4, n):
-        s0 += e[k]
-    return (s0 + s1) + (s2 + s3)
-
-
-@numba.njit(inline="always", error_model="numpy")
 def _softmax_ce_row(logits, r, label, ignore_index, softmax, loss):
     """Row r: softmax = exp(x - m) / sum, and loss = -log_p[label] as _pointwise_loops.softmax_ce's, from
     log_p = (x - m) - log(sum)."""
     x, p = logits[r], softmax[r]
     m = row_max(logits, r)
-    s = _sum_exp(x, m, p)
+    s = _sum_exp(x, m, p, _F(-np.inf))
     inv = _F(1.0 / s)
     for k in range(x.shape[0]):
         p[k] *= inv
@@ -142,7 +126,7 @@ def softmax_ce_grad_parallel(softmax, label, dloss, ignore_index, dlogits, parts
 def _log_softmax_row(x, r, out):
     row, o = x[r], out[r]
     m = row_max(x, r)
-    log_sum = _F(np.log(_F(_sum_exp_clipped(row, m, o))))
+    log_sum = _F(np.log(_F(_sum_exp(row, m, o, _F(-64.0)))))
     for k in range(row.shape[0]):
         o[k] = _shifted(row[k] - m) - log_sum
 
@@ -173,7 +157,7 @@ def _beam_log_probs_row(x, r, finished, noend, pre, out):
             o[k] = noend[k] + c
         return
     m = row_max(x, r)
-    log_sum = _F(np.log(_F(_sum_exp_clipped(row, m, o))))
+    log_sum = _F(np.log(_F(_sum_exp(row, m, o, _F(-64.0)))))
     for k in range(row.shape[0]):
         o[k] = (_shifted(row[k] - m) - log_sum) + c
 
