@@ -26,7 +26,7 @@ from ..framework import (
 )
 from ..base.dtypes import VarType, var_type as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
-from ..framework import device_hint
+from ..framework import device_hint, static_mode
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .op_proto import OpProtoHolder  # noqa: F401
 from .dygraph import base as dygraph_base
@@ -73,9 +73,12 @@ _VERSION = re.compile(r"\d+(\.\d+){0,3}")
 
 
 def in_dygraph_mode():
-    """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), else False:
-    pe builds and runs static graphs."""
-    return dygraph_base.enabled()
+    """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), and after
+    ``paddle.disable_static()`` until ``paddle.enable_static()`` (Paddle 2.x's eager mode, where
+    ``paddle.base.framework.in_dygraph_mode()`` is True: code that switches to static mode when it
+    finds it, as Paddle 2.6's op tests' ``static_guard`` do, does so); else False: pe builds and runs
+    static graphs."""
+    return dygraph_base.enabled() or static_mode.left_static_at() is not None
 
 
 def dygraph_only(func):

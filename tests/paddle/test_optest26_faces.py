@@ -96,6 +96,19 @@ def test_one_op_on_a_scope_runs_after_disable_static(monkeypatch):
     np.testing.assert_array_equal(np.array(scope.find_var("y").get_tensor()), [3.0, -6.0])
 
 
+def test_base_framework_says_dygraph_after_disable_static(monkeypatch):
+    """Paddle 2.6's ``paddle.base.framework.in_dygraph_mode()`` is True after ``paddle.disable_static()``;
+    op_test.py's static check runs in ``static_guard()``, which calls ``paddle.enable_static()`` only when
+    it finds dygraph mode: answering False left pe refusing the static check's own program."""
+    monkeypatch.setattr(static_mode, "_entered", True)
+    monkeypatch.setattr(static_mode, "_left_at", None)
+    assert not fluid.framework.in_dygraph_mode()
+    monkeypatch.setattr(static_mode, "_left_at", "test_x_op.py:40")  # paddle.disable_static() there
+    assert fluid.framework.in_dygraph_mode() and paddle.in_dynamic_mode()
+    paddle.enable_static()
+    assert not fluid.framework.in_dygraph_mode() and not paddle.in_dynamic_mode()
+
+
 def test_parse_arg_and_kwargs():
     def api(x, axis=0, name=None):
         pass
