@@ -2,7 +2,7 @@
 Paddle 2.x static program. Results that hold one value are 0-D ([]) in Paddle 2.6, where Fluid 1.8 and pe
 before 2026-11-29 gave [1] (so ``paddle.stack`` of two such values was
 [2, 1], not [2]): an index that drops every dim (``x[0, 1]``, ``paddle.shape(x)[0]``, ``x[-1][2]``), numel,
-rank, dot and matmul of vectors, trace, dist, einsum to a scalar, allclose, is_empty, accuracy, median,
+rank, argmax/argmin over all of x (with keepdim: 1s in x's rank), dot and matmul of vectors, trace, dist, einsum to a scalar, allclose, is_empty, accuracy, median,
 quantile, the slices of unbind/unstack of a vector, gather at a 0-D index; and a bool mask as an index
 (``v[v > 1]``: the elements where it is true, as Paddle 2.6's; pe read the mask as an int index); the sum of
 an int32 or bool tensor is int64 (pe summed int32 in int32, overflowing). Records each case's values, dtype,
@@ -88,6 +88,17 @@ CASES = {
             P.unsqueeze(P.max(x), [0]),
             P.reshape(x[0:1, 0], []),
         ],
+        x=X,
+    ),
+    "argmax_argmin_flattened": case(
+        lambda P, x: [
+            P.argmax(x),
+            P.argmax(x, keepdim=True),
+            P.argmin(x, dtype="int32"),
+            P.argmin(x, keepdim=True),
+            x.argmax(),
+        ],
+        grad=False,
         x=X,
     ),
     "gather_at_argmax": case(lambda P, x: [P.gather(P.flatten(x), P.argmax(x))], x=X),

@@ -7,6 +7,7 @@ from math import prod
 
 from ..kernels.cpu import indexing as cpu_indexing
 from ..shapes import indexing as meta_rules
+from ..shapes.indexing import flat_arg_shape
 from .define import Attr, Structured, dtype_or_none, fmt_shape, grads_like, is_int, register
 from .elementwise import broadcast_shape
 from .indexing import INDEX_DTYPES
@@ -126,8 +127,8 @@ def _infer_arg(ctx):
     dtype = (
         "int64" if is_int(a["dtype"]) and a["dtype"] < 0 else convert_dtype(a["dtype"])
     )  # Fluid's VarType; < 0: int64
-    if a["flatten"]:
-        ctx.set_output("Out", [1], dtype)
+    if a["flatten"]:  # (Paddle 2.6's: 0-D, or 1s in X's rank with keepdims; Fluid's and 2.0-2.4's: [1])
+        ctx.set_output("Out", flat_arg_shape(x, a["keepdims"], ctx.op.zero_dim), dtype)
         return
     axis, rank = a["axis"], max(len(x), 1)  # (a 0-D X takes axis 0 or -1: Paddle 2.6's; keepdims gives [1])
     if not -rank <= axis < rank:
@@ -156,6 +157,7 @@ for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
             "dtype": Attr(-1, lambda v: (is_int(v) and v < 0) or dtype_or_none(v), "-1 (int64) or a dtype"),
         },
         infer=_infer_arg,
+        traits=("result_0d_in_paddle2",),
         structured=Structured(meta=meta_rules.arg_meta, cpu=getattr(cpu_indexing, _name.upper())),
         doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of dtype (-1: int64).",
     )

@@ -3,9 +3,9 @@
 built from pe's own layers (Paddle's python/paddle/tensor/search.py)."""
 
 from .. import layers as L
-from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.dtypes import var_type
+from ..base.errors import FluidUnsupported, PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.creation import assign_array_like
@@ -16,20 +16,22 @@ from ..framework.program_release import paddle_face
 
 
 def _arg(op_type, x, axis, keepdim, dtype, name=None):
-    check_variable_and_dtype(x, "x", ("float32", "float64", "int16", "int32", "int64", "uint8"), op_type)
+    """Paddle 2.6's arg_max / arg_min op: over x flattened where ``axis`` is None (``flatten``: 0-D, or 1s in x's
+    rank with ``keepdim``, in a Paddle 2.x program), Out of ``dtype`` (int32 or int64) by the op itself."""
+    if isinstance(axis, Variable):
+        raise FluidUnsupported(
+            f"paddle.{op_type.replace('_', '')}(axis=Tensor '{axis.name}')", "pe takes axis as an int or None"
+        )
+    dtypes = ("float16", "float32", "float64", "int16", "int32", "int64", "uint8")
+    check_variable_and_dtype(x, "x", dtypes, f"paddle.{op_type.replace('_', '')}")
     check_dtype(dtype, "dtype", ("int32", "int64"), op_type)  # Paddle's TypeError
-    if axis is None:
-        x, axis = reshape_variable(x, [-1]), 0
+    flatten = axis is None
     helper = LayerHelper(op_type, x=x, name=name)
-    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op(
-        op_type,
-        {"X": [x]},
-        {"Out": [out]},
-        {"axis": int(axis), "keepdims": bool(keepdim), "flatten": False, "dtype": 3},
-    )
+    out = helper.create_variable_for_type_inference(convert_dtype(dtype), stop_gradient=True)
+    attrs = {"axis": 0 if flatten else int(axis), "keepdims": bool(keepdim), "flatten": flatten}
+    helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, dict(attrs, dtype=var_type(dtype)))
     out.stop_gradient = True
-    return out if convert_dtype(dtype) == "int64" else L.cast(out, dtype)
+    return out
 
 
 def _alpha_arg(op_type, x, axis, keepdim, dtype, name, kwargs):

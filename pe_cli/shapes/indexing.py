@@ -166,13 +166,22 @@ def top_k_v2_meta(attrs, ins, facts):
     return Meta(outputs, "paddle", fresh=True)
 
 
+def flat_arg_shape(x_shape, keepdims, zero_dim):
+    """The shape of arg_max's / arg_min's Out over all of X (``flatten``): in a Paddle 2.x program (``zero_dim``,
+    Paddle 2.6's ArgMinMaxInferMeta) 0-D, or a 1 for each of X's dims with ``keepdims``; else [1] (Fluid's, and
+    Paddle 2.0-2.4's)."""
+    if not zero_dim:
+        return (1,)
+    return (1,) * len(x_shape) if keepdims else ()
+
+
 def arg_meta(attrs, ins, facts):
-    """arg_max's and arg_min's Out (its dtype: ``arg_dtype``) and variant: "flatten" ([1]: over all of X),
+    """arg_max's and arg_min's Out (its dtype: ``arg_dtype``) and variant: "flatten" (over all of X: ``flat_arg_shape``),
     "zero" (a 0-D X: index 0, 0-D, [1] with keepdims: Paddle 2.6's), "axis" (numpy's argmax/argmin along the
     axis, ``args``, into an int Out), "cast" (into another dtype: fresh, numpy's astype)."""
     x, dtype = ins["X"], arg_dtype(attrs)
     if attrs["flatten"]:
-        return Meta({"Out": ((1,), dtype)}, "flatten")
+        return Meta({"Out": (flat_arg_shape(x.shape, attrs["keepdims"], facts.zero_dim), dtype)}, "flatten")
     if not len(x.shape):
         return Meta({"Out": ((1,) if attrs["keepdims"] else (), dtype)}, "zero")
     axis = int(attrs["axis"]) % len(x.shape)  # (a LONG, which Fluid truncates: the registry does when appending)

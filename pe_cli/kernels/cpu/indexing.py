@@ -227,7 +227,7 @@ top_k_grad = adapter(top_k_grad_meta, TOP_K_GRAD, "top_k_grad")  # (CUDA's host 
 
 def _arg_out(fn):
     def flatten(ins, outs, attrs, meta):
-        outs["Out"][0] = fn(ins["X"])
+        outs["Out"][...] = fn(ins["X"])
 
     def zero(ins, outs, attrs, meta):
         outs["Out"].fill(0)

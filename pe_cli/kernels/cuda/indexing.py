@@ -20,7 +20,7 @@ from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
-from ...shapes.indexing import arg_dtype, decreased, strided_geometry, top_k_mismatch
+from ...shapes.indexing import arg_dtype, decreased, flat_arg_shape, strided_geometry, top_k_mismatch
 
 
 # -- strided_slice, unbind ----------------------------------------------------------------------------
@@ -357,13 +357,13 @@ def _arg_extreme(x, out, n, inner, is_max):
 
 
 def _arg(is_max):
-    def kernel(ins, attrs):
+    def kernel(ins, attrs, ctx=NO_CONTEXT):
         x = ins["X"]
         shape = tuple(x.shape)
         if attrs["flatten"]:
             out = rt.empty((1,), np.int64)
             _arg_extreme[grid(1)](flat(x), out, x.size, 1, is_max)
-            return {"Out": _as_arg_dtype(out, attrs)}
+            return {"Out": _as_arg_dtype(out.reshape(flat_arg_shape(shape, attrs["keepdims"], ctx.zero_dim)), attrs)}
         axis = attrs["axis"] % x.ndim
         n = shape[axis]
         inner = 1
