@@ -123,9 +123,17 @@ def test_op_protos_type_attributes_whose_default_tells_none():
     from pe_cli.fluid.framework import OpProtoHolder
     from pe_cli.framework.operator import AttrType
 
-    types = {t: {a.name: a.type for a in OpProtoHolder.instance().get_op_proto(t).attrs} for t in ("clip", "split")}
+    ops = ("clip", "split", "conv2d_transpose", "cast", "fill_constant", "reshape2", "fold", "assign_value")
+    types = {t: {a.name: a.type for a in OpProtoHolder.instance().get_op_proto(t).attrs} for t in ops}
     assert types["clip"]["min"] == types["clip"]["max"] == AttrType.FLOAT
     assert types["split"]["sections"] == AttrType.INTS
+    # an empty list is INTS, a dtype INT, as Paddle 2.6.2 declares them (op.py's numeric gradients wrote
+    # conv2d_transpose's output_size into a STRINGS field: "bad argument type for built-in operation")
+    assert types["conv2d_transpose"]["output_size"] == types["conv2d_transpose"]["output_padding"] == AttrType.INTS
+    assert types["reshape2"]["shape"] == types["fold"]["kernel_sizes"] == AttrType.INTS
+    assert types["cast"]["out_dtype"] == types["cast"]["in_dtype"] == types["fill_constant"]["dtype"] == AttrType.INT
+    assert types["fill_constant"]["shape"] == types["assign_value"]["int64_values"] == AttrType.LONGS
+    assert types["assign_value"]["fp32_values"] == AttrType.FLOATS
 
 
 def test_complex_product_and_quotient_gradients_take_the_conjugate():
