@@ -305,6 +305,10 @@ def deformable_conv(
     if channels is None or channels < 0 or channels % groups:
         raise PeError(f"deformable_conv: input channels {channels} must be known and divisible by groups={groups}")
     size = _two("filter_size", filter_size)
+    if size[0] * size[1] * channels <= 0:
+        raise ArgumentValueError(
+            f"deformable_conv: filter_size {size} over {channels} channels has no elements; each must be > 0"
+        )
     std = (2.0 / (size[0] * size[1] * channels)) ** 0.5
     weight = helper.create_parameter(
         param_attr,

@@ -93,6 +93,10 @@ def conv3d(
     )
     size = _three(filter_size, "filter_size", "conv3d")
     paddings, algorithm = _padding(padding, data_format, "conv3d")
+    if size[0] * size[1] * size[2] * channels <= 0:  # (Paddle 2.6's ValueError; Fluid 1.8 divided by zero)
+        raise ArgumentValueError(
+            f"conv3d: filter_size {size} over {channels} channels has no elements; each must be > 0"
+        )
     std = (2.0 / (size[0] * size[1] * size[2] * channels)) ** 0.5
     w = helper.create_parameter(
         param_attr,

@@ -69,3 +69,6 @@ def test_conv3d_refuses_what_fluid_refuses(prog):
         layers.conv3d_transpose(x, 2)
     with pytest.raises(TypeError, match="Input of conv3d_transpose must be Variable"):
         layers.conv3d_transpose(np.zeros((1, 4, 6, 8, 8)), 2, filter_size=3)
+    # a filter of no elements: Paddle 2.6's ValueError (test_conv3d_op.py's TestConv3DAPI_Error), not a division by 0
+    with pytest.raises(ValueError, match=r"conv3d: filter_size \[0, 0, 0\] over 4 channels has no elements"):
+        layers.conv3d(x, 0, 0)
