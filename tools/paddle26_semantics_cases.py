@@ -131,5 +131,9 @@ CASES.update(
         "fill_constant_int16_wide": case(
             "fill_constant", {}, {"shape": [3], "dtype": 1, "value": 300.0, "str_value": "300"}
         ),
+        # Paddle 2.6's op tests (test_expand_as_v2_op.py's TestExpandAs_ZeroDim2, test_flip.py's
+        # TestFlipOpEmptyAxis): a 0-D X as a 0-D Y, a flip of no axis (a copy); pe refused both
+        "expand_as_v2_0d": case("expand_as_v2", {"X": np.array(1.75), "Y": np.array(-0.5)}, {"target_shape": []}),
+        "flip_no_axis": case("flip", {"X": u(2, 3)}, {"axis": []}, grad=("X",)),
     }
 )

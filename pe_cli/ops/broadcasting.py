@@ -68,7 +68,7 @@ def _infer_expand_as_v2(ctx):
     x = ctx.shape("X")
     target = list(ctx.shape("Y")) if ctx.has_input("Y") else list(ctx.attrs["target_shape"])
     out = expanded_shape(x, target)
-    if out is None or not target:
+    if out is None or (not target and x):  # (a 0-D X as a 0-D Y: 0-D, Paddle 2.6's)
         ctx.fail(
             f"cannot expand X {fmt_shape(x)} as {'Y' if ctx.has_input('Y') else 'target_shape'} "
             f"{fmt_shape(target)}: each dim of X must be 1 or equal the target's"

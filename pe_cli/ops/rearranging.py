@@ -20,10 +20,7 @@ def _dims_in(ctx, dims, what):
 
 
 def _infer_flip(ctx):
-    dims = list(ctx.attrs["dims"])
-    if not dims:
-        ctx.fail("flip needs at least one dim in dims")
-    _dims_in(ctx, dims, "dims")
+    _dims_in(ctx, list(ctx.attrs["dims"]), "dims")  # (none: Out is a copy of X, as Paddle 2.6's)
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
@@ -40,7 +37,7 @@ register(
     grad=_grad_flip,
     attrs={"dims": Attr(list, int_list, "a list of ints"), "axis": Attr(None, alias_of="dims", fill=False)},
     doc="Out = X with the order of its elements reversed along each of dims (negative: from the end; a dim "
-    "named twice flips once, as Fluid's). Its gradient is a flip of Out@GRAD (Fluid has no flip_grad).",
+    "named twice flips once, as Fluid's; none: a copy of X, as Paddle 2.6's). Its gradient is a flip of Out@GRAD (Fluid has no flip_grad).",
 )
 
 

@@ -94,7 +94,8 @@ cast = adapter(cast_meta, cast_out, "cast")  # (CUDA's host fallback for its nar
 
 def reverse(ins, attrs):
     x = ins["X"]
-    return {"Out": np.ascontiguousarray(np.flip(x, reverse_axes(x.ndim, attrs)))}
+    axes = reverse_axes(x.ndim, attrs)
+    return {"Out": np.ascontiguousarray(np.flip(x, axes)) if axes else x.copy()}  # (none: a copy, not X itself)
 
 
 def size(ins, attrs, ctx=NO_CONTEXT):
