@@ -28,6 +28,9 @@ Y = np.array([[1.0, 0.5, -1.5], [0.25, 2.0, 0.0], [-1.0, 1.5, 0.5], [0.75, -0.25
 P = np.array([[0.2, 0.7, 0.9], [0.4, 0.1, 0.6], [0.8, 0.3, 0.5], [0.35, 0.65, 0.05]], "float32")
 T = np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]], "float32")
 LABEL = np.array([[2], [0], [1], [2]], "int64")
+# probabilities with zeros (a log of 0: Paddle's -1e20), for cross_entropy(use_softmax=False)
+PZ = np.array([[0.2, 0.5, 0.3], [0.0, 0.9, 0.1], [0.6, 0.0, 0.4], [0.25, 0.25, 0.5]], "float32")
+SOFT = np.array([[0.1, 0.8, 0.1], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0], [0.2, 0.3, 0.5]], "float32")
 
 
 def _layer(name, *args):
@@ -66,6 +69,38 @@ CASES = {
     "NLLLoss": case(lambda D, x, label: [D.nn.NLLLoss()(x, label.squeeze(-1))], x=X, label=LABEL),
     "Sequential_then_mean": case(lambda D, x: [D.nn.Sequential(D.nn.ReLU(), D.nn.Softmax())(x).mean()], x=X),
     "Tensor_sum": case(lambda D, x: [x.sum(), x.max()], x=X),
+    # F.cross_entropy(use_softmax=False) builds softmax_with_cross_entropy(use_softmax=False): pe composed a log
+    # (a label's probability of 0 gave inf, a soft label's 0 * log(0) NaN, where Paddle's loss is 1e20 * label)
+    "cross_entropy_probabilities": case(
+        lambda D, p, label: [
+            D.nn.functional.cross_entropy(p, label, use_softmax=False, reduction="none"),
+            D.nn.functional.cross_entropy(p, label, use_softmax=False, ignore_index=0),
+        ],
+        p=PZ[[0, 3, 2, 0]],
+        label=np.array([[1], [0], [2], [0]], "int64"),
+    ),
+    "cross_entropy_probabilities_zero": case(
+        lambda D, p, label: [D.nn.functional.cross_entropy(p, label, use_softmax=False, reduction="sum")],
+        grad=False,
+        p=PZ,
+        label=np.array([[1], [0], [1], [2]], "int64"),
+    ),
+    "cross_entropy_probabilities_soft": case(
+        lambda D, p, s: [D.nn.functional.cross_entropy(p, s, soft_label=True, use_softmax=False, reduction="sum")],
+        p=PZ[[0, 3, 3, 0]],
+        s=SOFT,
+    ),
+    "cross_entropy_probabilities_soft_zero": case(
+        lambda D, p, s: [D.nn.functional.cross_entropy(p, s, soft_label=True, use_softmax=False, reduction="none")],
+        grad=False,
+        p=PZ,
+        s=SOFT,
+    ),
+    "cross_entropy_probabilities_axis0": case(
+        lambda D, p, label: [D.nn.functional.cross_entropy(p, label, use_softmax=False, axis=0)],
+        p=PZ[[0, 3, 2, 0]].T.copy(),
+        label=np.array([[1, 0, 2, 0]], "int64"),
+    ),
 }
 
 if __name__ == "__main__":

@@ -67,8 +67,8 @@ _SWCE_ATTRS = {
     "ignore_index": -100,
     "numeric_stable_mode": True,
     "axis": -1,
-    # Paddle 2.x's (a model it saved carries it): only Fluid's softmax-then-cross-entropy
-    "use_softmax": Attr(True, choices=(True,)),
+    # Paddle 2.x's: False takes Logits as probabilities (Softmax a copy of them; F.cross_entropy's use_softmax)
+    "use_softmax": True,
 }
 register(
     "softmax_with_cross_entropy",
@@ -82,7 +82,9 @@ register(
     grad=_grad_swce,
     last_axis=("Logits", "Label", "Softmax", "Loss"),
     structured=Structured(meta=meta_rules.softmax_ce_meta, cpu=cpu_softmax_ce.FORWARD),
-    doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the gradient.",
+    doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the gradient. "
+    "Paddle 2.x's use_softmax=False: Logits are probabilities, Softmax a copy of them, Loss = -log(Logits[Label]) "
+    "(log(0) taken as -1e20, as Paddle's TolerableValue).",
 )
 register(
     "softmax_with_cross_entropy_grad",

@@ -14,11 +14,12 @@ Logits' dtype), hard labels (int) over float32 or float64 logits, not empty:
 - "rows": float32 from WIDE_SOFTMAX logits on: _softmax_rows_loops.softmax_ce's vectorised exponentials,
   rows in parts over the device's threads;
 - "numpy_exp": float64 from WIDE_SOFTMAX logits on: numpy's vectorised exp between two loops;
-- "numpy": the rest (soft labels, other dtypes, empty logits): numpy's log-softmax.
+- "numpy": the rest (soft labels, other dtypes, empty logits): numpy's log-softmax;
+- "probabilities": Paddle 2.x's use_softmax=False (Logits hold probabilities): numpy's log of them.
 
 softmax_with_cross_entropy_grad (Label, Softmax, Loss@GRAD -> Logits@GRAD of Softmax's dtype): "rows"
 (_softmax_rows_loops.softmax_ce_grad) for hard labels over float32 or float64 values of one dtype, not empty,
-one Loss@GRAD per label; "numpy" for the rest. A rule refuses nothing: the shape rule did at build time."""
+one Loss@GRAD per label; "numpy" for the rest; "probabilities" for use_softmax=False. A rule refuses nothing: the shape rule did at build time."""
 
 import numpy as np
 
@@ -33,6 +34,7 @@ _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 # [512, 10], 14 us in the wide form; 1.2 against 2.1 us for [10, 10], where numpy's calls cost more)
 WIDE_SOFTMAX = 1024
 ONE_LOOP, ROWS, NUMPY_EXP, NUMPY = "one_loop", "rows", "numpy_exp", "numpy"
+PROBABILITIES = "probabilities"
 
 
 def _last(attrs, rank):
@@ -52,6 +54,8 @@ def softmax_ce_meta(attrs, ins, facts):
     axis = attrs["axis"] % len(shape) if shape else 0
     outputs = {"Softmax": (shape, dtype), "Loss": (shape[:axis] + (1,) + shape[axis + 1 :], dtype)}
     size = numel(shape)
+    if not attrs["use_softmax"]:  # (Logits are probabilities: Paddle 2.x's F.cross_entropy(use_softmax=False))
+        return Meta(outputs, PROBABILITIES, fresh=True)
     if not _hard(attrs, logits, label) or not size:
         return Meta(outputs, NUMPY, fresh=True)
     if size < WIDE_SOFTMAX:
@@ -73,6 +77,8 @@ def softmax_ce_grad_meta(attrs, ins, facts):
     softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
     shape, dtype = tuple(softmax.shape), softmax.dtype
     size, labels = numel(shape), numel(label.shape)
+    if not attrs["use_softmax"]:
+        return Meta({"Logits@GRAD": (shape, dtype)}, PROBABILITIES, fresh=True)
     if _hard(attrs, softmax, label) and size and dloss.dtype == dtype and numel(dloss.shape) == labels:
         rows = size // shape[-1] if shape[-1] else 0
         loop = "softmax_ce_grad" if _last(attrs, len(shape)) and labels == rows else ""

@@ -8,7 +8,8 @@ handed:
   in parts on the device's threads where it has several (the same bits);
 - "numpy_exp": float64's two passes around numpy's vectorised exp;
 - "numpy": numpy's log-softmax (soft labels, other dtypes, empty values), cast to the output's dtype: a
-  ``fresh`` variant (the arrays numpy made are the outputs).
+  ``fresh`` variant (the arrays numpy made are the outputs);
+- "probabilities": Paddle 2.x's use_softmax=False, Logits holding probabilities (fresh, numpy).
 
 A label outside the classes (and not ignore_index) is refused in one line, as the loops find it. Their
 ``launches(op, table, meta)``: a planned step's launch of the same loop (pe_cli/executor/step_plan.py)."""
@@ -82,6 +83,55 @@ def _numpy(ins, outs, attrs, meta):
     outs["Loss"] = fresh_output(loss, meta.outputs["Loss"], (logits, label))
 
 
+_APPROX_INF = 1e20  # Paddle's TolerableValue: a log of 0 (or of inf) is -1e20 (1e20)
+
+
+def _tolerable_log(p):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.clip(np.log(p), -_APPROX_INF, _APPROX_INF)
+
+
+def _picked(label, classes, ignore_index):
+    """(the hard labels as int64 ids [..., 1], where they are ignore_index), each id checked in range."""
+    ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64)
+    ignore = ids == ignore_index
+    bad = ~ignore & ((ids < 0) | (ids >= classes))
+    if bad.any():
+        raise PeError(
+            f"Label holds {int(ids[bad][0])}, outside the {classes} classes (and not ignore_index={ignore_index})"
+        )
+    return np.where(ignore, 0, ids), ignore
+
+
+def _probabilities(ins, outs, attrs, meta):
+    """use_softmax=False: Logits are probabilities; Softmax a copy of them, Loss -log of the label's (soft:
+    -sum(Label * log)), logs of 0 taken as -1e20, as Paddle 2.6's CPU kernel."""
+    p, label = ins["Logits"], ins["Label"]
+    log_p = _tolerable_log(p)
+    if attrs["soft_label"]:
+        loss = -(label * log_p).sum(axis=-1, keepdims=True)
+    else:
+        ids, ignore = _picked(label, p.shape[-1], attrs["ignore_index"])
+        loss = np.where(ignore, 0, -np.take_along_axis(log_p, ids, axis=-1))
+    outs["Softmax"] = fresh_output(p.copy(), meta.outputs["Softmax"], (p, label))
+    outs["Loss"] = fresh_output(loss, meta.outputs["Loss"], (p, label))
+
+
+def _grad_probabilities(ins, outs, attrs, meta):
+    """use_softmax=False's gradient, as Paddle 2.6's: -dLoss / p at the label (0 elsewhere and at ignore_index);
+    soft: -Label / p * dLoss."""
+    p, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if attrs["soft_label"]:
+            grad = -label / p * dloss
+        else:
+            ids, ignore = _picked(label, p.shape[-1], attrs["ignore_index"])
+            grad = np.zeros(np.broadcast_shapes(p.shape, dloss.shape), p.dtype)
+            at = np.where(ignore, 0, -1 / np.take_along_axis(p, ids, axis=-1) * dloss)
+            np.put_along_axis(grad, ids, at.astype(p.dtype), axis=-1)
+    outs["Logits@GRAD"] = fresh_output(grad, meta.outputs["Logits@GRAD"], (p, label, dloss))
+
+
 def _grad_rows(ins, outs, attrs, meta):
     softmax2, label1 = _as_rows(ins["Softmax"], ins["Label"])
     dloss1 = np.ascontiguousarray(ins["Loss@GRAD"]).reshape(-1)
@@ -139,5 +189,12 @@ FORWARD = by_variant(
     rows=_hard_forward(_wide_rows),
     numpy_exp=_hard_forward(_numpy_exp),
     numpy=_numpy,
+    probabilities=_probabilities,
 )
-GRAD = by_variant("softmax_with_cross_entropy_grad_out", grad_launches, rows=_grad_rows, numpy=_grad_numpy)
+GRAD = by_variant(
+    "softmax_with_cross_entropy_grad_out",
+    grad_launches,
+    rows=_grad_rows,
+    numpy=_grad_numpy,
+    probabilities=_grad_probabilities,
+)

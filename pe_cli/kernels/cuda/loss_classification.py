@@ -11,7 +11,7 @@ import numpy as np
 from numba import cuda
 
 from . import runtime as rt
-from ._host import host_ops
+from ._host import host_ops, on_host_when
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 
 # the elementwise losses, where the registry looks for this family's kernels
@@ -348,3 +348,12 @@ def nll_loss_grad(ins, attrs):
             attrs["ignore_index"],
         )
     return {"X@GRAD": dx}
+
+
+def _probabilities(attrs):
+    return not attrs.get("use_softmax", True)
+
+
+# use_softmax=False (Paddle 2.x's: Logits hold probabilities): the CPU kernel on the host
+HOST_OPS["softmax_with_cross_entropy"] = on_host_when(_probabilities, softmax_with_cross_entropy)
+HOST_OPS["softmax_with_cross_entropy_grad"] = on_host_when(_probabilities, softmax_with_cross_entropy_grad)

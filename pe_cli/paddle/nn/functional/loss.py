@@ -47,14 +47,8 @@ def _safe_divide(total, count):
 
 
 def _ce_op(input, label, soft_label, ignore_index, axis, use_softmax):
-    """The per-sample loss, ``axis`` kept with size 1: pe's softmax_with_cross_entropy op; without
-    softmax, -sum(label * log(input)) (soft) or the cross_entropy2 op (hard, classes last)."""
-    if not use_softmax:
-        if soft_label:
-            return TMa.scale(TMa.sum(TMa.multiply(label, TMa.log(input)), axis=axis, keepdim=True), -1.0)
-        if axis != len(input.shape) - 1:
-            raise ValueError("cross_entropy(use_softmax=False) takes the classes on the last axis (axis=-1)")
-        return L.cross_entropy(input, label, False, ignore_index)
+    """The per-sample loss, ``axis`` kept with size 1: Paddle 2.6's softmax_with_cross_entropy op (with
+    use_softmax=False, ``input`` holds probabilities)."""
     helper = LayerHelper("softmax_with_cross_entropy")
     softmax = helper.create_variable_for_type_inference(input.dtype)
     loss = helper.create_variable_for_type_inference(input.dtype)
@@ -67,6 +61,7 @@ def _ce_op(input, label, soft_label, ignore_index, axis, use_softmax):
             "ignore_index": int(ignore_index),
             "numeric_stable_mode": True,
             "axis": int(axis),
+            "use_softmax": bool(use_softmax),
         },
     )
     return loss
