@@ -31,8 +31,8 @@ def _check_label(ctx, logits, label, soft, name="Logits"):
 
 def hard_labels(attrs, ctx=None):
     """The dtypes a hard Label holds, checked when the op runs (``run_dtypes``, told the kernel's context):
-    int64 class ids (or int32); a soft one any."""
-    return None if attrs.get("soft_label") else ("int64", "int32")
+    int64 class ids, or any int as Paddle 2.6's kernels take (int32, int16, int8, uint8); a soft one any."""
+    return None if attrs.get("soft_label") else ("int64", "int32", "int16", "int8", "uint8")
 
 
 def _infer_swce(ctx):
