@@ -215,6 +215,9 @@ def test_what_pe_lacks_is_refused_in_one_line():
             F.max_pool2d(x, 2, return_mask=True, data_format="NHWC")
         with pytest.raises(PeError, match="bicubic"):
             F.interpolate(x, scale_factor=2, mode="bicubic")
+        x5 = paddle.static.data("x5", [None, 2, 3, 4, 4])
+        with pytest.raises(PeError, match=r"mode='nearest' of a 5-D x \[-1, 2, 3, 4, 4\]: pe's nearest_interp_v2"):
+            F.interpolate(x5, scale_factor=2)
         with pytest.raises(ValueError, match="reduction"):
             F.mse_loss(x, x, reduction="avg")
 

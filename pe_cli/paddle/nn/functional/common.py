@@ -150,9 +150,12 @@ def interpolate(
     if mode not in _METHODS:
         raise PeError(f"interpolate: mode={mode!r}: pe has {sorted(_METHODS)} and 'area' (no bicubic op)")
     op_type, rank = _METHODS[mode]
-    if mode == "nearest":
-        rank = len(x.shape)
-    if len(x.shape) != rank or rank not in (3, 4, 5) or (rank != 4 and mode == "nearest"):
+    if mode == "nearest" and len(x.shape) in (3, 5):  # (Paddle 2.6 resizes them; pe's kernels do 4-D only)
+        raise PeError(
+            f"interpolate: mode='nearest' of a {len(x.shape)}-D x {list(x.shape)}: pe's nearest_interp_v2 "
+            f"resizes 4-D x only"
+        )
+    if len(x.shape) != rank:
         raise ValueError(f"interpolate: mode={mode!r} takes a {rank}-D x, got {list(x.shape)}")
     if (size is None) == (scale_factor is None):
         raise ValueError("interpolate: give exactly one of size and scale_factor")
