@@ -306,3 +306,20 @@ def test_binary_cross_entropy_refuses_an_input_outside_0_1_as_paddle():
         exe.run(startup)
         with pytest.raises(PeError, match=r"X holds a value outside \[0, 1\]"):
             exe.run(main, feed={"p": P + 1.0, "t": T}, fetch_list=[loss])
+
+
+def test_paddle26_module_attributes_and_clip_by_norm():
+    """Paddle 2.6's op tests reach functions through module attributes (``paddle.nn.functional.vision.affine_grid``,
+    ``paddle.nn.clip.clip_by_norm``, not in its ``__all__``)."""
+    assert paddle.nn.functional.vision.affine_grid is F.affine_grid
+    with pytest.raises(AttributeError, match="no attribute 'visions'"):
+        paddle.nn.functional.visions
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 2])
+        y = paddle.nn.clip.clip_by_norm(x, 1.0)
+        with pytest.raises(TypeError, match="max_norm"):
+            paddle.nn.clip.clip_by_norm(x, 1)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    (out,) = exe.run(main, feed={"x": np.array([[3, 0], [0, 4]], "float32")}, fetch_list=[y], scope=Scope())
+    np.testing.assert_allclose(out, [[0.6, 0], [0, 0.8]], rtol=1e-6)
