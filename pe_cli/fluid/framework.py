@@ -73,12 +73,14 @@ _VERSION = re.compile(r"\d+(\.\d+){0,3}")
 
 
 def in_dygraph_mode():
-    """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), and after
-    ``paddle.disable_static()`` until ``paddle.enable_static()`` (Paddle 2.x's eager mode, where
-    ``paddle.base.framework.in_dygraph_mode()`` is True: code that switches to static mode when it
-    finds it, as Paddle 2.6's op tests' ``static_guard`` do, does so); else False: pe builds and runs
-    static graphs."""
-    return dygraph_base.enabled() or static_mode.left_static_at() is not None
+    """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), and in Paddle 2.x's
+    eager mode, where ``paddle.base.framework.in_dygraph_mode()`` is True: in a Paddle 2.x program
+    (fluid/version.py) before ``paddle.enable_static()``, and after ``paddle.disable_static()`` until
+    ``paddle.enable_static()`` (code that switches to static mode when it finds eager mode, as Paddle 2.6's
+    op tests' ``static_guard`` do, does so); else False: pe builds and runs static graphs."""
+    if dygraph_base.enabled() or static_mode.left_static_at() is not None:
+        return True
+    return version.paddle2 and not static_mode.entered_static()
 
 
 def dygraph_only(func):

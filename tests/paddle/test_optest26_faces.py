@@ -109,6 +109,21 @@ def test_base_framework_says_dygraph_after_disable_static(monkeypatch):
     assert not fluid.framework.in_dygraph_mode() and not paddle.in_dynamic_mode()
 
 
+def test_base_framework_says_dygraph_before_enable_static_in_a_paddle2_program(monkeypatch):
+    """A Paddle 2.x program starts in eager mode (``pe fluid`` tells one by its source, fluid/version.py); a
+    Fluid 1.8 program's ``fluid.framework.in_dygraph_mode()`` is False outside ``dygraph.guard()``."""
+    from pe_cli.fluid import version
+
+    monkeypatch.setattr(static_mode, "_entered", False)
+    monkeypatch.setattr(static_mode, "_left_at", None)
+    monkeypatch.setattr(version, "paddle2", False)
+    assert not fluid.framework.in_dygraph_mode()
+    monkeypatch.setattr(version, "paddle2", True)
+    assert fluid.framework.in_dygraph_mode()
+    monkeypatch.setattr(static_mode, "_entered", True)
+    assert not fluid.framework.in_dygraph_mode()
+
+
 def test_parse_arg_and_kwargs():
     def api(x, axis=0, name=None):
         pass
