@@ -2,7 +2,7 @@
 Paddle 2.x static program. Results that hold one value are 0-D ([]) in Paddle 2.6, where Fluid 1.8 and pe
 before 2026-11-29 gave [1] (so ``paddle.stack`` of two such values was
 [2, 1], not [2]): an index that drops every dim (``x[0, 1]``, ``paddle.shape(x)[0]``, ``x[-1][2]``), numel,
-rank, argmax/argmin over all of x (with keepdim: 1s in x's rank), dot and matmul of vectors, trace, dist, einsum to a scalar, allclose, is_empty, accuracy, median,
+rank, sign of ints (Paddle 2.6 takes them), argmax/argmin over all of x (with keepdim: 1s in x's rank), dot and matmul of vectors, trace, dist, einsum to a scalar, allclose, is_empty, accuracy, median,
 quantile, the slices of unbind/unstack of a vector, gather at a 0-D index; and a bool mask as an index
 (``v[v > 1]``: the elements where it is true, as Paddle 2.6's; pe read the mask as an int index); the sum of
 an int32 or bool tensor is int64 (pe summed int32 in int32, overflowing). Records each case's values, dtype,
@@ -100,6 +100,13 @@ CASES = {
         ],
         grad=False,
         x=X,
+    ),
+    "sign_of_ints": case(
+        lambda P, i, j, u: [P.sign(i), P.sign(j), P.sign(u)],
+        grad=False,
+        i=np.array([-3, 0, 2, -1, 7], "int8"),
+        j=np.array([[-300, 0], [5, -1]], "int64"),
+        u=np.array([3, 0, 250], "uint8"),
     ),
     "gather_at_argmax": case(lambda P, x: [P.gather(P.flatten(x), P.argmax(x))], x=X),
     "arange_tensor_bounds": case(

@@ -297,8 +297,15 @@ def abs(x, name=None, *, out=None):  # noqa: A001 -- Paddle's name
     return written_to(_single("abs", x, {"X": [x]}, {}, name=name), out)
 
 
-reciprocal, round, rsqrt, sign, sin, sinh, sqrt, square, tanh = map(  # noqa: A001
-    _unary, (L.reciprocal, L.round, L.rsqrt, L.sign, L.sin, L.sinh, L.sqrt, L.square, L.tanh)
+def sign(x, name=None, *, out=None):
+    """-1, 0 or 1 by the sign of x elementwise; x of any int or float dtype (Paddle 2.6's sign takes integers)."""
+    dtypes = ("uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
+    check_variable_and_dtype(x, "x", dtypes, "sign")
+    return written_to(_single("sign", x, {"X": [x]}, {}, name=name), out)
+
+
+reciprocal, round, rsqrt, sin, sinh, sqrt, square, tanh = map(  # noqa: A001
+    _unary, (L.reciprocal, L.round, L.rsqrt, L.sin, L.sinh, L.sqrt, L.square, L.tanh)
 )
 tanh_ = tanh
 
