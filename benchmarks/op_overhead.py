@@ -31,6 +31,9 @@ Filter@GRAD) over Input [--shape] and Filter of that shape; its arithmetic is no
 ``--op cross_entropy`` (cross_entropy2, sigmoid_cross_entropy_with_logits): X [--rows, --size], Label int64
 [--rows, 1] (the sigmoid's: X's shape, --dtype).
 
+``--op nll_loss``: X [--rows, --size], int64 Label [--rows] (--attrs: its reduction); ``--op bpr_loss``: X and
+int64 Label [--rows, 1]; ``--op bce_loss``: X and Label [--rows, --size] of probabilities.
+
 ``--op gather`` (gather_grad: Out@GRAD too): X [--shape] of --dtype, int64 Index [--rows] in X's rows; ``--op
 one_hot_v2`` (one_hot: --shape ending in 1): int64 ids [--shape] in [0, --size), depth --size:
 
@@ -223,6 +226,27 @@ def _binary(block, args, shape):
     return feeds
 
 
+def _loss(block, args):
+    """nll_loss over X [--rows, --size] of --dtype and int64 Label [--rows] (Out, Total_weight; --attrs: its
+    reduction), bpr_loss over X and int64 Label [--rows, 1], or bce_loss over X and Label [--rows, --size] of
+    probabilities."""
+    rng = np.random.default_rng(0)
+    feeds = {"x": rng.uniform(0.1, 0.9, (args.rows, args.size)).astype(args.dtype)}
+    if args.op == "nll_loss":
+        feeds["label"] = rng.integers(0, args.size, (args.rows,)).astype(np.int64)
+        outs = {"Out": ["y"], "Total_weight": ["w"]}
+    elif args.op == "bpr_loss":
+        feeds["label"] = rng.integers(0, args.size, (args.rows, 1)).astype(np.int64)
+        outs = {"Y": ["y"]}
+    else:
+        feeds["label"] = rng.uniform(0, 1, (args.rows, args.size)).astype(args.dtype)
+        outs = {"Out": ["y"]}
+    for name in [*feeds, "w"]:
+        block.create_var(name=name)
+    block.append_op(args.op, {"X": ["x"], "Label": ["label"]}, outs, json.loads(args.attrs))
+    return feeds
+
+
 _JOINED = {"concat": "Out", "sum": "Out", "stack": "Y", "concat_grad": "X@GRAD", "split": "Out"}
 
 
@@ -271,6 +295,8 @@ def main():
         what = f"[{args.rows}, {args.size}]"
     elif args.op in ("cross_entropy", "cross_entropy2", "sigmoid_cross_entropy_with_logits"):
         feeds, what = _cross_entropy(block, args), f"[{args.rows}, {args.size}]"
+    elif args.op in ("nll_loss", "bce_loss", "bpr_loss"):
+        feeds, what = _loss(block, args), f"[{args.rows}, {args.size}]"
     elif args.op.startswith("lookup_table"):
         feeds, what = _lookup(block, args), f"W [100, {args.size}], Ids [{args.rows}, 1]"
     elif args.op.startswith("batch_norm"):

@@ -36,7 +36,10 @@ output's layout (contiguity, a view of X or a copy) beside its bytes;
 for matmul (the op cases of matmul, matmul_v2, bmm and addmm), the family's ops through their CPU kernels on
 tools/matmul_case_bytes.py's dtypes, shapes, flags, layouts and thread settings;
 for loss_classification also cross_entropy(2) and sigmoid_cross_entropy_with_logits and their gradients on
-tools/cross_entropy_case_bytes.py's dtypes, shapes and labels;
+tools/cross_entropy_case_bytes.py's dtypes, shapes and labels, and its other losses (label_smooth, kldiv_loss,
+nll_loss, the two-class losses) and their gradients on tools/loss_case_bytes.py's dtypes, shapes and attributes;
+for loss_regression, loss_ranking and similarity (cos_sim, squared_l2_distance, dist: Fluid's and Paddle 2.x's
+contexts), their ops and gradients on tools/loss_case_bytes.py's too;
 for slicing (the op cases of slice, strided_slice, expand, tile, expand_as, expand_v2, expand_as_v2 in
 cases_indexing, cases_indexing_tensor_bounds, cases_manipulation and cases_broadcasting), those ops and their grad
 ops through their kernels and executor steps on tools/slicing_case_bytes.py's forms;
@@ -756,6 +759,14 @@ def dump(root, families, out, threads=1):
             importlib.import_module("cross_entropy_case_bytes").cross_entropy(
                 results, _record, _direct, np.random.default_rng(23)
             )
+            importlib.import_module("loss_case_bytes").loss_classification(
+                results, _record, _direct, np.random.default_rng(29)
+            )
+        for family in ("loss_regression", "loss_ranking", "similarity"):
+            if family in families:
+                getattr(importlib.import_module("loss_case_bytes"), family)(
+                    results, _record, _direct, np.random.default_rng(31)
+                )
         if "pooling" in families:
             _pooling(results)
         if "elementwise" in families:

@@ -1,5 +1,6 @@
 """Classification losses (kernels in kernels/<device>/loss_classification.py; the CPU's structured out-kernels
-in loss_softmax_ce.py and loss_cross_entropy.py): softmax_with_cross_entropy,
+there and in loss_softmax_ce.py and loss_cross_entropy.py, their meta rules in shapes/loss_classification.py):
+softmax_with_cross_entropy,
 cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entropy_with_logits,
 teacher_student_sigmoid_loss, kldiv_loss, label_smooth, log_loss; Fluid 1.8's bce_loss (binary cross-entropy of
 probabilities), nll_loss (the negative log-likelihood of log-probabilities), hinge_loss and modified_huber_loss
@@ -9,7 +10,7 @@ The two-class losses (teacher_student_sigmoid_loss, log_loss, bce_loss, hinge_lo
 are registered in loss_classification_binary.py."""
 
 from ..base.activations import real_number
-from ..kernels.cpu import loss_cross_entropy as cpu_ce, loss_softmax_ce as cpu_softmax_ce
+from ..kernels.cpu import loss_classification as cpu_loss, loss_cross_entropy as cpu_ce, loss_softmax_ce as cpu_sce
 from ..shapes import loss_classification as meta_rules
 from .define import Attr, Structured, fmt_shape, grad_of as _grad_of, grads_like, register
 
@@ -81,7 +82,7 @@ register(
     infer=_infer_swce,
     grad=_grad_swce,
     last_axis=("Logits", "Label", "Softmax", "Loss"),
-    structured=Structured(meta=meta_rules.softmax_ce_meta, cpu=cpu_softmax_ce.FORWARD),
+    structured=Structured(meta=meta_rules.softmax_ce_meta, cpu=cpu_sce.FORWARD),
     doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the gradient. "
     "Paddle 2.x's use_softmax=False: Logits are probabilities, Softmax a copy of them, Loss = -log(Logits[Label]) "
     "(log(0) taken as -1e20, as Paddle's TolerableValue).",
@@ -94,7 +95,7 @@ register(
     attrs=_SWCE_ATTRS,
     infer=grads_like({"Logits@GRAD": "Softmax"}),
     last_axis=("Label", "Softmax", "Loss@GRAD", "Logits@GRAD"),
-    structured=Structured(meta=meta_rules.softmax_ce_grad_meta, cpu=cpu_softmax_ce.GRAD),
+    structured=Structured(meta=meta_rules.softmax_ce_grad_meta, cpu=cpu_sce.GRAD),
 )
 
 
@@ -298,6 +299,7 @@ register(
     grad=_grad_of("label_smooth_grad", ()),
     doc="Out = (1 - epsilon) * X + epsilon * PriorDist (epsilon / K, K = X's last dim, without "
     "PriorDist). The gradient is (1 - epsilon) * Out@GRAD.",
+    structured=Structured(meta=meta_rules.label_smooth_meta, cpu=cpu_loss.LABEL_SMOOTH),
 )
 register(
     "label_smooth_grad",
@@ -306,6 +308,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_LS_ATTRS,
     infer=grads_like({"X@GRAD": "Out@GRAD"}),
+    structured=Structured(meta=meta_rules.label_smooth_grad_meta, cpu=cpu_loss.LABEL_SMOOTH_GRAD),
 )
 
 
@@ -332,6 +335,7 @@ register(
     doc="Loss = Target * (log(Target) - X) where Target > 0, else 0 (X holds log-probabilities); "
     "reduced by `reduction`: none, sum, mean (over all elements) or batchmean (sum / rows). "
     "No gradient flows to Target.",
+    structured=Structured(meta=meta_rules.kldiv_meta, cpu=cpu_loss.KLDIV),
 )
 register(
     "kldiv_loss_grad",
@@ -340,6 +344,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_KL_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.kldiv_grad_meta, cpu=cpu_loss.KLDIV_GRAD),
 )
 
 
@@ -380,6 +385,7 @@ register(
     doc="Each position's loss is -X[class Label] * Weight[Label] (Weight 1 without it; 0 where Label is "
     "ignore_index); Out is those losses (reduction none), their sum, or their sum over Total_weight, the "
     "sum of the weights (mean; the sum when that is 0).",
+    structured=Structured(meta=meta_rules.nll_meta, cpu=cpu_loss.NLL),
 )
 register(
     "nll_loss_grad",
@@ -389,4 +395,5 @@ register(
     attrs=_NLL_ATTRS,
     no_need_buffer=("X",),
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.nll_grad_meta, cpu=cpu_loss.NLL_GRAD),
 )

@@ -1,8 +1,11 @@
 """Two-class losses of the classification family: teacher_student_sigmoid_loss, log_loss, Fluid 1.8's
 bce_loss (binary cross-entropy of probabilities), hinge_loss and modified_huber_loss (margin losses of
-two-class scores). Their kernels are the family's (pe_cli/kernels/<device>/loss_classification.py)."""
+two-class scores). Their kernels are the family's: structured on the CPU (meta rules in
+pe_cli/shapes/loss_classification.py, out-kernels in pe_cli/kernels/cpu/loss_classification.py), CUDA's by name."""
 
-from .define import Attr, fmt_shape, grad_of as _grad_of, grads_like, register
+from ..kernels.cpu import loss_classification as cpu_loss
+from ..shapes import loss_classification as meta_rules
+from .define import Attr, Structured, fmt_shape, grad_of as _grad_of, grads_like, register
 from .loss_classification import infer_pairwise, same_shape
 
 
@@ -49,6 +52,7 @@ register(
     "coded in Label: -2 (z = 0, no q), -1 (z = 1, no q), q (z = 0) or 1 + q (z = 1): "
     "softplus(X) - z X, plus softplus(X) - q X when q is given. The gradient, as Fluid's, is 0 where "
     "X lies outside (soft_max_lower_bound, soft_max_up_bound).",
+    structured=Structured(meta=meta_rules.teacher_student_meta, cpu=cpu_loss.TEACHER_STUDENT),
 )
 register(
     "teacher_student_sigmoid_loss_grad",
@@ -57,6 +61,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_TS_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.teacher_student_grad_meta, cpu=cpu_loss.TEACHER_STUDENT_GRAD),
 )
 
 
@@ -85,6 +90,7 @@ register(
     grad_reads=("Labels", "Predicted"),
     doc="Loss = -Labels log(Predicted + epsilon) - (1 - Labels) log(1 - Predicted + epsilon), per row "
     "(Fluid's log_loss: Predicted holds probabilities). No gradient flows to Labels.",
+    structured=Structured(meta=meta_rules.log_loss_meta, cpu=cpu_loss.LOG_LOSS),
 )
 register(
     "log_loss_grad",
@@ -93,6 +99,7 @@ register(
     outputs=["Predicted@GRAD"],
     attrs=_LOG_ATTRS,
     infer=grads_like({"Predicted@GRAD": "Predicted"}),
+    structured=Structured(meta=meta_rules.log_loss_grad_meta, cpu=cpu_loss.LOG_LOSS_GRAD),
 )
 
 
@@ -114,6 +121,7 @@ register(
     grad_reads=("X", "Label"),
     doc="Out = -(Label * log(X) + (1 - Label) * log(1 - X)) elementwise, each log at least -100; X holds "
     "probabilities in [0, 1] (the CPU kernel refuses others, as Fluid's).",
+    structured=Structured(meta=meta_rules.bce_meta, cpu=cpu_loss.BCE),
 )
 register(
     "bce_loss_grad",
@@ -121,6 +129,7 @@ register(
     inputs=["X", "Label", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.bce_grad_meta, cpu=cpu_loss.BCE_GRAD),
 )
 
 
@@ -133,6 +142,7 @@ register(
     grad=_grad_of("hinge_loss_grad", ("Logits", "Labels"), out_grads=("Loss",), in_grads=("Logits",)),
     grad_reads=("Logits", "Labels"),
     doc="Loss = max(0, 1 - Logits * (2 * Labels - 1)) for [N, 1] scores and 0/1 labels.",
+    structured=Structured(meta=meta_rules.hinge_meta, cpu=cpu_loss.HINGE),
 )
 register(
     "hinge_loss_grad",
@@ -140,6 +150,7 @@ register(
     inputs=["Logits", "Labels", "Loss@GRAD"],
     outputs=["Logits@GRAD"],
     infer=grads_like({"Logits@GRAD": "Logits"}),
+    structured=Structured(meta=meta_rules.hinge_grad_meta, cpu=cpu_loss.HINGE_GRAD),
 )
 
 register(
@@ -153,6 +164,7 @@ register(
     grad_reads=("Y", "IntermediateVal"),
     doc="IntermediateVal = X * (2 * Y - 1) = v; Out = -4 v where v < -1, (1 - v)^2 where v < 1, else 0; "
     "[N, 1] scores and 0/1 labels (Fluid checks neither's values).",
+    structured=Structured(meta=meta_rules.modified_huber_meta, cpu=cpu_loss.MODIFIED_HUBER),
 )
 register(
     "modified_huber_loss_grad",
@@ -160,4 +172,5 @@ register(
     inputs=["Y", "IntermediateVal", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "Y"}),
+    structured=Structured(meta=meta_rules.modified_huber_grad_meta, cpu=cpu_loss.MODIFIED_HUBER_GRAD),
 )

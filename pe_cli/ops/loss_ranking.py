@@ -1,8 +1,10 @@
-"""Ranking losses (kernels in kernels/<device>/loss_ranking.py): margin_rank_loss, rank_loss and
-bpr_loss."""
+"""Ranking losses (kernels in kernels/<device>/loss_ranking.py; the CPU's structured out-kernels there, their
+meta rules in shapes/loss_pairwise.py): margin_rank_loss, rank_loss and bpr_loss."""
 
 from .loss_classification import _grad_of, infer_pairwise
-from .define import fmt_shape, grads_like, register
+from ..kernels.cpu import loss_ranking as cpu_loss
+from ..shapes import loss_pairwise as meta_rules
+from .define import Structured, fmt_shape, grads_like, register
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------
@@ -20,6 +22,7 @@ register(
     lod="drop",
     doc="Out = max(0, -Label * (X1 - X2) + margin), Label in {1, -1}; Activated = 1 where Out > 0. "
     "No gradient flows to Label.",
+    structured=Structured(meta=meta_rules.margin_rank_meta, cpu=cpu_loss.MARGIN_RANK),
 )
 register(
     "margin_rank_loss_grad",
@@ -28,6 +31,7 @@ register(
     outputs=["X1@GRAD?", "X2@GRAD?"],
     attrs=_MRL_ATTRS,
     infer=grads_like({"X1@GRAD": "Label", "X2@GRAD": "Label"}),
+    structured=Structured(meta=meta_rules.margin_rank_grad_meta, cpu=cpu_loss.MARGIN_RANK_GRAD),
 )
 
 
@@ -54,6 +58,7 @@ register(
     lod="drop",
     doc="Out = log(1 + exp(Left - Right)) - Label * (Left - Right) (RankNet; Label a probability). "
     "No gradient flows to Label.",
+    structured=Structured(meta=meta_rules.rank_meta, cpu=cpu_loss.RANK),
 )
 register(
     "rank_loss_grad",
@@ -61,6 +66,7 @@ register(
     inputs=["Label", "Left", "Right", "Out@GRAD"],
     outputs=["Left@GRAD?", "Right@GRAD?"],
     infer=grads_like({"Left@GRAD": "Left", "Right@GRAD": "Right"}),
+    structured=Structured(meta=meta_rules.rank_grad_meta, cpu=cpu_loss.RANK_GRAD),
 )
 
 
@@ -93,6 +99,7 @@ register(
     grad_reads=("Label", "X"),
     doc="Y = mean over the items j other than the row's positive item p = Label of "
     "log(1 + exp(X[j] - X[p])) (Bayesian personalized ranking; X holds scores per item).",
+    structured=Structured(meta=meta_rules.bpr_meta, cpu=cpu_loss.BPR),
 )
 register(
     "bpr_loss_grad",
@@ -100,4 +107,5 @@ register(
     inputs=["X", "Label", "Y@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.bpr_grad_meta, cpu=cpu_loss.BPR_GRAD),
 )

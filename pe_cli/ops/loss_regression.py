@@ -1,8 +1,10 @@
-"""Regression losses (kernels in kernels/<device>/loss_regression.py): huber_loss, smooth_l1_loss and
-center_loss."""
+"""Regression losses (kernels in kernels/<device>/loss_regression.py; the CPU's structured out-kernels there,
+their meta rules in shapes/loss_pairwise.py): huber_loss, smooth_l1_loss and center_loss."""
 
 from .loss_classification import _grad_of, infer_same_shapes, same_shape
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from ..kernels.cpu import loss_regression as cpu_loss
+from ..shapes import loss_pairwise as meta_rules
+from .define import Attr, Structured, fmt_shape, grads_like, is_int, register
 
 
 # -- huber_loss -------------------------------------------------------------------------------------
@@ -34,6 +36,7 @@ register(
     infer=infer_same_shapes("X", "Y", ["Out", "Residual"]),
     grad=_grad_huber,
     doc="Residual = Y - X; Out = 0.5 * r^2 where |r| <= delta, else delta * (|r| - 0.5 * delta).",
+    structured=Structured(meta=meta_rules.huber_meta, cpu=cpu_loss.HUBER),
 )
 register(
     "huber_loss_grad",
@@ -42,6 +45,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_HUBER_ATTRS,
     infer=_infer_huber_grad,
+    structured=Structured(meta=meta_rules.huber_grad_meta, cpu=cpu_loss.HUBER_GRAD),
 )
 
 
@@ -77,6 +81,7 @@ register(
     doc="Diff = (X - Y) * InsideWeight; Out[i] = sum over sample i of OutsideWeight * "
     "(0.5 * sigma^2 * Diff^2 where |Diff| < 1 / sigma^2, else |Diff| - 0.5 / sigma^2), shape [N, 1]. "
     "The weights count only when both are given.",
+    structured=Structured(meta=meta_rules.smooth_l1_meta, cpu=cpu_loss.SMOOTH_L1),
 )
 register(
     "smooth_l1_loss_grad",
@@ -85,6 +90,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_SL1_ATTRS,
     infer=grads_like({"X@GRAD": "Diff", "Y@GRAD": "Diff"}),
+    structured=Structured(meta=meta_rules.smooth_l1_grad_meta, cpu=cpu_loss.SMOOTH_L1_GRAD),
 )
 
 
@@ -117,6 +123,7 @@ register(
     doc="SampleCenterDiff = X - Centers[Label]; Loss = half its squared norm per row. With need_update, "
     "CentersOut[j] = Centers[j] + alpha * (sum of the diffs of class j) / (1 + their count), alpha = "
     "CenterUpdateRate. The gradient flows to X only.",
+    structured=Structured(meta=meta_rules.center_meta, cpu=cpu_loss.CENTER),
 )
 register(
     "center_loss_grad",
@@ -126,4 +133,5 @@ register(
     attrs=_CL_ATTRS,
     infer=grads_like({"X@GRAD": "SampleCenterDiff"}),
     no_need_buffer=("X",),
+    structured=Structured(meta=meta_rules.center_grad_meta, cpu=cpu_loss.CENTER_GRAD),
 )

@@ -4,7 +4,9 @@ too: the gradient reads them. Out is a sequence when X is (Fluid's ShareLoD X ->
 tagspace reshapes cos_sim of sequences with sequence_reshape. squared_l2_distance: the squared distance
 of each row of X to its row of Y (or Y's one row); dist: the p-norm of X - Y (broadcast)."""
 
-from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, register
+from ..kernels.cpu import similarity as cpu_similarity
+from ..shapes import similarity as meta_rules
+from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of, grads_like, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
@@ -52,6 +54,7 @@ register(
     grad_reads=("X", "Y", "Out", "XNorm", "YNorm"),
     lod=_x_lod,
     doc="Out = the cosine similarity of each row of X with its row of Y (or Y's one row).",
+    structured=Structured(meta=meta_rules.cos_sim_meta, cpu=cpu_similarity.COS_SIM),
 )
 register(
     "cos_sim_grad",
@@ -60,6 +63,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@"),
     infer=lambda ctx: [ctx.set_output(s, ctx.shape(s[:-5]), ctx.dtype(s[:-5])) for s in ("X@GRAD", "Y@GRAD")],
+    structured=Structured(meta=meta_rules.cos_sim_grad_meta, cpu=cpu_similarity.COS_SIM_GRAD),
 )
 
 
@@ -97,6 +101,7 @@ register(
     lod="drop",
     doc="sub_result = X - Y row by row (X, Y flattened to [rows, cols]; Y of X's rows or one row), "
     "Out[i] = the sum of sub_result[i]^2, shape [rows, 1].",
+    structured=Structured(meta=meta_rules.squared_l2_meta, cpu=cpu_similarity.SQUARED_L2),
 )
 register(
     "squared_l2_distance_grad",
@@ -105,6 +110,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     no_need_buffer=("X", "Y"),
     infer=_XY_GRADS,
+    structured=Structured(meta=meta_rules.squared_l2_grad_meta, cpu=cpu_similarity.SQUARED_L2_GRAD),
 )
 
 
@@ -133,6 +139,7 @@ register(
     traits=("result_0d_in_paddle2", "paddle2_semantics"),
     doc="Out = the p-norm of Z = X - Y (broadcast), shape [1] (0-D in a Paddle 2.x program): p = 0 counts Z's nonzeros, inf / -inf is the "
     "largest / smallest |Z|, another p (sum |Z|^p)^(1/p). The gradient at Out = 0 is NaN in Fluid 1.8, 0 in Paddle 2.6.",
+    structured=Structured(meta=meta_rules.dist_meta, cpu=cpu_similarity.DIST),
 )
 register(
     "dist_grad",
@@ -141,4 +148,5 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_DIST_ATTRS,
     infer=_XY_GRADS,
+    structured=Structured(meta=meta_rules.dist_grad_meta, cpu=cpu_similarity.DIST_GRAD),
 )

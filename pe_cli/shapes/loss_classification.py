@@ -138,3 +138,95 @@ def sigmoid_ce_grad_meta(attrs, ins, facts):
     x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
     shape = _broadcast(tuple(x.shape), tuple(label.shape), tuple(dout.shape))
     return Meta({"X@GRAD": (shape, x.dtype)}, "normalize" if attrs["normalize"] else "plain", fresh=True)
+
+
+# -- the elementwise and row losses: label_smooth, kldiv_loss, teacher_student_sigmoid_loss, log_loss, bce_loss,
+# nll_loss, hinge_loss, modified_huber_loss and their gradients (their CPU out-kernels: kernels/cpu/
+# loss_classification.py, numpy forms: ``fresh`` variants). Each output is numpy's broadcast of the inputs its
+# form reads, in the dtype of the first (X, Predicted, Logits; a gradient from IntermediateVal: its); a reduced
+# loss is [1]. A variant is the form's: label_smooth's "prior" or "uniform" (epsilon / K) and its gradient's
+# "scaled", written through ``out=`` (float values), kldiv_loss's "none" or "reduce", nll_loss's "none" or
+# "reduce"; the others have one, "numpy".
+
+
+def _shape(*values):
+    return _broadcast(*(tuple(v.shape) for v in values))
+
+
+def _one(slot, dtype_of, *slots):
+    """A rule of one output ``slot``: the broadcast of ``slots``' shapes, ``dtype_of``'s dtype, variant "numpy"."""
+
+    def meta(attrs, ins, facts):
+        return Meta({slot: (_shape(*(ins[s] for s in slots)), ins[dtype_of].dtype)}, "numpy", fresh=True)
+
+    return meta
+
+
+def label_smooth_meta(attrs, ins, facts):
+    """label_smooth's Out, X's shape (broadcast with PriorDist's values) and dtype: "uniform" (epsilon / K) or
+    "prior" written through ``out=`` where X is float and PriorDist (if given) of its dtype, else "numpy" (a
+    fresh numpy form: other dtypes). ``args``: 1 - epsilon and epsilon / K (uniform) or epsilon (prior)."""
+    x, prior = ins["X"], ins.get("PriorDist")
+    shape = tuple(x.shape) if prior is None else _broadcast(tuple(x.shape), (numel(prior.shape),))
+    if x.dtype.kind != "f" or (prior is not None and prior.dtype != x.dtype):
+        return Meta({"Out": (shape, x.dtype)}, "numpy", fresh=True)
+    if prior is not None:
+        return Meta({"Out": (shape, x.dtype)}, "prior", args=(1 - attrs["epsilon"], attrs["epsilon"]))
+    # (epsilon / K, as the numpy form makes it: epsilon times a scalar 1 / K of X's dtype; K = 0 refused as it is)
+    scalar = attrs["epsilon"] * x.dtype.type(1.0 / x.shape[-1])
+    return Meta({"Out": (shape, x.dtype)}, "uniform", args=(1 - attrs["epsilon"], scalar))
+
+
+def label_smooth_grad_meta(attrs, ins, facts):
+    """label_smooth_grad's X@GRAD, Out@GRAD's shape and dtype: "scaled" through ``out=`` for float values, else
+    "numpy" (fresh)."""
+    d = ins["Out@GRAD"]
+    spec = {"X@GRAD": (tuple(d.shape), d.dtype)}
+    return Meta(spec, "scaled") if d.dtype.kind == "f" else Meta(spec, "numpy", fresh=True)
+
+
+def kldiv_meta(attrs, ins, facts):
+    x = ins["X"]
+    if attrs["reduction"] == "none":
+        return Meta({"Loss": (_shape(x, ins["Target"]), x.dtype)}, "none", fresh=True)
+    return Meta({"Loss": ((1,), x.dtype)}, "reduce", fresh=True)
+
+
+def kldiv_grad_meta(attrs, ins, facts):
+    x, t = ins["X"], ins["Target"]
+    if attrs["reduction"] == "none":
+        return Meta({"X@GRAD": (_shape(t, ins["Loss@GRAD"]), x.dtype)}, "none", fresh=True)
+    return Meta({"X@GRAD": (tuple(t.shape), x.dtype)}, "reduce", fresh=True)
+
+
+def nll_meta(attrs, ins, facts):
+    """nll_loss's Out (Label's shape, or [1] reduced) and Total_weight [1]; ``args``: whether X's class dim
+    is moved last (X of more than 2 dims) to make its rows."""
+    x, label = ins["X"], ins["Label"]
+    total, moved = ((1,), x.dtype), (len(x.shape) > 2,)
+    if attrs["reduction"] == "none":
+        return Meta({"Out": (tuple(label.shape), x.dtype), "Total_weight": total}, "none", args=moved, fresh=True)
+    return Meta({"Out": ((1,), x.dtype), "Total_weight": total}, "reduce", args=moved, fresh=True)
+
+
+def nll_grad_meta(attrs, ins, facts):
+    x = ins["X"]
+    variant = "none" if attrs["reduction"] == "none" else "reduce"
+    return Meta({"X@GRAD": (tuple(x.shape), x.dtype)}, variant, args=(len(x.shape) > 2,), fresh=True)
+
+
+def modified_huber_meta(attrs, ins, facts):
+    x = ins["X"]
+    shape = _shape(x, ins["Y"])
+    return Meta({"IntermediateVal": (shape, x.dtype), "Out": (shape, x.dtype)}, "numpy", fresh=True)
+
+
+teacher_student_meta = _one("Y", "X", "X", "Label")
+teacher_student_grad_meta = _one("X@GRAD", "X", "X", "Label", "Y@GRAD")
+log_loss_meta = _one("Loss", "Predicted", "Predicted", "Labels")
+log_loss_grad_meta = _one("Predicted@GRAD", "Predicted", "Loss@GRAD", "Labels", "Predicted")
+bce_meta = _one("Out", "X", "X", "Label")
+bce_grad_meta = _one("X@GRAD", "X", "Out@GRAD", "X", "Label")
+hinge_meta = _one("Loss", "Logits", "Logits", "Labels")
+hinge_grad_meta = _one("Logits@GRAD", "Logits", "Loss@GRAD", "Logits", "Labels")
+modified_huber_grad_meta = _one("X@GRAD", "IntermediateVal", "Y", "IntermediateVal", "Out@GRAD")

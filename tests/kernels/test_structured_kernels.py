@@ -34,12 +34,15 @@ from tests.ops import (
     cases_convolution_geometry,
     cases_convolution_transpose,
     cases_loss_classification,
+    cases_loss_ranking,
+    cases_loss_regression,
     cases_momentum,
     cases_normalization,
     cases_optimizer,
     cases_optimizer_proximal,
     cases_paddle2_attrs,
     cases_selecting,
+    cases_similarity,
     cases_flattening,
     cases_gather_scatter,
     cases_indexing,
@@ -97,6 +100,19 @@ CONVERTED = {
         f"{op}{g}" for op in ("cross_entropy", "sigmoid_cross_entropy_with_logits") for g in ("", "_grad")
     }
     | {"cross_entropy2", "cross_entropy_grad2"},
+    # (their fresh out-kernels, gradients and meta per signature: tests/kernels/test_structured_losses.py)
+    "classification losses": {
+        f"{op}{g}"
+        for op in ("label_smooth", "kldiv_loss", "nll_loss", "teacher_student_sigmoid_loss", "log_loss")
+        + ("bce_loss", "hinge_loss", "modified_huber_loss")
+        for g in ("", "_grad")
+    },
+    "regression and ranking losses": {
+        f"{op}{g}"
+        for op in ("huber_loss", "smooth_l1_loss", "center_loss", "margin_rank_loss", "rank_loss", "bpr_loss")
+        for g in ("", "_grad")
+    },
+    "similarity": {f"{op}{g}" for op in ("cos_sim", "squared_l2_distance", "dist") for g in ("", "_grad")},
     # (their views, out-kernels and metas per signature: tests/kernels/test_structured_reshaping.py)
     "reshaping": {
         f"{op}{two}{g}"
@@ -195,6 +211,13 @@ CASES = {
     # (bounds given as tensors Min and Max: the op's kernel puts their values in its attributes, tensor_attrs.py)
     "clip": [c for c in cases_elementwise.CASES if c.op == "clip" and not {"Min", "Max"} & set(c.inputs)],
     "cross entropy": [c for c in cases_loss_classification.CASES if c.op in CONVERTED["cross entropy"]],
+    "classification losses": [c for c in cases_loss_classification.CASES if c.op in CONVERTED["classification losses"]],
+    "regression and ranking losses": [
+        c
+        for c in cases_loss_regression.CASES + cases_loss_ranking.CASES
+        if c.op in CONVERTED["regression and ranking losses"]
+    ],
+    "similarity": [c for c in cases_similarity.CASES if c.op in CONVERTED["similarity"]],
     "reshaping": [
         c
         for c in cases_manipulation.CASES + cases_tensor_attrs.CASES + cases_flattening.CASES
@@ -252,6 +275,9 @@ OWN_TESTS = (
     "dropout",
     "embedding lookup",
     "cross entropy",
+    "classification losses",
+    "regression and ranking losses",
+    "similarity",
     "reshaping",
     "matmul",
     "conv2d",
