@@ -39,6 +39,7 @@ from tests.ops import (
     cases_optimizer,
     cases_optimizer_proximal,
     cases_paddle2_attrs,
+    cases_pointwise_math,
     cases_selecting,
     cases_flattening,
     cases_gather_scatter,
@@ -146,6 +147,13 @@ CONVERTED = {
         "unbind_leading_grad",
         "sum",
     },
+    # (their sentinel buffers, gradients reading every input: tests/kernels/test_structured_pointwise.py)
+    "pointwise math": {
+        f"{op}{g}"
+        for op in ("silu", "celu", "tan", "acosh", "asinh", "atanh", "log2", "log10", "trunc", "conj", "logit")
+        + ("atan2", "elementwise_fmax", "elementwise_fmin", "elementwise_heaviside", "lerp")
+        for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -237,6 +245,7 @@ CASES = {
         for c in cases_manipulation.CASES + cases_elementwise.CASES + cases_tensor_attrs.CASES
         if c.op in CONVERTED["joining"] and not {"AxisTensor", "SectionsTensorList"} & set(c.inputs)
     ],
+    "pointwise math": cases_pointwise_math.CASES,
 }
 # (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
 CASES["slicing"] = [
@@ -262,6 +271,7 @@ OWN_TESTS = (
     "gather and scatter by index",
     "comparison and logic",
     "joining",
+    "pointwise math",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
