@@ -41,6 +41,7 @@ from tests.ops import (
     cases_paddle2_attrs,
     cases_pointwise_math,
     cases_selecting,
+    cases_special,
     cases_flattening,
     cases_gather_scatter,
     cases_indexing,
@@ -154,6 +155,13 @@ CONVERTED = {
         + ("atan2", "elementwise_fmax", "elementwise_fmin", "elementwise_heaviside", "lerp")
         for g in ("", "_grad")
     },
+    # (their sentinel buffers, gradients too: tests/kernels/test_structured_pointwise.py)
+    "special functions": {
+        f"{op}{g}"
+        for op in ("digamma", "lgamma", "erfinv", "i0", "i0e", "i1", "i1e", "polygamma", "expm1")
+        for g in ("", "_grad")
+    }
+    | {"nextafter"},
 }
 CASES = {
     "activation table": [
@@ -246,6 +254,7 @@ CASES = {
         if c.op in CONVERTED["joining"] and not {"AxisTensor", "SectionsTensorList"} & set(c.inputs)
     ],
     "pointwise math": cases_pointwise_math.CASES,
+    "special functions": cases_special.CASES,
 }
 # (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
 CASES["slicing"] = [
@@ -272,6 +281,7 @@ OWN_TESTS = (
     "comparison and logic",
     "joining",
     "pointwise math",
+    "special functions",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,8 +1,10 @@
-"""The pointwise_math ops as structured kernels (pe_cli/shapes/pointwise_math.py, kernels/cpu/pointwise_math.py):
-each out-kernel, forward and gradient, fills every element of the buffers it is handed (a fresh variant: new
-arrays of no input's memory) with the op's values; the rule picks the ufunc written through ``out=`` where one
-keeps the values' dtype, trunc's zero gradient written into its buffer, atan2's float32 angles of integers and
-numpy's own refusal of shapes that do not broadcast; a step decides its Meta once per shape signature."""
+"""The pointwise_math ops and the special functions as structured kernels (pe_cli/shapes/pointwise_math.py and
+special.py, kernels/cpu/pointwise_math.py and special.py): each out-kernel, forward and gradient, fills every
+element of the buffers it is handed (a fresh variant: new arrays of no input's memory) with the op's values; the
+rule picks the ufunc written through ``out=`` where one keeps the values' dtype (a special function's compiled
+float64 ufunc, its values cast into Out of X's dtype), trunc's zero gradient written into its buffer, atan2's float32 angles of
+integers, expm1's float32 of integers and numpy's own refusal of shapes that do not broadcast (nextafter's one
+line for shapes that differ); a step decides its Meta once per shape signature."""
 
 import numpy as np
 import pytest
@@ -13,10 +15,10 @@ from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
-from tests.ops import cases_pointwise_math
+from tests.ops import cases_pointwise_math, cases_special
 
 rng = np.random.default_rng(43)
-CASES = cases_pointwise_math.CASES
+CASES = cases_pointwise_math.CASES + cases_special.CASES
 
 
 def _filled(op, ins, attrs):
@@ -62,8 +64,11 @@ def test_out_kernels_fill_the_buffers_they_are_handed(case, dtype):
     want = registry.get(case.op).kernel("cpu")(dict(ins), dict(attrs))
     assert all(outs[s].tobytes() == want[s].tobytes() for s in want)
     grad = case.op + "_grad"
-    gins = {s.name: ins[s.name] for s in registry.get(grad).inputs if s.name in ins}
-    gins["Out@GRAD"] = rng.uniform(-1, 1, size=outs["Out"].shape).astype(outs["Out"].dtype)
+    if grad not in registry.all_op_types():  # (nextafter's)
+        return
+    out = "Out" if "Out" in outs else "out"
+    given = {**ins, **outs, f"{out}@GRAD": rng.uniform(-1, 1, size=outs[out].shape).astype(outs[out].dtype)}
+    gins = {s.name: given[s.name] for s in registry.get(grad).inputs}
     douts = _filled(grad, gins, attrs)
     gwant = registry.get(grad).kernel("cpu")(dict(gins), dict(attrs))
     assert set(douts) == set(gwant) and all(douts[s].tobytes() == gwant[s].tobytes() for s in gwant)
@@ -80,14 +85,20 @@ VARIANTS = [  # (op, inputs, the variant its rule chooses, Out's dtype)
     ("elementwise_fmax", {"X": np.ones((2, 3), np.float16), "Y": np.ones(3, np.float16)}, "ufunc", np.float16),
     ("elementwise_heaviside", {"X": np.ones(3, F32), "Y": np.ones((2, 1), F64)}, "array", F64),
     ("lerp", {"X": np.ones(3, F32), "Y": np.ones((2, 3), F32), "Weight": np.ones((4, 1, 1), F32)}, "array", F32),
+    ("digamma", {"X": np.ones(3, F64)}, "ufunc", F64),
+    ("digamma", {"X": np.ones(3, F32)}, "ufunc", F32),
+    ("expm1", {"X": np.ones(3, np.int64)}, "ints", F32),
+    ("expm1", {"X": np.ones(3, np.float16)}, "ufunc", np.float16),
+    ("nextafter", {"x": np.ones(3, F32), "y": np.ones(3, F64)}, "ufunc", F32),
 ]
 
 
 @pytest.mark.parametrize("op, ins, variant, dtype", VARIANTS)
 def test_each_rule_picks_the_variant_of_its_values(op, ins, variant, dtype):
     meta = registry.get(op).structured.meta(registry.get(op).default_attrs(), ins, KernelContext())
-    assert (meta.variant, np.dtype(meta.outputs["Out"][1])) == (variant, np.dtype(dtype))
-    out = _filled(op, ins, registry.get(op).default_attrs())["Out"]
+    (slot,) = meta.outputs
+    assert (meta.variant, np.dtype(meta.outputs[slot][1])) == (variant, np.dtype(dtype))
+    out = _filled(op, ins, registry.get(op).default_attrs())[slot]
     assert out.shape == np.broadcast_shapes(*(v.shape for v in ins.values()))
 
 
@@ -105,6 +116,12 @@ def test_shapes_that_do_not_broadcast_are_refused_in_numpys_words(op):
     ins = {s: np.ones((2, 3) if i == 0 else (4,)) for i, s in enumerate(slots)}
     with pytest.raises(ValueError, match="could not be broadcast"):
         registry.get(op).kernel("cpu")(ins, registry.get(op).default_attrs())
+
+
+def test_nextafter_refuses_shapes_that_differ_in_one_line():
+    ins = {"x": np.ones((2, 3), F32), "y": np.ones((3,), F32)}
+    with pytest.raises(Exception, match=r"nextafter: x \[2, 3\] and y \[3\] must have the same shape"):
+        registry.get("nextafter").kernel("cpu")(ins, {})
 
 
 def _step(op_type, inputs, outputs):
