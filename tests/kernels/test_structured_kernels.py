@@ -40,6 +40,7 @@ from tests.ops import (
     cases_optimizer_proximal,
     cases_paddle2_attrs,
     cases_pointwise_math,
+    cases_primitive,
     cases_selecting,
     cases_special,
     cases_flattening,
@@ -162,6 +163,9 @@ CONVERTED = {
         for g in ("", "_grad")
     }
     | {"nextafter"},
+    # (their sentinel buffers: tests/kernels/test_structured_pointwise.py)
+    "primitive": {f"{op}_p" for op in ("sin", "cos", "tanh", "exp", "log", "erf", "sqrt", "rsqrt", "abs")}
+    | {f"{op}_p" for op in ("add", "sub", "mul", "div", "max", "pow", "eq", "ne", "gt", "ge")},
 }
 CASES = {
     "activation table": [
@@ -255,6 +259,7 @@ CASES = {
     ],
     "pointwise math": cases_pointwise_math.CASES,
     "special functions": cases_special.CASES,
+    "primitive": cases_primitive.CASES,
 }
 # (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
 CASES["slicing"] = [
@@ -282,6 +287,7 @@ OWN_TESTS = (
     "joining",
     "pointwise math",
     "special functions",
+    "primitive",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
