@@ -30,6 +30,10 @@ for top_k (no op cases of its own: indexing's and selecting's), top_k, top_k_v2,
 arg_min on tools/top_k_case_bytes.py's dtypes, ties, k, axes and attributes;
 for logic, the comparisons, logical and bitwise ops and the finiteness checks on tools/logic_case_bytes.py's dtypes,
 broadcast forms and layouts;
+for pointwise_math, its unary, binary and ternary ops and their grad ops through their kernels and executor steps on
+tools/pointwise_case_bytes.py's dtypes, edge values, shapes, broadcast forms and attributes; for special, the
+special functions and their grad ops the same way on tools/special_case_bytes.py's; for primitive, the ``*_p`` ops
+on tools/primitive_case_bytes.py's;
 for reshaping (the op cases of reshape, squeeze, unsqueeze, flatten(_contiguous_range), transpose, their ``*2`` twins
 and grad ops), those ops through their kernels and executor steps on tools/reshaping_case_bytes.py's forms, each
 output's layout (contiguity, a view of X or a copy) beside its bytes;
@@ -820,6 +824,16 @@ def dump(root, families, out, threads=1):
             importlib.import_module("top_k_case_bytes").top_ks(results, _record, _direct, np.random.default_rng(43))
         if "logic" in families:
             importlib.import_module("logic_case_bytes").logic(results, _record, _direct, np.random.default_rng(37))
+        if "pointwise_math" in families:
+            importlib.import_module("pointwise_case_bytes").pointwise(
+                results, _record, _direct, np.random.default_rng(41)
+            )
+        if "special" in families:
+            importlib.import_module("special_case_bytes").special(results, _record, _direct, np.random.default_rng(43))
+        if "primitive" in families:
+            importlib.import_module("primitive_case_bytes").primitive(
+                results, _record, _direct, np.random.default_rng(47)
+            )
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

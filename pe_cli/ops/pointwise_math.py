@@ -1,12 +1,13 @@
 """Pointwise math Paddle 2.x adds to Fluid 1.8's activations, under Paddle 2.6's op types and attributes:
 unary (silu, celu, tan, acosh, asinh, atanh, log2, log10, trunc, conj, logit: Out = f(X), the gradient reading X)
 and binary or ternary with numpy broadcasting (atan2 of X1, X2; elementwise_fmax / elementwise_fmin, NaN
-losing to a number; elementwise_heaviside; lerp: X + Weight (Y - X)). Their kernels (numpy, both devices:
-kernels/<device>/pointwise_math.py) and the formulas of each are there."""
+losing to a number; elementwise_heaviside; lerp: X + Weight (Y - X)). Their structured kernels: meta rules in
+shapes/pointwise_math.py, CPU out-kernels (numpy; CUDA runs them on the host) and the formulas of each in
+kernels/cpu/pointwise_math.py."""
 
 from ..base.broadcast_shapes import broadcast
-from ..kernels.cpu import elementwise_binary as cpu_binary
-from ..shapes import elementwise as elementwise_rules
+from ..kernels.cpu import elementwise_binary as cpu_binary, pointwise_math as cpu_pointwise
+from ..shapes import elementwise as elementwise_rules, pointwise_math as meta_rules
 from .define import Attr, Structured, fmt_shape, grad_of, grads_like, register
 from .elementwise import broadcast_shape
 
@@ -31,6 +32,7 @@ def _unary(name, doc, attrs=None, differentiable=True, dtypes=FLOATS):
         grad=grad_of(f"{name}_grad", ("X",)) if differentiable else None,
         grad_reads=("X",) if differentiable else (),
         run_dtypes={"X": dtypes} if dtypes else None,
+        structured=Structured(meta=meta_rules.FORWARD[name], cpu=cpu_pointwise.FORWARD[name]),
         doc=doc,
     )
     if differentiable:
@@ -41,6 +43,7 @@ def _unary(name, doc, attrs=None, differentiable=True, dtypes=FLOATS):
             outputs=["X@GRAD"],
             attrs=attrs,
             infer=grads_like({"X@GRAD": "X"}),
+            structured=Structured(meta=meta_rules.GRAD[name], cpu=cpu_pointwise.GRAD[name]),
         )
 
 
@@ -100,6 +103,7 @@ def _binary(name, slots, doc, out_dtype=None, grads=None):
         infer=infer,
         grad=grad,
         grad_reads=tuple(slots),
+        structured=Structured(meta=meta_rules.FORWARD[name], cpu=cpu_pointwise.FORWARD[name]),
         doc=doc,
     )
     register(
@@ -109,6 +113,7 @@ def _binary(name, slots, doc, out_dtype=None, grads=None):
         outputs=[f"{s}@GRAD?" for s in grads],
         attrs=dict(QUANT),
         infer=grads_like({f"{s}@GRAD": s for s in grads}),
+        structured=Structured(meta=meta_rules.GRAD[name], cpu=cpu_pointwise.GRAD[name]),
     )
 
 

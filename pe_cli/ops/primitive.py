@@ -3,9 +3,12 @@ Paddle's ``prim`` passes lowered can hold): unary ``Y = f(X)`` (sin_p, cos_p, ta
 sqrt_p, rsqrt_p, abs_p) and binary ``Z = X op Y`` of two inputs of one shape (add_p, sub_p, mul_p, div_p,
 max_p, pow_p; eq_p, ne_p, gt_p, ge_p give bool), as Paddle 2.6's primitive InferShape requires (no
 broadcasting). No gradient op (Paddle differentiates primitives by its own linearize/transpose rules).
-Kernels: kernels/<device>/primitive.py (numpy)."""
+Structured kernels: meta rules in shapes/primitive.py, CPU out-kernels (numpy; CUDA runs them on the host) in
+kernels/cpu/primitive.py."""
 
-from .define import fmt_shape, register
+from ..kernels.cpu import primitive as cpu_primitive
+from ..shapes import primitive as meta_rules
+from .define import Structured, fmt_shape, register
 
 FLOATS = ("float32", "float64")
 NUMBERS = ("float32", "float64", "int32", "int64")
@@ -35,6 +38,7 @@ for _name in UNARY:
         outputs=["Y"],
         infer=_infer_unary,
         run_dtypes={"X": FLOATS},
+        structured=Structured(meta=meta_rules.META[_name], cpu=cpu_primitive.OUT[_name]),
         doc=f"Y = {_name[:-2]}(X), elementwise (Paddle 2.6's primitive op).",
     )
 for _name, _dtypes in ARITHMETIC.items():
@@ -45,6 +49,7 @@ for _name, _dtypes in ARITHMETIC.items():
         outputs=["Z"],
         infer=_infer_binary,
         run_dtypes={"X": _dtypes, "Y": _dtypes},
+        structured=Structured(meta=meta_rules.META[_name], cpu=cpu_primitive.OUT[_name]),
         doc=f"Z = {_name[:-2]}(X, Y), elementwise over X and Y of one shape (Paddle 2.6's primitive op).",
     )
 for _name in COMPARISONS:
@@ -55,5 +60,6 @@ for _name in COMPARISONS:
         outputs=["Z"],
         infer=lambda ctx: _infer_binary(ctx, "bool"),
         run_dtypes={"X": NUMBERS, "Y": NUMBERS},
+        structured=Structured(meta=meta_rules.META[_name], cpu=cpu_primitive.OUT[_name]),
         doc=f"Z = X {_name[:-2]} Y (bool), elementwise over X and Y of one shape (Paddle 2.6's primitive op).",
     )

@@ -2,13 +2,23 @@
 ops): digamma, lgamma, polygamma (attribute n >= 1; Paddle's paddle.polygamma(x, 0) is digamma),
 erfinv, expm1, the modified Bessel functions of the first kind i0 and i1 and their exponentially
 scaled forms i0e = e^-|x| i0 and i1e = e^-|x| i1, and nextafter (the next float after x towards y).
-Their scalar math is kernels/special_math.py, computed in float64 and rounded to the input's dtype;
+Their scalar math is kernels/special_math.py, computed in float64 and rounded to the input's dtype (structured
+kernels: meta rules in shapes/special.py, CPU out-kernels in kernels/cpu/special.py);
 the values at poles, at +-inf and outside erfinv's domain are Paddle's (see there)."""
 
-from .define import Attr, is_int, register
+from ..kernels.cpu import special as cpu_special
+from ..shapes import special as meta_rules
+from .define import Attr, Structured, is_int, register
 
 _FLOATS = ("float16", "float32", "float64")
 _F32_64 = ("float32", "float64")
+
+
+def _structured(op_type, grad=False):
+    """The op's (or its grad op's) structured kernel: meta rule (shapes/special.py), CPU out-kernel (kernels/cpu)."""
+    if grad:
+        return Structured(meta=meta_rules.GRAD[op_type], cpu=cpu_special.GRAD[op_type])
+    return Structured(meta=meta_rules.FORWARD[op_type], cpu=cpu_special.FORWARD[op_type])
 
 
 def _unary_infer(in_slot, out_slot, dtypes):
@@ -50,6 +60,7 @@ def _elementwise(op_type, doc, reads, dtypes=_FLOATS, lower=False, attrs=None):
         infer=_unary_infer(x, out, dtypes),
         grad=grad,
         grad_reads=tuple(reads),
+        structured=_structured(op_type),
         doc=doc,
     )
     register(
@@ -59,6 +70,7 @@ def _elementwise(op_type, doc, reads, dtypes=_FLOATS, lower=False, attrs=None):
         outputs=[x + "@GRAD"],
         attrs=attrs,
         infer=_grad_infer(x),
+        structured=_structured(op_type, grad=True),
     )
 
 
@@ -140,9 +152,17 @@ register(
     infer=_infer_expm1,
     grad=_grad_expm1,
     grad_reads=("Out",),
+    structured=_structured("expm1"),
     doc="Out = exp(X) - 1, exact near 0; the gradient, from Out, is Out@GRAD * (Out + 1).",
 )
-register("expm1_grad", kernel_module="special", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"], infer=_grad_infer("X"))
+register(
+    "expm1_grad",
+    kernel_module="special",
+    inputs=["Out", "Out@GRAD"],
+    outputs=["X@GRAD"],
+    infer=_grad_infer("X"),
+    structured=_structured("expm1", grad=True),
+)
 
 
 def _infer_nextafter(ctx):
@@ -163,6 +183,7 @@ register(
     inputs=["x", "y"],
     outputs=["out"],
     infer=_infer_nextafter,
+    structured=_structured("nextafter"),
     doc="out = the next representable value after x in the direction of y (x and y of one shape and "
     "dtype, as C's nextafter / nextafterf). No gradient.",
 )

@@ -41,8 +41,11 @@ from tests.ops import (
     cases_optimizer,
     cases_optimizer_proximal,
     cases_paddle2_attrs,
+    cases_pointwise_math,
+    cases_primitive,
     cases_selecting,
     cases_similarity,
+    cases_special,
     cases_flattening,
     cases_gather_scatter,
     cases_indexing,
@@ -162,6 +165,23 @@ CONVERTED = {
         "unbind_leading_grad",
         "sum",
     },
+    # (their sentinel buffers, gradients reading every input: tests/kernels/test_structured_pointwise.py)
+    "pointwise math": {
+        f"{op}{g}"
+        for op in ("silu", "celu", "tan", "acosh", "asinh", "atanh", "log2", "log10", "trunc", "conj", "logit")
+        + ("atan2", "elementwise_fmax", "elementwise_fmin", "elementwise_heaviside", "lerp")
+        for g in ("", "_grad")
+    },
+    # (their sentinel buffers, gradients too: tests/kernels/test_structured_pointwise.py)
+    "special functions": {
+        f"{op}{g}"
+        for op in ("digamma", "lgamma", "erfinv", "i0", "i0e", "i1", "i1e", "polygamma", "expm1")
+        for g in ("", "_grad")
+    }
+    | {"nextafter"},
+    # (their sentinel buffers: tests/kernels/test_structured_pointwise.py)
+    "primitive": {f"{op}_p" for op in ("sin", "cos", "tanh", "exp", "log", "erf", "sqrt", "rsqrt", "abs")}
+    | {f"{op}_p" for op in ("add", "sub", "mul", "div", "max", "pow", "eq", "ne", "gt", "ge")},
 }
 CASES = {
     "activation table": [
@@ -260,6 +280,9 @@ CASES = {
         for c in cases_manipulation.CASES + cases_elementwise.CASES + cases_tensor_attrs.CASES
         if c.op in CONVERTED["joining"] and not {"AxisTensor", "SectionsTensorList"} & set(c.inputs)
     ],
+    "pointwise math": cases_pointwise_math.CASES,
+    "special functions": cases_special.CASES,
+    "primitive": cases_primitive.CASES,
 }
 # (bounds, times and shapes given by tensors too: their values replace the attributes before the rule runs)
 CASES["slicing"] = [
@@ -288,6 +311,9 @@ OWN_TESTS = (
     "gather and scatter by index",
     "comparison and logic",
     "joining",
+    "pointwise math",
+    "special functions",
+    "primitive",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,11 +1,22 @@
 """Kernels of the pointwise_math family (pe_cli/ops/pointwise_math.py): numpy expressions in the input's
-dtype, the formulas of Paddle 2.6.2's phi kernels (activation_functor.h, elementwise_functor.h)."""
+dtype, the formulas of Paddle 2.6.2's phi kernels (activation_functor.h, elementwise_functor.h).
+
+Structured (pe_cli/shapes/structured.py): ``FORWARD[op]`` and ``GRAD[op]`` (of ``<op>_grad``), ``out(ins, outs,
+attrs, meta)``, compute the variant the op's meta rule chose (pe_cli/shapes/pointwise_math.py) into the buffers
+they are handed: "ufunc", the op's numpy ufunc through its ``out=`` (tan, acosh, asinh, atanh, log2, log10, trunc,
+conj; atan2 of floats, fmax, fmin); "zeros" (trunc's gradient); "array", "ints" and "numpy", the numpy forms below,
+whose new arrays are the outputs (fresh variants, kernels/structured.fresh_output: cast to the output's dtype
+where they differ, as the kernels always cast them). The ops' kernels by name (CUDA's host fallbacks,
+kernels/cuda/pointwise_math.py) are these over their rules (kernels/structured.adapter)."""
 
 import numpy as np
 
 from ...base.activations_sigmoid import sigmoid_array
-from .elementwise import unbroadcast
+from ...shapes import pointwise_math as meta_rules
 from ..common import table_getattr
+from ..structured import adapter, fresh_output
+from .elementwise import unbroadcast
+from .launches import by_variant
 
 
 def _c(x, v):
@@ -58,37 +69,13 @@ UNARY = {
     "atanh": (lambda x, a: np.arctanh(x), lambda x, d, a: d / (_c(x, 1) - x * x)),
     "log2": (lambda x, a: np.log2(x), lambda x, d, a: d / (x * _c(x, np.log(2.0)))),
     "log10": (lambda x, a: np.log10(x), lambda x, d, a: d / (x * _c(x, np.log(10.0)))),
-    "trunc": (lambda x, a: np.trunc(x), lambda x, d, a: np.zeros_like(d)),
+    "trunc": (lambda x, a: np.trunc(x), None),  # (its gradient: 0, written into X@GRAD)
     "conj": (lambda x, a: np.conj(x), lambda x, d, a: np.conj(d)),
     "logit": (_logit, _logit_grad),
 }
 
 
-def _make_unary(name, forward, derivative):
-    def kernel(ins, attrs):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return {"Out": np.asarray(forward(ins["X"], attrs)).astype(ins["X"].dtype, copy=False)}
-
-    def grad(ins, attrs):
-        x = ins["X"]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return {"X@GRAD": np.asarray(derivative(x, ins["Out@GRAD"], attrs)).astype(x.dtype, copy=False)}
-
-    kernel.__name__, grad.__name__ = name, f"{name}_grad"
-    return kernel, grad
-
-
-# The UNARY table's kernels, one per row and one per row's gradient (silu, silu_grad, celu, ...): the
-# registry finds them by op type as module attributes (``__getattr__``).
-_ROW_KERNELS = {}
-for _name, (_f, _d) in UNARY.items():
-    _ROW_KERNELS[_name], _ROW_KERNELS[f"{_name}_grad"] = _make_unary(_name, _f, _d)
-
-
-__getattr__ = table_getattr(_ROW_KERNELS, __name__)
-
-
-def atan2(ins, attrs):
+def _atan2(ins, attrs):
     """Integers: atan2 in float32, given as float64 (Paddle's Atan2Functor of int32/int64)."""
     x1, x2 = ins["X1"], ins["X2"]
     if x1.dtype.kind == "f":
@@ -97,7 +84,7 @@ def atan2(ins, attrs):
     return {"Out": np.arctan2(x1, x2).astype(np.float32).astype(np.float64)}
 
 
-def atan2_grad(ins, attrs):
+def _atan2_grad(ins, attrs):
     x1, x2, d = ins["X1"], ins["X2"], ins["Out@GRAD"]
     r = x1 * x1 + x2 * x2
     return {
@@ -106,11 +93,11 @@ def atan2_grad(ins, attrs):
     }
 
 
-def elementwise_fmax(ins, attrs):
+def _elementwise_fmax(ins, attrs):
     return {"Out": np.fmax(ins["X"], ins["Y"])}
 
 
-def elementwise_fmin(ins, attrs):
+def _elementwise_fmin(ins, attrs):
     return {"Out": np.fmin(ins["X"], ins["Y"])}
 
 
@@ -124,24 +111,24 @@ def _pick_grad(ins, to_x):
     }
 
 
-def elementwise_fmax_grad(ins, attrs):
+def _elementwise_fmax_grad(ins, attrs):
     x, y = ins["X"], ins["Y"]
     return _pick_grad(ins, (x >= y) | np.isnan(y))
 
 
-def elementwise_fmin_grad(ins, attrs):
+def _elementwise_fmin_grad(ins, attrs):
     x, y = ins["X"], ins["Y"]
     return _pick_grad(ins, (x <= y) | np.isnan(y))
 
 
-def elementwise_heaviside(ins, attrs):
+def _elementwise_heaviside(ins, attrs):
     x, y = ins["X"], ins["Y"]
     # Paddle's HeavisideFunctor: y where x == 0, else x > 0 (0 for a NaN x, where numpy's heaviside gives NaN)
     dtype = np.result_type(x, y)
     return {"Out": np.where(x == 0, y, x > 0).astype(dtype, copy=False)}
 
 
-def elementwise_heaviside_grad(ins, attrs):
+def _elementwise_heaviside_grad(ins, attrs):
     x, y, d = ins["X"], ins["Y"], ins["Out@GRAD"]
     return {
         "X@GRAD": unbroadcast(np.zeros_like(d), x.shape).astype(x.dtype, copy=False),
@@ -149,14 +136,112 @@ def elementwise_heaviside_grad(ins, attrs):
     }
 
 
-def lerp(ins, attrs):
+def _lerp(ins, attrs):
     x, y, w = ins["X"], ins["Y"], ins["Weight"]
     return {"Out": (x + w * (y - x)).astype(x.dtype, copy=False)}
 
 
-def lerp_grad(ins, attrs):
+def _lerp_grad(ins, attrs):
     x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
     return {
         "X@GRAD": unbroadcast(d * (_c(d, 1) - w), x.shape).astype(x.dtype, copy=False),
         "Y@GRAD": unbroadcast(d * w, y.shape).astype(y.dtype, copy=False),
     }
+
+
+# -- structured: the out-kernels of the variants (shapes/pointwise_math.py) ------------------------------
+
+
+def _no_launches(op, table, meta):
+    return None  # (a Python launch: numpy's calls)
+
+
+def _fresh(compute):
+    """A fresh variant: the arrays ``compute(ins, attrs)`` makes (a numpy form above, slot -> array) as the outputs."""
+
+    def variant(ins, outs, attrs, meta):
+        inputs = tuple(ins.values())
+        for slot, value in compute(ins, attrs).items():
+            outs[slot] = fresh_output(value, meta.outputs[slot], inputs)
+
+    return variant
+
+
+def _unary_forward(name):
+    forward, ufunc = UNARY[name][0], meta_rules.UFUNCS.get(name)
+
+    def ufunc_form(ins, outs, attrs, meta):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ufunc(ins["X"], out=outs["Out"])
+
+    def array(ins, outs, attrs, meta):
+        x = ins["X"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            outs["Out"] = fresh_output(forward(x, attrs), meta.outputs["Out"], (x,))
+
+    variants = {"array": array} if ufunc is None else {"array": array, "ufunc": ufunc_form}
+    return by_variant(f"{name}_out", _no_launches, **variants)
+
+
+def _zeros(ins, outs, attrs, meta):
+    outs["X@GRAD"].fill(0)
+
+
+def _unary_grad(name):
+    derivative = UNARY[name][1]
+
+    def array(ins, outs, attrs, meta):
+        x, dout = ins["X"], ins["Out@GRAD"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            outs["X@GRAD"] = fresh_output(derivative(x, dout, attrs), meta.outputs["X@GRAD"], (x, dout))
+
+    return by_variant(
+        f"{name}_grad_out", _no_launches, **({"zeros": _zeros} if derivative is None else {"array": array})
+    )
+
+
+def _ufunc(fn, slots):
+    def variant(ins, outs, attrs, meta):
+        fn(ins[slots[0]], ins[slots[1]], out=outs["Out"])
+
+    return variant
+
+
+_FORMS = {  # op -> (its numpy form, slot -> array; the ufunc its "ufunc" variant writes through, or None)
+    "atan2": (_atan2, np.arctan2),
+    "elementwise_fmax": (_elementwise_fmax, np.fmax),
+    "elementwise_fmin": (_elementwise_fmin, np.fmin),
+    "elementwise_heaviside": (_elementwise_heaviside, None),
+    "lerp": (_lerp, None),
+}
+_GRAD_FORMS = {
+    "atan2": _atan2_grad,
+    "elementwise_fmax": _elementwise_fmax_grad,
+    "elementwise_fmin": _elementwise_fmin_grad,
+    "elementwise_heaviside": _elementwise_heaviside_grad,
+    "lerp": _lerp_grad,
+}
+
+
+def _binary_forward(name):
+    form, ufunc = _FORMS[name]
+    fresh = _fresh(form)
+    variants = {"numpy": fresh, "array": fresh, "ints": fresh}
+    if ufunc is not None:
+        variants["ufunc"] = _ufunc(ufunc, meta_rules.SLOTS[name])
+    return by_variant(f"{name}_out", _no_launches, **variants)
+
+
+FORWARD = {
+    **{name: _unary_forward(name) for name in meta_rules.UNARY},
+    **{name: _binary_forward(name) for name in meta_rules.SLOTS},
+}
+GRAD = {
+    **{name: _unary_grad(name) for name in meta_rules.UNARY},
+    **{name: by_variant(f"{name}_grad_out", _no_launches, array=_fresh(f)) for name, f in _GRAD_FORMS.items()},
+}
+
+# the ops' kernels by name, for CUDA's host fallbacks (kernels/cuda/pointwise_math.py's HOST_OPS)
+_KERNELS = {name: adapter(meta_rules.FORWARD[name], out, name) for name, out in FORWARD.items()}
+_KERNELS.update({f"{n}_grad": adapter(meta_rules.GRAD[n], out, f"{n}_grad") for n, out in GRAD.items()})
+__getattr__ = table_getattr(_KERNELS, __name__)

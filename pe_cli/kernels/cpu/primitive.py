@@ -1,40 +1,50 @@
-"""CPU kernels of the primitive family (ops/primitive.py): numpy's elementwise functions, in X's dtype."""
+"""CPU kernels of the primitive family (ops/primitive.py): numpy's elementwise functions, in X's dtype.
+
+Structured (pe_cli/shapes/structured.py): ``OUT[op]``, ``out(ins, outs, attrs, meta)``, computes the variant the
+op's meta rule chose (pe_cli/shapes/primitive.py) into the buffer it is handed: "ufunc", the op's numpy ufunc
+through its ``out=``; "array", the op's numpy form, its new array (cast to X's dtype; a comparison's bool) handed
+over (a fresh variant, kernels/structured.fresh_output). The ops' kernels by name (CUDA's host fallbacks,
+kernels/cuda/primitive.py) are these over their rules (kernels/structured.adapter)."""
 
 import math
 
 import numpy as np
 
+from ...shapes import primitive as meta_rules
+from ..common import table_getattr
+from ..structured import adapter, fresh_output
+from .launches import by_variant
+
 _erf = np.vectorize(math.erf, otypes=[np.float64])
+_FORMS = {  # op -> its numpy form where it is no ufunc
+    "erf_p": lambda x: _erf(x.astype(np.float64)),
+    "rsqrt_p": lambda x: 1 / np.sqrt(x),
+}
 
 
-def _unary(fn):
-    def kernel(ins, attrs):
+def _no_launches(op, table, meta):
+    return None  # (a Python launch: one numpy call)
+
+
+def _out(op):
+    ufunc, slot = meta_rules.UFUNCS.get(op), "Y" if op in meta_rules.UNARY else "Z"
+    form, slots = _FORMS.get(op, ufunc), ("X",) if op in meta_rules.UNARY else ("X", "Y")
+
+    def ufunc_form(ins, outs, attrs, meta):
+        ufunc(*(ins[s] for s in slots), out=outs[slot])
+
+    def array(ins, outs, attrs, meta):
         x = ins["X"]
-        return {"Y": np.asarray(fn(x)).astype(x.dtype, copy=False)}
+        result = np.asarray(form(*(ins[s] for s in slots)))
+        if op not in meta_rules.COMPARISONS:
+            result = result.astype(x.dtype, copy=False)
+        outs[slot] = fresh_output(result, meta.outputs[slot], tuple(ins.values()))
 
-    return kernel
-
-
-def _binary(fn):
-    def kernel(ins, attrs):
-        x = ins["X"]
-        return {"Z": np.asarray(fn(x, ins["Y"])).astype(x.dtype, copy=False)}
-
-    return kernel
+    variants = {"array": array} if ufunc is None else {"array": array, "ufunc": ufunc_form}
+    return by_variant(f"{op}_out", _no_launches, **variants)
 
 
-def _compare(fn):
-    def kernel(ins, attrs):
-        return {"Z": np.asarray(fn(ins["X"], ins["Y"]))}
-
-    return kernel
-
-
-sin_p, cos_p, tanh_p = _unary(np.sin), _unary(np.cos), _unary(np.tanh)
-exp_p, log_p, sqrt_p, abs_p = _unary(np.exp), _unary(np.log), _unary(np.sqrt), _unary(np.abs)
-erf_p = _unary(lambda x: _erf(x.astype(np.float64)))
-rsqrt_p = _unary(lambda x: 1 / np.sqrt(x))
-add_p, sub_p, mul_p = _binary(np.add), _binary(np.subtract), _binary(np.multiply)
-div_p, max_p, pow_p = _binary(np.divide), _binary(np.maximum), _binary(np.power)
-eq_p, ne_p = _compare(np.equal), _compare(np.not_equal)
-gt_p, ge_p = _compare(np.greater), _compare(np.greater_equal)
+OUT = {op: _out(op) for op in meta_rules.META}
+# the ops' kernels by name, for CUDA's host fallbacks (kernels/cuda/primitive.py's HOST_OPS)
+_KERNELS = {op: adapter(meta_rules.META[op], out, op) for op, out in OUT.items()}
+__getattr__ = table_getattr(_KERNELS, __name__)

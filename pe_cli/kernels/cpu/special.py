@@ -1,14 +1,23 @@
 """The special family's CPU kernels: kernels/special_math.py's scalar functions as numba ufuncs over
 float64 (compiled on first use and cached), the results rounded to the input's dtype; expm1 is
-numpy's, nextafter numpy's in the inputs' dtype (nextafterf for float32, as Paddle)."""
+numpy's, nextafter numpy's in the inputs' dtype (nextafterf for float32, as Paddle).
+
+Structured (pe_cli/shapes/structured.py): ``FORWARD[op]`` and ``GRAD[op]`` (of ``<op>_grad``), ``out(ins, outs,
+attrs, meta)``, compute the variant the op's meta rule chose (pe_cli/shapes/special.py) into the buffers they are
+handed: "ufunc" (a function's compiled float64 ufunc, X cast to float64 and its values cast into Out, as numpy's
+buffered casts do; numpy's expm1 and nextafter) and "ints" (expm1 of ints as float32) through ``out=``;
+"product" (a gradient: Out@GRAD times the derivative, through np.multiply's ``out=``); "numpy" and "array": the
+array the form made, handed over (fresh variants, kernels/structured.fresh_output)."""
 
 import functools
 
 import numpy as np
 
 from ...base.activations import bind
-from ...base.errors import PeError
+from ...shapes import special as meta_rules
 from .. import special_math
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 from .runtime.numba_cache import install
 
 _UNARY = {
@@ -36,13 +45,15 @@ def _helpers():
 
 @functools.lru_cache(maxsize=None)
 def _ufunc(name):
-    """The numba ufunc of special_math's ``name`` (one float64 argument, or two for polygamma)."""
+    """The numpy ufunc numba compiles of special_math's ``name`` (one float64 argument, or two for polygamma): its
+    loop called as numpy's (numba's dynamic ufunc around it costs 2 us a call more; it is only ever given float64)."""
     import numba
 
     install()
     fn = bind(special_math.python(name), **_helpers())
     sig = "float64(float64, float64)" if name == "_polygamma" else "float64(float64)"
-    return numba.vectorize([sig], cache=True, nopython=True)(fn)
+    compiled = numba.vectorize([sig], cache=True, nopython=True)(fn)
+    return getattr(compiled, "ufunc", compiled)
 
 
 def _apply(name, x, *extra):
@@ -53,73 +64,89 @@ def _apply(name, x, *extra):
         return np.asarray(_ufunc(key)(*extra, x64) if extra else _ufunc(key)(x64)).astype(x.dtype, copy=False)
 
 
-def _forward(op_type, x_slot="X", out_slot="Out"):
-    def kernel(ins, attrs):
-        return {out_slot: _apply(op_type, ins[x_slot])}
-
-    kernel.__name__ = kernel.__qualname__ = op_type
-    return kernel
-
-
-digamma, lgamma, erfinv = _forward("digamma"), _forward("lgamma"), _forward("erfinv")
-i0, i0e, i1, i1e = (_forward(t, "x", "out") for t in ("i0", "i0e", "i1", "i1e"))
+def _apply_into(name, x, out, *extra):
+    """special_math's ``name`` of every element of x, in float64 (x's values cast to it), each written into ``out``
+    cast to its dtype (x's), as ``_apply``'s astype casts them: one buffered pass, no array made."""
+    key = _UNARY.get(name, name)
+    with np.errstate(all="ignore"):
+        _ufunc(key)(*extra, x, out=out, dtype=np.float64, casting="unsafe")
 
 
-def polygamma(ins, attrs):
-    return {"out": _apply("_polygamma", ins["x"], float(attrs["n"]))}
+def _extra(op, attrs):
+    """polygamma's order, the ufunc's first argument; nothing for the others."""
+    return (float(attrs["n"]),) if op == "polygamma" else ()
 
 
-def digamma_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * _apply("_polygamma", x, 1.0)}
+_FUNCTION = {"polygamma": "_polygamma"}  # (the function an op computes, where it is not the op's name)
 
 
-def lgamma_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * _apply("digamma", x)}
+def _unary_out(op):
+    x_slot, out_slot = meta_rules.UNARY[op]
+    name = _FUNCTION.get(op, op)
+
+    def ufunc(ins, outs, attrs, meta):
+        _apply_into(name, ins[x_slot], outs[out_slot], *_extra(op, attrs))
+
+    return by_variant(f"{op}_out", _no_launches, ufunc=ufunc)
 
 
-def polygamma_grad(ins, attrs):
-    x, dout = ins["x"], ins["out@GRAD"]
-    return {"x@GRAD": dout * _apply("_polygamma", x, float(attrs["n"]) + 1.0)}
+def _no_launches(op, table, meta):
+    return None  # (a Python launch: the compiled ufunc's call)
 
 
-def erfinv_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * _apply("erfinv_derivative", out)}
+# op -> the derivative of its grad op, of (the slot it reads, attrs): special_math's function of it, in its dtype
+_DERIVATIVES = {
+    "digamma": lambda a, attrs: _apply("_polygamma", a, 1.0),
+    "lgamma": lambda a, attrs: _apply("digamma", a),
+    "polygamma": lambda a, attrs: _apply("_polygamma", a, float(attrs["n"]) + 1.0),
+    "erfinv": lambda a, attrs: _apply("erfinv_derivative", a),
+    "i0": lambda a, attrs: _apply("i1", a),
+    "i0e": lambda a, attrs: _apply("i0e_derivative", a),
+    "i1": lambda a, attrs: _apply("i1_derivative", a),
+    "i1e": lambda a, attrs: _apply("i1e_derivative", a),
+    "expm1": lambda out, attrs: out + out.dtype.type(1),
+}
 
 
-def i0_grad(ins, attrs):
-    x, dout = ins["x"], ins["out@GRAD"]
-    return {"x@GRAD": dout * _apply("i1", x)}
+def _grad_out(op):
+    (reads, dslot, slot), derivative = meta_rules.grad_slots(op), _DERIVATIVES[op]
+
+    def product(ins, outs, attrs, meta):
+        np.multiply(ins[dslot], derivative(ins[reads], attrs), out=outs[slot])
+
+    def array(ins, outs, attrs, meta):
+        dout = ins[dslot]
+        outs[slot] = fresh_output(dout * derivative(ins[reads], attrs), meta.outputs[slot], tuple(ins.values()))
+
+    return by_variant(f"{op}_grad_out", _no_launches, product=product, array=array)
 
 
-def _grad_by(derivative):
-    def kernel(ins, attrs):
-        x, dout = ins["x"], ins["out@GRAD"]
-        return {"x@GRAD": dout * _apply(derivative, x)}
-
-    kernel.__name__ = kernel.__qualname__ = derivative.replace("_derivative", "_grad")
-    return kernel
+def _expm1_ufunc(ins, outs, attrs, meta):
+    np.expm1(ins["X"], out=outs["Out"])
 
 
-i0e_grad, i1_grad, i1e_grad = _grad_by("i0e_derivative"), _grad_by("i1_derivative"), _grad_by("i1e_derivative")
+def _expm1_ints(ins, outs, attrs, meta):
+    np.expm1(ins["X"].astype(np.float32), out=outs["Out"])
 
 
-def expm1(ins, attrs):
-    x = ins["X"]
-    if x.dtype.kind in "iu":
-        x = x.astype(np.float32)
-    return {"Out": np.expm1(x)}
+def _expm1_numpy(ins, outs, attrs, meta):
+    outs["Out"] = fresh_output(np.expm1(ins["X"]), meta.outputs["Out"], (ins["X"],))
 
 
-def expm1_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * (out + out.dtype.type(1))}
+def _nextafter_ufunc(ins, outs, attrs, meta):
+    x = ins["x"]
+    np.nextafter(x, ins["y"].astype(x.dtype, copy=False), out=outs["out"])
 
 
-def nextafter(ins, attrs):
+def _nextafter_numpy(ins, outs, attrs, meta):
     x, y = ins["x"], ins["y"]
-    if x.shape != y.shape:
-        raise PeError(f"nextafter: x {list(x.shape)} and y {list(y.shape)} must have the same shape")
-    return {"out": np.nextafter(x, y.astype(x.dtype, copy=False))}
+    outs["out"] = fresh_output(np.nextafter(x, y.astype(x.dtype, copy=False)), meta.outputs["out"], (x, y))
+
+
+FORWARD = {op: _unary_out(op) for op in meta_rules.UNARY}
+FORWARD["expm1"] = by_variant("expm1_out", _no_launches, ufunc=_expm1_ufunc, ints=_expm1_ints, numpy=_expm1_numpy)
+FORWARD["nextafter"] = by_variant("nextafter_out", _no_launches, ufunc=_nextafter_ufunc, numpy=_nextafter_numpy)
+GRAD = {op: _grad_out(op) for op in meta_rules.GRAD}
+
+# nextafter's kernel by name, for CUDA's host fallback (kernels/cuda/special.py's HOST_OPS)
+nextafter = adapter(meta_rules.FORWARD["nextafter"], FORWARD["nextafter"], "nextafter")
