@@ -19,7 +19,8 @@ Logits' dtype), hard labels (int) over float32 or float64 logits, not empty:
 
 softmax_with_cross_entropy_grad (Label, Softmax, Loss@GRAD -> Logits@GRAD of Softmax's dtype): "rows"
 (_softmax_rows_loops.softmax_ce_grad) for hard labels over float32 or float64 values of one dtype, not empty,
-one Loss@GRAD per label; "numpy" for the rest; "probabilities" for use_softmax=False. A rule refuses nothing: the shape rule did at build time."""
+one Loss@GRAD per label; "numpy" for the rest; "probabilities" for use_softmax=False. A rule refuses nothing: the
+shape rule did at build time."""
 
 import numpy as np
 
@@ -54,7 +55,9 @@ def softmax_ce_meta(attrs, ins, facts):
     axis = attrs["axis"] % len(shape) if shape else 0
     outputs = {"Softmax": (shape, dtype), "Loss": (shape[:axis] + (1,) + shape[axis + 1 :], dtype)}
     size = numel(shape)
-    if not attrs["use_softmax"]:  # (Logits are probabilities: Paddle 2.x's F.cross_entropy(use_softmax=False))
+    if not attrs.get(
+        "use_softmax", True
+    ):  # (callers of the kernel by name may give Fluid's attributes only)  # (Logits are probabilities: Paddle 2.x's F.cross_entropy(use_softmax=False))
         return Meta(outputs, PROBABILITIES, fresh=True)
     if not _hard(attrs, logits, label) or not size:
         return Meta(outputs, NUMPY, fresh=True)
@@ -77,7 +80,7 @@ def softmax_ce_grad_meta(attrs, ins, facts):
     softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
     shape, dtype = tuple(softmax.shape), softmax.dtype
     size, labels = numel(shape), numel(label.shape)
-    if not attrs["use_softmax"]:
+    if not attrs.get("use_softmax", True):  # (callers of the kernel by name may give Fluid's attributes only)
         return Meta({"Logits@GRAD": (shape, dtype)}, PROBABILITIES, fresh=True)
     if _hard(attrs, softmax, label) and size and dloss.dtype == dtype and numel(dloss.shape) == labels:
         rows = size // shape[-1] if shape[-1] else 0
