@@ -138,3 +138,45 @@ def sort(a, first, last, comp):
             _linear_insert(a, i, comp)
     else:
         _insertion_sort(a, first, last, comp)
+
+
+# -- Paddle's CPU kernels over rows of (value, index) pairs ---------------------------------------------------
+
+
+def paddle_comp(kind):
+    """The comparators of Paddle's CPU kernels: "largest" (top_k_v2's, argsort's descending: NaN first, then
+    larger values), "smallest" (top_k_v2's smallest, kthvalue's, argsort's ascending: smaller values, NaN
+    last), "greater" (the top_k op's ``l > r``: NaN never goes first)."""
+    if kind == "largest":
+        return lambda l, r: (l != l and r == r) or l > r
+    if kind == "smallest":
+        return lambda l, r: (l == l and r != r) or l < r
+    return lambda l, r: l > r
+
+
+def top_k_v2_row(values, k, comp, sort_first=True):
+    """The (value, index) pairs of one row after Paddle's FullTopK / getKthvalue: std::partial_sort of the first
+    k where k * 64 < the row's length, else std::nth_element at k - 1 (and, ``sort_first``, std::sort of the
+    k - 1 before it)."""
+    a = [(v, i) for i, v in enumerate(values)]
+    if k * 64 < len(a):
+        partial_sort(a, 0, k, len(a), comp)
+    elif k > 0:
+        nth_element(a, 0, k - 1, len(a), comp)
+        if sort_first:
+            sort(a, 0, k - 1, comp)
+    return a
+
+
+def sorted_row(values, comp):
+    """The indices of one row after std::sort of its (value, index) pairs (Paddle's argsort)."""
+    a = [(v, i) for i, v in enumerate(values)]
+    sort(a, 0, len(a), comp)
+    return [i for _, i in a]
+
+
+def partial_sorted_row(values, k, comp):
+    """The indices of the first k of one row after std::partial_sort (the top_k op's)."""
+    a = [(v, i) for i, v in enumerate(values)]
+    partial_sort(a, 0, k, len(a), comp)
+    return [i for _, i in a[:k]]

@@ -10,6 +10,8 @@ from .elementwise import unbroadcast
 from ...shapes.indexing import top_k_grad_meta
 from ..structured import adapter, fresh_output
 from .launches import by_variant
+from . import _stl_order as _stl
+from .selecting import tied_rows
 
 _top_k_loops = lazy("_top_k_loops")
 
@@ -140,10 +142,26 @@ def _pick(x, idx, out):
 
 
 def _top_k_argmax(ins, outs, attrs, meta):
-    """k = 1: the first largest of each row."""
+    """k = 1: the first largest of each row (rows holding NaN: Paddle's order, _paddle_ties)."""
     x, idx = ins["X"], outs["Indices"]
     np.argmax(x, axis=-1, out=idx.reshape(x.shape[:-1]))
+    _paddle_ties(x, idx, False)
     _pick(x, idx, outs["Out"])
+
+
+def _paddle_ties(x, idx, ties=True, nan_rows=None):
+    """``idx`` ([..., k], a stable sort's of -x) made the top_k op's where its CPU kernel's std::partial_sort
+    (comparing ``l > r``) leaves another order: the rows where one of the k values occurs again in the row
+    (``ties``) or NaN does (``nan_rows``, where known), emulated step for step (_stl_order)."""
+    n, k = x.shape[-1], idx.shape[-1]
+    rows, ids = x.reshape(-1, n), idx.reshape(-1, k)
+    tied = tied_rows(rows, np.take_along_axis(rows, ids, axis=1), True) if ties else np.zeros(len(rows), bool)
+    if nan_rows is not None:
+        tied |= nan_rows
+    elif rows.dtype.kind == "f":
+        tied |= np.isnan(rows).any(axis=1)
+    for r in np.flatnonzero(tied):
+        ids[r] = _stl.partial_sorted_row(rows[r].tolist(), k, _stl.paddle_comp("greater"))
 
 
 def _top_k_rows(ins, outs, attrs, meta):
@@ -156,7 +174,8 @@ def _top_k_rows(ins, outs, attrs, meta):
 def _top_k_fresh(idx):
     def out(ins, outs, attrs, meta):
         x = ins["X"]
-        found = idx(x, attrs["k"])
+        found = np.ascontiguousarray(idx(x, attrs["k"]))
+        _paddle_ties(x, found)
         outs["Out"] = fresh_output(np.take_along_axis(x, found, axis=-1), meta.outputs["Out"], ins.values())
         outs["Indices"] = fresh_output(found, meta.outputs["Indices"], ins.values())
 
@@ -184,8 +203,8 @@ def _top_k_by_rows(x, k, idx):
     rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
     nan_rows = np.empty(rows.shape[0], np.bool_)
     _top_k_loops().top_k_rows(rows, k, idx, nan_rows)
-    if nan_rows.any():
-        idx[nan_rows] = np.argsort(-rows[nan_rows], axis=-1, kind="stable")[:, :k]
+    idx[nan_rows] = 0  # (the loop left a row holding NaN part filled: emulated whole)
+    _paddle_ties(rows, idx, nan_rows=nan_rows)
 
 
 def _top_k_partitioned(keys, k):
