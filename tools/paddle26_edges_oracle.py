@@ -5,8 +5,8 @@ NaN, asinh at 0, atanh, logit at 0 and 1, celu at 0, rrelu of 0 and NaN; pe now 
 pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddle 2.6's), log_softmax of masked
 logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
 frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 (their ops). Equal values: the
-indices Paddle's CPU top_k_v2, kthvalue and top_k op leave (libstdc++'s partial_sort / nth_element / sort order)
-and paddle.median's gradient, which follows them.
+indices Paddle's CPU top_k_v2, kthvalue, argsort and top_k op leave (libstdc++'s partial_sort / nth_element /
+sort order) and the gradients of paddle.median and paddle.sort, which follow them.
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -93,6 +93,14 @@ def _tie_cases():
         out[name] = case(
             lambda P, x: [P.median(x, axis=1), P.median(x[:, 1:], axis=1, keepdim=True)], x=_tied(name, 40, n)
         )
+    for n in (10, 16, 17, 40, 300):
+        for desc in (False, True):
+            name = f"argsort_ties_{n}_{'descending' if desc else 'ascending'}"
+            out[name] = case(
+                lambda P, x, d=desc: [P.argsort(x, axis=1, descending=d), P.sort(x, axis=1, descending=d)],
+                x=_tied(name, 30, n, nan=n == 40),
+            )
+    out["argsort_axis0_ties"] = case(lambda P, x: [P.argsort(x, axis=0), P.sort(x, axis=0)], x=_tied("argsort0", 50, 6))
     out["topk_axis0_ties"] = case(lambda P, x: list(P.topk(x, 3, axis=0)), x=_tied("topk_axis0_ties", 20, 7))
     out["median_all_ties"] = case(lambda P, x: [P.median(x)], x=_tied("median_all_ties", 5, 8))
     out["median_inf_nan"] = case(lambda P, x: [P.median(x, axis=1)], x=MEDIAN_EDGES)

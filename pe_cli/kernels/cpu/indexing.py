@@ -14,6 +14,7 @@ from . import _stl_order as _stl
 from .selecting import tied_rows
 
 _top_k_loops = lazy("_top_k_loops")
+_stl_sort_loops = lazy("_stl_sort_loops")
 
 
 # -- argsort, unique ---------------------------------------------------------------------------------
@@ -28,12 +29,38 @@ def sort_indices(x, axis, descending):
     return np.flip(n - 1 - rev, axis)
 
 
+def _std_sort_ties(x, idx, descending):
+    """``idx`` (a stable sort's along the last axis) made Paddle's CPU argsort's, std::sort of (value, index)
+    pairs, in the rows longer than 16 where a value repeats or NaN does (elsewhere the same): the numba loop of
+    _stl_sort_loops.py. (Up to 16, std::sort is an insertion sort, which is stable.)"""
+    n = x.shape[-1]
+    if n <= 16 or not x.size:
+        return idx
+    rows, ids = x.reshape(-1, n), idx.reshape(-1, n)
+    s = np.take_along_axis(rows, ids, axis=1)
+    tied = s[:, 1:] == s[:, :-1]
+    if s.dtype.kind in "fc":
+        tied |= np.isnan(s[:, 1:]) & np.isnan(s[:, :-1])
+    tied = tied.any(axis=1)
+    if tied.any():
+        some = rows[tied]
+        if some.dtype.kind == "b" or some.dtype == np.float16:  # (numba's types: the same order)
+            some = some.astype(np.uint8 if some.dtype.kind == "b" else np.float32)
+        found = np.empty(some.shape, np.int64)
+        _stl_sort_loops().sort_rows(np.ascontiguousarray(some), bool(descending), found)
+        ids[tied] = found
+    return ids.reshape(idx.shape)
+
+
 def argsort(ins, attrs):
     x = ins["X"]
     if not x.ndim:  # a 0-D X: itself, at index 0 (Paddle 2.6's)
         return {"Out": x.copy(), "Indices": np.zeros((), np.int64)}
     axis = attrs["axis"] % x.ndim
-    idx = sort_indices(x, axis, attrs["descending"])
+    idx = np.moveaxis(sort_indices(x, axis, attrs["descending"]), axis, -1)
+    idx = np.moveaxis(
+        _std_sort_ties(np.moveaxis(x, axis, -1), np.ascontiguousarray(idx), attrs["descending"]), -1, axis
+    )
     return {"Out": np.take_along_axis(x, idx, axis), "Indices": np.ascontiguousarray(idx.astype(np.int64))}
 
 
