@@ -1,12 +1,12 @@
 """top_k's numba loop (_top_k_loops.py, rows wider than 4k) against a stable sort of -x: the same
 indices and values, ties lowest index first, -0.0 equal to 0.0, infinities, rows holding NaN flagged; and the
 kernel's indices those of Paddle's std::partial_sort (comparing ``l > r``) of every row, emulated
-(_stl_order.py; Paddle 2.6's own top_k op on rows with ties: tests/data/paddle_oracle/edges26.json)."""
+(tests/kernels/stl_order.py; Paddle 2.6's own top_k op on rows with ties: tests/data/paddle_oracle/edges26.json)."""
 
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _stl_order as _stl
+from tests.kernels import stl_order as _stl
 from pe_cli.kernels.cpu.runtime.loops import lazy
 from pe_cli.ops import registry
 
@@ -55,10 +55,14 @@ def test_loop_gives_the_stable_sorts_top_k(dtype, k):
     x = _rows(dtype)
     rows = x.reshape(-1, 200)
     idx, nan_rows = np.zeros((rows.shape[0], k), np.int64), np.zeros(rows.shape[0], np.bool_)
-    _top_k_loops().top_k_rows(rows, k, idx, nan_rows)
+    tied = np.zeros(rows.shape[0], np.bool_)
+    _top_k_loops().top_k_rows(rows, k, idx, nan_rows, tied)
     np.testing.assert_array_equal(nan_rows, np.isnan(rows).any(axis=1))
     want = np.argsort(-rows, axis=-1, kind="stable")[:, :k]
     np.testing.assert_array_equal(idx[~nan_rows], want[~nan_rows])
+    top = np.take_along_axis(rows, want, axis=1)  # a kept value again in the row: flagged
+    again = (top[:, 1:] == top[:, :-1]).any(axis=1) | ((rows >= top[:, -1:]).sum(axis=1) > k)
+    np.testing.assert_array_equal(tied[~nan_rows], again[~nan_rows])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -5,7 +5,7 @@ unit tests (numpy slicing and indexing)."""
 import numpy as np
 
 from op_test import OpCase
-from pe_cli.kernels.cpu import _stl_order as _stl
+from tests.kernels import stl_order as _stl
 
 rng = np.random.default_rng(43)
 

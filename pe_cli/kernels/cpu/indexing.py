@@ -10,11 +10,9 @@ from .elementwise import unbroadcast
 from ...shapes.indexing import top_k_grad_meta
 from ..structured import adapter, fresh_output
 from .launches import by_variant
-from . import _stl_order as _stl
-from .selecting import tied_rows
+from .selecting import GREATER, LARGEST, SMALLEST, _stl_sort_loops, numba_rows, tied_rows
 
 _top_k_loops = lazy("_top_k_loops")
-_stl_sort_loops = lazy("_stl_sort_loops")
 
 
 # -- argsort, unique ---------------------------------------------------------------------------------
@@ -43,11 +41,8 @@ def _std_sort_ties(x, idx, descending):
         tied |= np.isnan(s[:, 1:]) & np.isnan(s[:, :-1])
     tied = tied.any(axis=1)
     if tied.any():
-        some = rows[tied]
-        if some.dtype.kind == "b" or some.dtype == np.float16:  # (numba's types: the same order)
-            some = some.astype(np.uint8 if some.dtype.kind == "b" else np.float32)
-        found = np.empty(some.shape, np.int64)
-        _stl_sort_loops().sort_rows(np.ascontiguousarray(some), bool(descending), found)
+        found = np.empty((int(tied.sum()), n), np.int64)
+        _stl_sort_loops().sort_rows(numba_rows(rows[tied]), LARGEST if descending else SMALLEST, found)
         ids[tied] = found
     return ids.reshape(idx.shape)
 
@@ -176,19 +171,22 @@ def _top_k_argmax(ins, outs, attrs, meta):
     _pick(x, idx, outs["Out"])
 
 
-def _paddle_ties(x, idx, ties=True, nan_rows=None):
+def _paddle_ties(x, idx, ties=True, known=False):
     """``idx`` ([..., k], a stable sort's of -x) made the top_k op's where its CPU kernel's std::partial_sort
-    (comparing ``l > r``) leaves another order: the rows where one of the k values occurs again in the row
-    (``ties``) or NaN does (``nan_rows``, where known), emulated step for step (_stl_order)."""
+    (comparing ``l > r``) leaves another order, by _stl_sort_loops.py's loop: the rows where one of the k values
+    occurs again in the row (``ties``) or NaN does; ``known``: ``ties`` is the [rows] mask of them."""
     n, k = x.shape[-1], idx.shape[-1]
     rows, ids = x.reshape(-1, n), idx.reshape(-1, k)
-    tied = tied_rows(rows, np.take_along_axis(rows, ids, axis=1), True) if ties else np.zeros(len(rows), bool)
-    if nan_rows is not None:
-        tied |= nan_rows
-    elif rows.dtype.kind == "f":
-        tied |= np.isnan(rows).any(axis=1)
-    for r in np.flatnonzero(tied):
-        ids[r] = _stl.partial_sorted_row(rows[r].tolist(), k, _stl.paddle_comp("greater"))
+    if known:
+        tied = ties
+    else:
+        tied = tied_rows(rows, np.take_along_axis(rows, ids, axis=1), True) if ties else np.zeros(len(rows), bool)
+        if rows.dtype.kind == "f":
+            tied |= np.isnan(rows).any(axis=1)
+    if tied.any():
+        found = np.empty((int(tied.sum()), k), np.int64)
+        _stl_sort_loops().partial_sort_rows(numba_rows(rows[tied]), k, GREATER, found)
+        ids[tied] = found
 
 
 def _top_k_rows(ins, outs, attrs, meta):
@@ -228,10 +226,9 @@ def _top_k_by_rows(x, k, idx):
     """top_k's indices into ``idx`` ([rows, k]) by the numba loop (_top_k_loops.py), one pass a row; rows holding
     NaN sorted whole."""
     rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
-    nan_rows = np.empty(rows.shape[0], np.bool_)
-    _top_k_loops().top_k_rows(rows, k, idx, nan_rows)
-    idx[nan_rows] = 0  # (the loop left a row holding NaN part filled: emulated whole)
-    _paddle_ties(rows, idx, nan_rows=nan_rows)
+    nan_rows, tied = np.empty(rows.shape[0], np.bool_), np.empty(rows.shape[0], np.bool_)
+    _top_k_loops().top_k_rows(rows, k, idx, nan_rows, tied)
+    _paddle_ties(rows, idx, nan_rows | tied, known=True)
 
 
 def _top_k_partitioned(keys, k):

@@ -1,23 +1,29 @@
 """Kernels of the selecting family (pe_cli/ops/selecting.py): top_k_v2 (and its gradient: out-kernels of
 shapes/indexing.py's meta rules) in the order of Paddle's CPU kernel
 (std::partial_sort, or nth_element and sort, of (value, index) pairs comparing values alone: equal values land
-where libstdc++ leaves them, emulated step for step (_stl_order.py) for the rows that hold any), masked_select
+where libstdc++ leaves them, its steps run by numba loops (_stl_sort_loops.py) for the rows that hold any), masked_select
 by a boolean index."""
 
 import numpy as np
 
 from ...shapes.indexing import top_k_grad_meta, top_k_v2_meta
 from ..structured import adapter, fresh_output
-from . import _stl_order as _stl
+from .runtime.loops import lazy
 from .elementwise import unbroadcast
 from .launches import by_variant
 
+_stl_sort_loops = lazy("_stl_sort_loops")
 
-def paddle_top_k(values, k, largest, sort_first=True):
-    """The indices of Paddle's CPU top_k_v2 of one row (_stl_order.top_k_v2_row): unsorted (``sort_first``
-    False), the k in nth_element's order where k * 64 reaches the row's length."""
-    a = _stl.top_k_v2_row(values, k, _stl.paddle_comp("largest" if largest else "smallest"), sort_first)
-    return [i for _, i in a[:k]]
+
+SMALLEST, LARGEST, GREATER = 0, 1, 2  # _stl_sort_loops.py's comparators (named here without importing numba)
+
+
+def numba_rows(rows):
+    """``rows`` as the contiguous array _stl_sort_loops.py's loops take (bool as uint8, float16 as float32: the
+    same order)."""
+    if rows.dtype.kind == "b" or rows.dtype == np.float16:
+        rows = rows.astype(np.uint8 if rows.dtype.kind == "b" else np.float32)
+    return np.ascontiguousarray(rows)
 
 
 def tied_rows(rows, chosen, largest=None):
@@ -43,7 +49,7 @@ def tied_rows(rows, chosen, largest=None):
 
 def _top_indices(rows, k, largest, sort_first=True):
     """[rows, k] indices of each row's top k in Paddle's order: a stable sort where no value of a row's top k
-    occurs twice in it and no NaN (the same result), Paddle's STL calls step for step where one does (the order of
+    occurs twice in it and no NaN (the same result), Paddle's STL calls step for step where one does (_stl_sort_loops.py) (the order of
     Paddle's, which no stable rule gives)."""
     key = -rows.astype(np.float64) if largest else rows
     out = np.argsort(key, axis=1, kind="stable")[:, :k]
@@ -53,8 +59,11 @@ def _top_indices(rows, k, largest, sort_first=True):
             tied |= np.isnan(rows).any(axis=1)
         if not sort_first and k * 64 >= rows.shape[1]:  # unsorted: nth_element's order, in every row
             tied[:] = True
-        for r in np.flatnonzero(tied):
-            out[r] = paddle_top_k(rows[r].tolist(), k, largest, sort_first)
+        if tied.any():
+            found = np.empty((int(tied.sum()), k), np.int64)
+            mode = LARGEST if largest else SMALLEST
+            _stl_sort_loops().top_k_v2_rows(numba_rows(rows[tied]), k, mode, bool(sort_first), found)
+            out[tied] = found
     return out
 
 

@@ -1,7 +1,9 @@
-"""libstdc++'s std::partial_sort, std::nth_element and std::sort, step for step, over a list of (value, index)
-pairs compared by value alone: where equal values meet, the order they leave is the algorithm's, and a kernel
-whose reference (Paddle's CPU top_k_v2) runs them gives indices only this order reproduces. ``comp(l, r)``:
-whether value l goes before value r."""
+"""libstdc++'s std::partial_sort, std::nth_element and std::sort, step for step, in plain Python over a list of
+(value, index) pairs compared by value alone: where equal values meet, the order they leave is the algorithm's,
+and a kernel whose reference (Paddle's CPU top_k_v2, kthvalue, argsort, top_k) runs them gives indices only this
+order reproduces. The reference pe's numba loops (pe_cli/kernels/cpu/_stl_sort_loops.py) are held to
+(tests/kernels/test_stl_sort_loop.py); this and they against Paddle 2.6.2: tests/data/paddle_oracle/edges26.json.
+``comp(l, r)``: whether value l goes before value r."""
 
 
 def _lg(n):
