@@ -6,7 +6,9 @@ pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddl
 logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
 frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 (their ops). Equal values: the
 indices Paddle's CPU top_k_v2, kthvalue, argsort and top_k op leave (libstdc++'s partial_sort / nth_element /
-sort order) and the gradients of paddle.median and paddle.sort, which follow them.
+sort order) and the gradients of paddle.median and paddle.sort, which follow them. pow's gradient to Y where X
+<= 0 (log X: NaN, -inf), log_sigmoid at -inf (NaN) and 50 (-0.0), logsumexp of lines holding +inf or only -inf
+(NaN), label_smooth's label (stop_gradient: no gradient flows back through it).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -108,6 +110,12 @@ def _tie_cases():
     return out
 
 
+POW_X = np.array([[-2.0, -1.0, 0.0, 0.0, 2.0, 3.0, -0.5, 0.0]], "float32")
+POW_Y = np.array([[2.0, 3.0, 2.0, 0.0, 0.5, 2.0, 1.0, -1.0]], "float32")
+LOG_SIGMOID = np.array([-np.inf, np.inf, 0.0, -100.0, 50.0, NAN, -20.0, 17.0], "float32")
+INF_ROWS = np.array(
+    [[np.inf, 1.0, 2.0, 3.0], [np.inf, np.inf, 0.0, 1.0], [-np.inf, 0.0, 1.0, 2.0], [-np.inf] * 4], "float32"
+)
 MEDIAN_EDGES = np.array(
     [[1.0, np.inf, 2.0, 3.0], [1.0, 2.0, -np.inf, 5.0], [1.0, NAN, 2.0, 0.0], [4.0, 2.0, 2.0, 1.0]], "float32"
 )
@@ -141,6 +149,12 @@ CASES = {
     "dist_same": case(lambda P, x: [P.dist(x, x * 1.0, p=2)], x=X0),
     "clip_inf_grad": case(lambda P, x: [P.erfinv(P.clip(x * 0.5, -1.0, 1.0))], x=X0),
     "tan_log2_log10": case(lambda P, x: [P.tan(x), P.log2(P.abs(x) + 1), P.log10(P.abs(x) + 1)], x=X0),
+    "pow_grad_y_nonpositive": case(lambda P, x, y: [P.pow(x, y)], x=POW_X, y=POW_Y),
+    "log_sigmoid_edges": case(lambda P, x: [P.nn.functional.log_sigmoid(x)], x=LOG_SIGMOID),
+    "logsumexp_inf": case(lambda P, x: [P.logsumexp(x, axis=1), P.logsumexp(x[1:3], axis=1)], x=INF_ROWS),
+    "label_smooth_stops_gradient": case(
+        lambda P, x: [P.nn.functional.label_smooth(x * 2.0, epsilon=0.1), x * 3.0], x=X0
+    ),
     **_tie_cases(),
 }
 
