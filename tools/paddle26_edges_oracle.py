@@ -8,7 +8,8 @@ frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 
 indices Paddle's CPU top_k_v2, kthvalue, argsort and top_k op leave (libstdc++'s partial_sort / nth_element /
 sort order) and the gradients of paddle.median and paddle.sort, which follow them. pow's gradient to Y where X
 <= 0 (log X: NaN, -inf), log_sigmoid at -inf (NaN) and 50 (-0.0), logsumexp of lines holding +inf or only -inf
-(NaN), label_smooth's label (stop_gradient: no gradient flows back through it).
+(NaN), logcumsumexp's running value at a second +inf (NaN) and a NaN value (a copy of the running value plus
+log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -116,6 +117,7 @@ LOG_SIGMOID = np.array([-np.inf, np.inf, 0.0, -100.0, 50.0, NAN, -20.0, 17.0], "
 INF_ROWS = np.array(
     [[np.inf, 1.0, 2.0, 3.0], [np.inf, np.inf, 0.0, 1.0], [-np.inf, 0.0, 1.0, 2.0], [-np.inf] * 4], "float32"
 )
+LCSE = np.array([[1.0, NAN, np.inf, -np.inf], [2.0, 0.5, np.inf, -np.inf], [NAN, 1.0, 3.0, 0.0]], "float32")
 MEDIAN_EDGES = np.array(
     [[1.0, np.inf, 2.0, 3.0], [1.0, 2.0, -np.inf, 5.0], [1.0, NAN, 2.0, 0.0], [4.0, 2.0, 2.0, 1.0]], "float32"
 )
@@ -152,6 +154,9 @@ CASES = {
     "pow_grad_y_nonpositive": case(lambda P, x, y: [P.pow(x, y)], x=POW_X, y=POW_Y),
     "log_sigmoid_edges": case(lambda P, x: [P.nn.functional.log_sigmoid(x)], x=LOG_SIGMOID),
     "logsumexp_inf": case(lambda P, x: [P.logsumexp(x, axis=1), P.logsumexp(x[1:3], axis=1)], x=INF_ROWS),
+    "logcumsumexp_inf": case(lambda P, x: [P.logcumsumexp(x, axis=1)], x=INF_ROWS),
+    "logcumsumexp_nan_inf_axis0": case(lambda P, x: [P.logcumsumexp(x, axis=0)], x=LCSE),
+    "logcumsumexp_nan_last_axis": case(lambda P, x: [P.logcumsumexp(P.transpose(x, [1, 0]), axis=1)], x=LCSE),
     "label_smooth_stops_gradient": case(
         lambda P, x: [P.nn.functional.label_smooth(x * 2.0, epsilon=0.1), x * 3.0], x=X0
     ),
