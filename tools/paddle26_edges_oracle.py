@@ -4,7 +4,12 @@ atan2 at (0, -0), fmax/fmin at ties and NaN, heaviside of NaN, lerp's Weight (no
 NaN, asinh at 0, atanh, logit at 0 and 1, celu at 0, rrelu of 0 and NaN; pe now builds Paddle's ops. And where
 pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddle 2.6's), log_softmax of masked
 logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
-frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 (their ops).
+frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 (their ops). Equal values: the
+indices Paddle's CPU top_k_v2, kthvalue, argsort and top_k op leave (libstdc++'s partial_sort / nth_element /
+sort order) and the gradients of paddle.median and paddle.sort, which follow them. pow's gradient to Y where X
+<= 0 (log X: NaN, -inf), log_sigmoid at -inf (NaN) and 50 (-0.0), logsumexp of lines holding +inf or only -inf
+(NaN), logcumsumexp's running value at a second +inf (NaN) and a NaN value (a copy of the running value plus
+log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -35,6 +40,88 @@ X0 = np.nan_to_num(X, nan=8.0)  # (X without its NaN: 8, an exact power of two f
 ZERO_ROW = np.array([[0.0], [1.0]], "float32")
 MASKED = np.array([[-np.inf, 0.0, 1.0, -1e9, 2.0], [3.0, -np.inf, -np.inf, 0.5, -70.0]], "float32")
 
+
+def _tied(name, rows, n, nan=False):
+    """``rows`` rows of ``n`` values drawn from 0..3 (and NaN): many equal values in every row."""
+    x = np.random.default_rng(sum(map(ord, name)) * 7919 + n).integers(0, 4, (rows, n))
+    x = x.astype("float32")
+    if nan:
+        x[x == 3] = NAN
+    return x
+
+
+def _top_k_op(P, x, k):
+    """The top_k op (Fluid's ``fluid.layers.topk``: std::partial_sort comparing ``l > r``, the values without a
+    gradient): in Paddle 2.6 appended as Fluid 1.8's layer did, in pe by pe's Fluid layer."""
+    if not hasattr(P, "base"):
+        from pe_cli import fluid
+
+        return list(fluid.layers.topk(x, k))
+    helper = P.base.layer_helper.LayerHelper("top_k")
+    values, indices = (
+        helper.create_variable_for_type_inference(x.dtype),
+        helper.create_variable_for_type_inference("int64"),
+    )
+    helper.append_op(type="top_k", inputs={"X": [x]}, outputs={"Out": [values], "Indices": [indices]}, attrs={"k": k})
+    values.stop_gradient = indices.stop_gradient = True
+    return [values, indices]
+
+
+def _tie_cases():
+    """Equal values: the indices Paddle's CPU kernels (std::partial_sort, nth_element, sort) leave, and the
+    gradients that follow them (topk, kthvalue, median)."""
+    out = {}
+    for n in (6, 20, 100, 300):
+        for k in sorted({1, 2, 3, n // 2 + 1, n}):
+            for largest in (True, False):
+                name = f"topk_ties_{n}_{k}_{'largest' if largest else 'smallest'}"
+                out[name] = case(
+                    lambda P, x, k=k, lg=largest: list(P.topk(x, k, axis=1, largest=lg)), x=_tied(name, 40, n)
+                )
+            name = f"kthvalue_ties_{n}_{k}"
+            out[name] = case(lambda P, x, k=k: list(P.kthvalue(x, k, axis=1)), x=_tied(name, 40, n))
+        for k in (1, 2, 3, 5):
+            name = f"top_k_op_ties_{n}_{k}"
+            out[name] = case(lambda P, x, k=k: _top_k_op(P, x, k), grad=False, x=_tied(name, 40, n, nan=k == 3))
+            name = f"top_k_op_ints_{n}_{k}"
+            out[name] = case(lambda P, x, k=k: _top_k_op(P, x, k), grad=False, x=_tied(name, 40, n).astype("float64"))
+        name = f"topk_unsorted_{n}"
+        out[name] = case(lambda P, x, k=n // 2: list(P.topk(x, k, axis=1, sorted=False)), x=_tied(name, 40, n))
+        name = f"topk_nan_{n}"
+        out[name] = case(
+            lambda P, x: list(P.topk(x, 3, axis=1)) + list(P.topk(x, 3, axis=1, largest=False)),
+            x=_tied(name, 40, n, True),
+        )
+        name = f"median_ties_{n}"
+        out[name] = case(
+            lambda P, x: [P.median(x, axis=1), P.median(x[:, 1:], axis=1, keepdim=True)], x=_tied(name, 40, n)
+        )
+    for n in (10, 16, 17, 40, 300):
+        for desc in (False, True):
+            name = f"argsort_ties_{n}_{'descending' if desc else 'ascending'}"
+            out[name] = case(
+                lambda P, x, d=desc: [P.argsort(x, axis=1, descending=d), P.sort(x, axis=1, descending=d)],
+                x=_tied(name, 30, n, nan=n == 40),
+            )
+    out["argsort_axis0_ties"] = case(lambda P, x: [P.argsort(x, axis=0), P.sort(x, axis=0)], x=_tied("argsort0", 50, 6))
+    out["topk_axis0_ties"] = case(lambda P, x: list(P.topk(x, 3, axis=0)), x=_tied("topk_axis0_ties", 20, 7))
+    out["median_all_ties"] = case(lambda P, x: [P.median(x)], x=_tied("median_all_ties", 5, 8))
+    out["median_inf_nan"] = case(lambda P, x: [P.median(x, axis=1)], x=MEDIAN_EDGES)
+    out["median_int"] = case(lambda P, x: [P.median(x, axis=1)], x=_tied("median_int", 6, 7).astype("int64"))
+    return out
+
+
+POW_X = np.array([[-2.0, -1.0, 0.0, 0.0, 2.0, 3.0, -0.5, 0.0]], "float32")
+POW_Y = np.array([[2.0, 3.0, 2.0, 0.0, 0.5, 2.0, 1.0, -1.0]], "float32")
+LOG_SIGMOID = np.array([-np.inf, np.inf, 0.0, -100.0, 50.0, NAN, -20.0, 17.0], "float32")
+INF_ROWS = np.array(
+    [[np.inf, 1.0, 2.0, 3.0], [np.inf, np.inf, 0.0, 1.0], [-np.inf, 0.0, 1.0, 2.0], [-np.inf] * 4], "float32"
+)
+LCSE = np.array([[1.0, NAN, np.inf, -np.inf], [2.0, 0.5, np.inf, -np.inf], [NAN, 1.0, 3.0, 0.0]], "float32")
+MEDIAN_EDGES = np.array(
+    [[1.0, np.inf, 2.0, 3.0], [1.0, 2.0, -np.inf, 5.0], [1.0, NAN, 2.0, 0.0], [4.0, 2.0, 2.0, 1.0]], "float32"
+)
+
 CASES = {
     "atan2_edges": case(lambda P, x, y: [P.atan2(x, y)], x=X, y=Y),
     "fmax_ties_nan": case(lambda P, x, y: [P.fmax(x, y)], x=X, y=Y),
@@ -64,6 +151,16 @@ CASES = {
     "dist_same": case(lambda P, x: [P.dist(x, x * 1.0, p=2)], x=X0),
     "clip_inf_grad": case(lambda P, x: [P.erfinv(P.clip(x * 0.5, -1.0, 1.0))], x=X0),
     "tan_log2_log10": case(lambda P, x: [P.tan(x), P.log2(P.abs(x) + 1), P.log10(P.abs(x) + 1)], x=X0),
+    "pow_grad_y_nonpositive": case(lambda P, x, y: [P.pow(x, y)], x=POW_X, y=POW_Y),
+    "log_sigmoid_edges": case(lambda P, x: [P.nn.functional.log_sigmoid(x)], x=LOG_SIGMOID),
+    "logsumexp_inf": case(lambda P, x: [P.logsumexp(x, axis=1), P.logsumexp(x[1:3], axis=1)], x=INF_ROWS),
+    "logcumsumexp_inf": case(lambda P, x: [P.logcumsumexp(x, axis=1)], x=INF_ROWS),
+    "logcumsumexp_nan_inf_axis0": case(lambda P, x: [P.logcumsumexp(x, axis=0)], x=LCSE),
+    "logcumsumexp_nan_last_axis": case(lambda P, x: [P.logcumsumexp(P.transpose(x, [1, 0]), axis=1)], x=LCSE),
+    "label_smooth_stops_gradient": case(
+        lambda P, x: [P.nn.functional.label_smooth(x * 2.0, epsilon=0.1), x * 3.0], x=X0
+    ),
+    **_tie_cases(),
 }
 
 if __name__ == "__main__":

@@ -39,6 +39,33 @@ def _softplus(x):
     return max(x, 0) + math.log1p(math.exp(-math.fabs(x)))
 
 
+def _log_sigmoid_array(x):
+    """Fluid 1.8's and Paddle 2.6's LogSigmoidFunctor, in x's dtype: -t - log(exp(-t) + exp(-x - t)), t = max(-x,
+    0): NaN at -inf (inf - inf), -0.0 where exp(-x) is lost in 1 + exp(-x) (x = 50 in float32)."""
+    t = np.maximum(-x, c(x, 0))
+    with np.errstate(invalid="ignore"):
+        return -t - np.log(np.exp(-t) + np.exp(-x - t))
+
+
+def _log_sigmoid_grad_array(x, d):
+    """Their LogSigmoidGradFunctor: dOut exp(-x - t) / (exp(-t) + exp(-x - t)) (NaN at -inf)."""
+    t = np.maximum(-x, c(x, 0))
+    with np.errstate(invalid="ignore"):
+        e = np.exp(-x - t)
+        return d * (e / (np.exp(-t) + e))
+
+
+def _log_sigmoid(x):
+    t = max(-x, 0.0)
+    return -t - math.log(math.exp(-t) + math.exp(-x - t))
+
+
+def _log_sigmoid_grad(x, d):
+    t = max(-x, 0.0)
+    e = math.exp(-x - t)
+    return d * (e / (math.exp(-t) + e))
+
+
 def _swish_grad_array(x, d, b):
     s = sigmoid_array(x * b)
     return d * (s + x * b * s * (1 - s))
@@ -141,6 +168,8 @@ def _mish_grad(x, d, t):
 SCALAR_HELPERS = {
     "_sigmoid": _sigmoid,
     "_softplus": _softplus,
+    "_log_sigmoid": _log_sigmoid,
+    "_log_sigmoid_grad": _log_sigmoid_grad,
     "_mish_softplus": _mish_softplus,  # (a helper _mish and _mish_grad call on a device)
     "c": device_constant,
 }
@@ -160,11 +189,12 @@ SIGMOID_FAMILY = (
     ),
     A(
         "logsigmoid",
-        "Out = log(1 / (1 + exp(-X))) = -softplus(-X).",
-        forward=lambda x: -_softplus_array(-x),
-        derivative=lambda x, d: d * sigmoid_array(-x),
-        scalar_forward=lambda x: -_softplus(-x),
-        scalar_derivative=lambda x, d: d * _sigmoid(-x),
+        "Out = log(1 / (1 + exp(-X))), as Fluid 1.8 and Paddle 2.6 compute it: -t - log(exp(-t) + exp(-X - t)),"
+        " t = max(-X, 0) (NaN at X = -inf; -0.0 where exp(-X) is below float32's rounding of 1).",
+        forward=_log_sigmoid_array,
+        derivative=_log_sigmoid_grad_array,
+        scalar_forward=lambda x: _log_sigmoid(x),
+        scalar_derivative=lambda x, d: _log_sigmoid_grad(x, d),
     ),
     A(
         "hard_sigmoid",

@@ -92,10 +92,12 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
 @fluid_checks("label_smooth", label=("float32", "float64"))
 def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
     """(1 - epsilon) * label + epsilon * prior_dist (uniform 1 / classes without it), for one-hot
-    labels."""
+    labels. ``label`` becomes stop_gradient, as Fluid 1.8's and Paddle 2.6's static label_smooth make it: no
+    gradient flows back through it (nor to what computed it)."""
     if not 0 <= epsilon <= 1:
         raise PeError(f"label_smooth: epsilon={epsilon} must lie in [0, 1]")
     helper = LayerHelper("label_smooth", label=label, name=name)
+    label.stop_gradient = True
     out = helper.create_variable_for_type_inference(label.dtype)
     inputs = {"X": [label]}
     if prior_dist is not None:

@@ -194,8 +194,9 @@ register(
     grad=_grad_argsort,
     grad_reads=("Indices", "X"),
     lod="drop",
-    doc="Out = X sorted along `axis` (ascending, or descending), Indices = where each came from "
-    "(int64; equal values keep their order). The gradient goes back to the sorted elements.",
+    doc="Out = X sorted along `axis` (ascending, or descending: NaN last, first), Indices = where each came from "
+    "(int64; equal values in the order Paddle's CPU kernel's std::sort leaves them: their own order up to 16 "
+    "values, libstdc++'s introsort's beyond). The gradient goes back to the sorted elements.",
 )
 register(
     "argsort_grad",

@@ -7,6 +7,7 @@ checks the tables against the two releases' op inventories (tests/data)."""
 
 # op type -> its slots Fluid 1.8.5's proto lacks
 NOT_IN_FLUID18 = {
+    "cumsum": ("AxisTensor",),
     "dropout": ("DropoutProbTensor",),
     "fake_quantize_range_abs_max": ("InScales",),
     "gather": ("Axis",),
@@ -22,6 +23,7 @@ NOT_IN_FLUID18 = {
     "reduce_sum": ("AxisTensor", "AxisTensorList"),
     "roi_align": ("RoisNum",),
     "roi_pool": ("RoisNum",),
+    "roll": ("ShiftsTensor",),
 }
 
 # op type -> its slots Paddle 2.6.2's proto lacks
@@ -30,6 +32,7 @@ NOT_IN_PADDLE26 = {
     "conv2d": ("Bias", "ResidualData"),
     "conv3d": ("ResidualData",),
     "cudnn_lstm": ("Cache",),
+    "cumsum": ("AxisTensor",),
     "depthwise_conv2d": ("Bias", "ResidualData"),
     "dropout": ("DropoutProbTensor",),
     "fake_quantize_range_abs_max": ("InScales",),

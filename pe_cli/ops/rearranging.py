@@ -8,6 +8,7 @@ kernels/cpu/joining.py."""
 from ..kernels.cpu import joining as cpu_joining
 from ..shapes import joining as meta_rules
 from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, is_int, register
+from ..base.dims import known_numel
 from .manipulation import axis_in
 
 
@@ -46,6 +47,11 @@ register(
 
 def _infer_roll(ctx):
     shifts, dims = list(ctx.attrs["shifts"]), list(ctx.attrs["dims"])
+    if ctx.has_input("ShiftsTensor"):  # Paddle 2.x's shifts given as a Tensor: as many as its values
+        n = known_numel(ctx.shape("ShiftsTensor"))
+        if n < 0:
+            ctx.fail(f"ShiftsTensor {fmt_shape(ctx.shape('ShiftsTensor'))}: its size (how many shifts) must be known")
+        shifts = [0] * n
     if not dims and len(shifts) == 1:  # Paddle 2.x's roll of the flattened X (no axis)
         ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
         return
@@ -63,20 +69,23 @@ _ROLL_ATTRS = {
 register(
     "roll",
     kernel_module="manipulation",
-    inputs=["X"],
+    inputs=["X", "ShiftsTensor?"],
     outputs=["Out"],
     attrs=_ROLL_ATTRS,
+    attr_tensors={"ShiftsTensor": "shifts"},
     infer=_infer_roll,
-    grad=grad_of("roll_grad", ("X",)),
-    grad_reads=("X",),
-    doc="Out = X rolled shifts[i] places along dims[i] for each i (elements leaving one end enter at the other).",
+    grad=grad_of("roll_grad", ("X", "ShiftsTensor")),
+    grad_reads=("X", "ShiftsTensor"),
+    doc="Out = X rolled shifts[i] places along dims[i] for each i (elements leaving one end enter at the other); "
+    "ShiftsTensor (an int tensor, Paddle 2.x's) gives the shifts when the op runs.",
 )
 register(
     "roll_grad",
     kernel_module="manipulation",
-    inputs=["X", "Out@GRAD"],
+    inputs=["X", "ShiftsTensor?", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ROLL_ATTRS,
+    attr_tensors={"ShiftsTensor": "shifts"},
     no_need_buffer=("X",),
     infer=grads_like({"X@GRAD": "X"}),
 )

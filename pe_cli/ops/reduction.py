@@ -154,7 +154,8 @@ def _infer_cumsum(ctx):
     if ctx.attrs["flatten"]:  # Paddle 2.x's cumsum(axis=None): over X flattened, Out 1-D
         ctx.set_output("Out", [known_numel(x)], ctx.dtype("X"))
         return
-    axis_in(ctx, ctx.attrs["axis"], len(x))
+    if not ctx.has_input("AxisTensor"):  # (Paddle 2.x's axis given as a Tensor: checked when the op runs)
+        axis_in(ctx, ctx.attrs["axis"], len(x))
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
@@ -163,16 +164,18 @@ def _grad_cumsum(g):
         raise PeError("cumsum with flatten=True (Paddle 2.x's axis=None) has no gradient in pe; give an axis")
     a = dict(g.attrs)
     a["reverse"] = not a["reverse"]
-    g.op("cumsum", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, a)
+    g.op("cumsum", {"X": g.out_grad("Out"), "AxisTensor": g.input("AxisTensor")}, {"Out": g.in_grad("X")}, a)
 
 
 register(
     "cumsum",
     kernel_module="reduction",
-    inputs=["X"],
+    inputs=["X", "AxisTensor?"],
     outputs=["Out"],
     infer=_infer_cumsum,
     grad=_grad_cumsum,
+    grad_reads=("AxisTensor",),
+    attr_tensors={"AxisTensor": "axis"},
     structured=Structured(meta=meta_rules.cumsum_meta, cpu=cpu_reduction.CUMSUM),
     attrs={
         "axis": Attr(-1, is_int, "an int"),
@@ -183,7 +186,8 @@ register(
     },
     doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
     "out of its own sum (the first is 0), `reverse` sums from the end; `flatten` (Paddle 2.x's "
-    "axis=None): over X flattened, Out 1-D (no gradient in pe). The gradient is the cumsum of Out@GRAD in "
+    "axis=None): over X flattened, Out 1-D (no gradient in pe); AxisTensor (one int, Paddle 2.x's axis given as "
+    "a Tensor, its VAR attribute) gives the axis when the op runs. The gradient is the cumsum of Out@GRAD in "
     "the other direction.",
 )
 

@@ -17,7 +17,7 @@ def _infer_top_k_v2(ctx):
     axis = a["axis"] % rank
     out = list(x) or [1]
     k = -1 if ctx.has_input("K") else a["k"]
-    if not ctx.has_input("K") and out[axis] >= 0 and not 0 <= k <= out[axis]:
+    if x and not ctx.has_input("K") and out[axis] >= 0 and not 0 <= k <= out[axis]:  # (a 0-D X: itself, any k)
         ctx.fail(f"k={k} must lie in [0, {out[axis]}] (X {fmt_shape(x)} along axis {axis})")
     if x:
         out[axis] = k
@@ -38,8 +38,7 @@ _TOP_K_ATTRS = {
     "k": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0"),
     "axis": Attr(-1, is_int, "an int"),
     "largest": Attr(True, choices=(True, False)),
-    # unsorted, Paddle's kernel leaves the k in nth_element's order, which no rule gives
-    "sorted": Attr(True, choices=(True,)),
+    "sorted": Attr(True, choices=(True, False)),  # unsorted: the k in nth_element's order (Paddle's CPU kernel)
     **QUANT,
 }
 register(
@@ -56,7 +55,7 @@ register(
     structured=Structured(meta=meta_rules.top_k_v2_meta, cpu=cpu_selecting.TOP_K_V2),
     doc="Out, Indices = the k largest (smallest: largest=False) elements of X along `axis` and where they "
     "lie (int64), sorted, equal values in the order of Paddle's CPU kernel (its std::partial_sort); K (an int tensor) gives k at run time. "
-    "sorted=False is refused (Paddle's order of unsorted results is its nth_element's).",
+    "sorted=False: where k * 64 reaches the row's length, the k in the order std::nth_element leaves them.",
 )
 register(
     "top_k_v2_grad",

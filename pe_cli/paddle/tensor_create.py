@@ -21,6 +21,7 @@ from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
+from .tensor_logic import isnan
 from .tensor_manip import _dims, _known, _zero_d_axes, broadcast_to, flatten, gather
 from .tensor_search import (
     _sorted,
@@ -287,8 +288,10 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
 
 @paddle_face
 def median(x, axis=None, keepdim=False, name=None):
-    """The middle value along ``axis`` (None: of all x): the mean of the two middle ones when the
-    count is even."""
+    """The middle value along ``axis`` (None: of all x), the mean of the two middle ones when the count is even:
+    Paddle 2.6's ops (top_k_v2 of the smallest n // 2 + 1, whose order of equal values gives the gradient's
+    places; float32 unless x is float64) plus the sum of x where x is NaN, so a line holding NaN, +inf or -inf
+    gives NaN (0 * inf), as Paddle 2.6's does."""
     rank = len(x.shape)
     _zero_d_axes(x, axis, "median")
     if axis is None or not rank:  # (a 0-D x's axis 0 or -1: its one value, 0-D, Paddle 2.6's)
@@ -296,10 +299,17 @@ def median(x, axis=None, keepdim=False, name=None):
         return reshape_variable(mid, [1] * rank if keepdim and rank else [])
     axis = _dims(x, axis)[0]
     n = _known(x, "median", [axis])[axis]
-    ordered = _sorted(x, axis, False)[0]
-    lo, hi = (n - 1) // 2, n // 2
-    mid = L.reduce_mean(L.slice(ordered, [axis], [lo], [hi + 1]), dim=axis, keep_dim=True)
-    return mid if keepdim else reshape_variable(mid, [d for i, d in enumerate(mid.shape) if i != axis])
+    ordered = topk(x, n // 2 + 1, axis=axis, largest=False)[0]
+    dtype = "float64" if convert_dtype(x.dtype) == "float64" else "float32"
+    mid = L.slice(ordered, [axis], [n // 2], [n // 2 + 1])
+    if n % 2:
+        mid = L.cast(mid, dtype)
+    else:
+        mid = L.scale(L.cast(L.elementwise_add(L.slice(ordered, [axis], [n // 2 - 1], [n // 2]), mid), dtype), 0.5)
+    same = x if convert_dtype(x.dtype) == dtype else L.cast(x, dtype)  # (Paddle's `*` casts the int x)
+    nan = L.reduce_sum(L.elementwise_mul(L.cast(isnan(x), dtype), same), dim=axis, keep_dim=True)
+    mid = L.elementwise_add(mid, nan)
+    return mid if keepdim else L.squeeze(mid, [axis])
 
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):

@@ -2,6 +2,8 @@
 ``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
 need a dim's size (flatten, broadcast_to) need it known when the program is built."""
 
+import numbers
+
 import numpy as np
 
 from .. import layers as L
@@ -261,10 +263,18 @@ def flip(x, axis, name=None):
 
 
 def roll(x, shifts, axis=None, name=None):
-    """x rolled ``shifts`` places along ``axis`` (None: over the flattened x, shape kept)."""
+    """x rolled ``shifts`` places along ``axis`` (None: over the flattened x, shape kept). ``shifts`` an int
+    Tensor: the roll op's ShiftsTensor, read when the program runs, as Paddle 2.6 builds it."""
     if axis is not None:
         no_axis_of_0d(x, "roll")
-    return L.roll(x, shifts, axis)
+    if not isinstance(shifts, Variable):
+        return L.roll(x, shifts, axis)
+    check_variable_and_dtype(shifts, "shifts", ("int32", "int64"), "roll")
+    axis = [] if axis is None else [int(axis)] if isinstance(axis, numbers.Integral) else [int(a) for a in axis]
+    helper = LayerHelper("roll", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("roll", {"X": [x], "ShiftsTensor": [shifts]}, {"Out": [out]}, {"dims": axis})
+    return out
 
 
 def slice(input, axes, starts, ends):  # noqa: A001

@@ -381,9 +381,10 @@ greater_than, greater_equal = _compare(L.greater_than), _compare(L.greater_equal
 
 
 def cumsum(x, axis=None, dtype=None, name=None):
-    """The running sum along ``axis`` (None: over the flattened x), cast to ``dtype`` first."""
+    """The running sum along ``axis`` (None: over the flattened x), cast to ``dtype`` first; ``axis`` an int
+    Tensor: read when the program runs (Paddle 2.6's VAR attribute; pe's AxisTensor input)."""
     if dtype is not None and convert_dtype(dtype) != x.dtype:
         x = L.cast(x, dtype)
     if axis is None:
         x, axis = L.reshape(x, [-1]), 0
-    return L.cumsum(x, axis=int(axis))
+    return L.cumsum(x, axis=axis if isinstance(axis, Variable) else int(axis))

@@ -90,21 +90,25 @@ def sort(x=None, axis=-1, descending=False, name=None, *, input=None, out=None):
 
 
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
-    """(values, int64 indices) of the k largest (or smallest) along ``axis`` (None: the last),
-    largest first (smallest first when not ``largest``); the values carry a gradient."""
-    if not x.shape and not isinstance(k, Variable):  # a 0-D x: itself at index 0, 0-D (Paddle 2.6's, any k)
-        return _sorted(x, -1 if axis is None else int(axis), bool(largest))
-    axis = len(x.shape) - 1 if axis is None else int(axis) % max(len(x.shape), 1)
-    if isinstance(k, Variable):  # top_k_v2's K input, read when the program runs (Paddle 2.6's op)
+    """(values, int64 indices) of the k largest (or smallest) along ``axis`` (None: the last), largest first
+    (smallest first when not ``largest``); the values carry a gradient. Paddle 2.6's top_k_v2 op: equal values in
+    its CPU kernel's order (std::partial_sort or nth_element), ``k`` an int or an int tensor read when the
+    program runs (its K input); a 0-D x gives itself, 0-D."""
+    axis = -1 if axis is None else int(axis)
+    if x.shape:
+        axis %= len(x.shape)
+    attrs = {"axis": axis, "largest": bool(largest), "sorted": bool(sorted)}
+    inputs = {"X": [x]}
+    if isinstance(k, Variable):
         check_variable_and_dtype(k, "k", ("int32", "int64"), "topk")
-        helper = LayerHelper("top_k_v2", x=x, name=name)
-        values = helper.create_variable_for_type_inference(x.dtype)
-        indices = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-        attrs = {"axis": axis, "largest": bool(largest), "sorted": bool(sorted)}
-        helper.append_op("top_k_v2", {"X": [x], "K": [k]}, {"Out": [values], "Indices": [indices]}, attrs)
-        return values, indices
-    values, indices = _sorted(x, axis, bool(largest))
-    return L.slice(values, [axis], [0], [int(k)]), L.slice(indices, [axis], [0], [int(k)])
+        inputs["K"] = [k]
+    else:
+        attrs["k"] = int(k)
+    helper = LayerHelper("top_k_v2", x=x, name=name)
+    values = helper.create_variable_for_type_inference(x.dtype)
+    indices = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("top_k_v2", inputs, {"Out": [values], "Indices": [indices]}, attrs)
+    return values, indices
 
 
 def nonzero(x, as_tuple=False):

@@ -381,6 +381,14 @@ CASES += [
         attrs={"shifts": [1, -5], "dims": [0, -1]},
         grad=("X",),
     ),
+    OpCase(  # Paddle 2.x's shifts given by ShiftsTensor, read when the op runs (its gradient op reads it too)
+        "roll",
+        {"X": r(3, 4), "ShiftsTensor": np.array([2, -1], np.int64)},
+        lambda i, a: {"Out": np.roll(i["X"], (2, -1), (0, 1))},
+        attrs={"dims": [0, 1]},
+        grad=("X",),
+        name="roll_shifts_tensor",
+    ),
     OpCase("unstack", {"X": r(2, 3, 4)}, _unstack, attrs={"axis": 1, "num": 3}, grad=("X",), num_outputs={"Y": 3}),
     OpCase(
         "unstack",

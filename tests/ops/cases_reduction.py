@@ -76,6 +76,13 @@ CASES = [
     ),
     OpCase("cumsum", {"X": r(3, 4)}, _cumsum_ref(1), grad=("X",)),
     OpCase("cumsum", {"X": r(3, 4, 2)}, _cumsum_ref(0), attrs={"axis": 0}, grad=("X",), name="cumsum_axis0"),
+    OpCase(  # Paddle 2.x's axis given as a Tensor: AxisTensor, read when the op runs (and by its gradient op)
+        "cumsum",
+        {"X": r(3, 4, 2), "AxisTensor": np.array([1], np.int64)},
+        lambda i, a: {"Out": np.cumsum(i["X"], axis=1)},
+        grad=("X",),
+        name="cumsum_axis_tensor",
+    ),
     # Paddle 2.x's paddle.cumsum(x) (axis=None): over X flattened, Out 1-D (forward only in pe)
     OpCase(
         "cumsum",

@@ -22,8 +22,10 @@ BLOCK = 64  # values tested at once against the k-th kept before any is looked a
 
 
 @_jit
-def top_k_rows(rows, k, idx, nan_rows):
-    """idx[r] = the indices of row r's k largest values, in a stable sort's order; rows [R, N], N >= k."""
+def top_k_rows(rows, k, idx, nan_rows, tied):
+    """idx[r] = the indices of row r's k largest values, in a stable sort's order; rows [R, N], N >= k.
+    ``tied[r]``: whether one of them occurs again in the row (two equal kept, or more than k values at least
+    the k-th), where Paddle's std::partial_sort may leave another order (the caller's)."""
     n_rows, n = rows.shape
     best = np.empty(k, rows.dtype)
     for r in range(n_rows):
@@ -52,6 +54,20 @@ def top_k_rows(rows, k, idx, nan_rows):
                     held += 1
             if nan_rows[r]:
                 break
+        tied[r] = False if nan_rows[r] else _repeats(row, best, k)
+
+
+@_jit
+def _repeats(row, best, k):
+    """Whether two of the k kept values are equal, or more than k values of the row reach the k-th."""
+    for j in range(k - 1):
+        if best[j] == best[j + 1]:
+            return True
+    count = 0
+    last = best[k - 1]
+    for j in range(row.shape[0]):
+        count += row[uintp(j)] >= last
+    return count > k
 
 
 @_jit

@@ -83,10 +83,13 @@ cummax_grad = cummin_grad = _cum_extreme_grad
 
 
 def _log_add_exp(a, b):
-    """max + log1p(exp(min - max)); equal infinities stay (no inf - inf)."""
-    hi, lo = np.maximum(a, b), np.minimum(a, b)
+    """max + log1p(exp(min - max)) of the running value ``a`` and the next ``b``, the max where it is -inf, as
+    Paddle 2.6's LogSumExp functor: two +inf give NaN (inf - inf; pe kept +inf before), so a line's running
+    value is NaN from its second +inf on; its max and min are std::max's and std::min's (the first argument
+    unless the second is larger, smaller), so a NaN ``b`` counts as a copy of ``a`` (+log 2)."""
+    hi, lo = np.where(a < b, b, a), np.where(b < a, b, a)
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.where((hi == lo) & np.isinf(hi), hi, hi + np.log1p(np.exp(lo - hi)))
+        return np.where(hi == -np.inf, hi, hi + np.log1p(np.exp(lo - hi)))
 
 
 def log_scan(flat, exclusive, reverse):
@@ -117,13 +120,15 @@ def logcumsumexp(ins, attrs):
 
 def logcumsumexp_grad(ins, attrs):
     """dX[j] = exp(X[j]) * (the scan in the other direction of dOut exp(-Out)), for dOut's positive and
-    negative parts apart, in log space."""
+    negative parts apart, in log space: Paddle 2.6's LogcumsumexpGradKernel, whose log of a part's zero is the
+    dtype's lowest value (not -inf: exp(lowest + inf) is inf where exp(-inf + inf) is NaN)."""
     x = ins["X"]
     (fx, _), (fo, _), (fd, _) = (_layout(ins[s], attrs) for s in ("X", "Out", "Out@GRAD"))
     out = np.zeros_like(fx)
+    lowest = np.finfo(fx.dtype).min
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for sign in (1, -1):
-            part = np.where(sign * fd > 0, np.log(np.abs(fd)), -np.inf).astype(fx.dtype) - fo
+            part = np.where(sign * fd > 0, np.log(np.abs(fd)), lowest).astype(fx.dtype) - fo
             out += sign * np.exp(fx + log_scan(part, attrs["exclusive"], not attrs["reverse"]))
     if attrs["flatten"]:
         return {"X@GRAD": out.reshape(x.shape)}

@@ -215,8 +215,18 @@ _LOCAL_GRADS = {
     "div": lambda x, y, out, d: (d / conj(y), -d * conj(out / y)),
     "max": lambda x, y, out, d: (d * (x > y), d * (x <= y)),
     "min": lambda x, y, out, d: (d * (x < y), d * (x >= y)),
-    "pow": lambda x, y, out, d: (d * y * np.power(x, y - 1), d * np.power(x, y) * np.log(np.where(x > 0, x, 1))),
+    "pow": lambda x, y, out, d: (d * y * np.power(x, y - 1), d * _log_base(x) * np.power(x, y)),
 }
+
+
+def _log_base(x):
+    """log(X) of pow's gradient to Y, dOut * log(X) * X^Y as Fluid 1.8's and Paddle 2.6's PowGradDY compute it:
+    NaN where a float X < 0, -inf at 0 (so the gradient is NaN, or -inf where Y is 0); an integer X's 0 there (where
+    Paddle casts NaN to an integer)."""
+    if x.dtype.kind not in "fc":
+        return np.log(np.where(x > 0, x, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x)
 
 
 def _summed(grad, dout, like, shape):

@@ -10,6 +10,7 @@ from .elementwise import unbroadcast
 from ...shapes.indexing import top_k_grad_meta
 from ..structured import adapter, fresh_output
 from .launches import by_variant
+from .selecting import GREATER, LARGEST, SMALLEST, _stl_sort_loops, numba_rows, tied_rows
 
 _top_k_loops = lazy("_top_k_loops")
 
@@ -26,12 +27,35 @@ def sort_indices(x, axis, descending):
     return np.flip(n - 1 - rev, axis)
 
 
+def _std_sort_ties(x, idx, descending):
+    """``idx`` (a stable sort's along the last axis) made Paddle's CPU argsort's, std::sort of (value, index)
+    pairs, in the rows longer than 16 where a value repeats or NaN does (elsewhere the same): the numba loop of
+    _stl_sort_loops.py. (Up to 16, std::sort is an insertion sort, which is stable.)"""
+    n = x.shape[-1]
+    if n <= 16 or not x.size:
+        return idx
+    rows, ids = x.reshape(-1, n), idx.reshape(-1, n)
+    s = np.take_along_axis(rows, ids, axis=1)
+    tied = s[:, 1:] == s[:, :-1]
+    if s.dtype.kind in "fc":
+        tied |= np.isnan(s[:, 1:]) & np.isnan(s[:, :-1])
+    tied = tied.any(axis=1)
+    if tied.any():
+        found = np.empty((int(tied.sum()), n), np.int64)
+        _stl_sort_loops().sort_rows(numba_rows(rows[tied]), LARGEST if descending else SMALLEST, found)
+        ids[tied] = found
+    return ids.reshape(idx.shape)
+
+
 def argsort(ins, attrs):
     x = ins["X"]
     if not x.ndim:  # a 0-D X: itself, at index 0 (Paddle 2.6's)
         return {"Out": x.copy(), "Indices": np.zeros((), np.int64)}
     axis = attrs["axis"] % x.ndim
-    idx = sort_indices(x, axis, attrs["descending"])
+    idx = np.moveaxis(sort_indices(x, axis, attrs["descending"]), axis, -1)
+    idx = np.moveaxis(
+        _std_sort_ties(np.moveaxis(x, axis, -1), np.ascontiguousarray(idx), attrs["descending"]), -1, axis
+    )
     return {"Out": np.take_along_axis(x, idx, axis), "Indices": np.ascontiguousarray(idx.astype(np.int64))}
 
 
@@ -140,10 +164,29 @@ def _pick(x, idx, out):
 
 
 def _top_k_argmax(ins, outs, attrs, meta):
-    """k = 1: the first largest of each row."""
+    """k = 1: the first largest of each row (rows holding NaN: Paddle's order, _paddle_ties)."""
     x, idx = ins["X"], outs["Indices"]
     np.argmax(x, axis=-1, out=idx.reshape(x.shape[:-1]))
+    _paddle_ties(x, idx, False)
     _pick(x, idx, outs["Out"])
+
+
+def _paddle_ties(x, idx, ties=True, known=False):
+    """``idx`` ([..., k], a stable sort's of -x) made the top_k op's where its CPU kernel's std::partial_sort
+    (comparing ``l > r``) leaves another order, by _stl_sort_loops.py's loop: the rows where one of the k values
+    occurs again in the row (``ties``) or NaN does; ``known``: ``ties`` is the [rows] mask of them."""
+    n, k = x.shape[-1], idx.shape[-1]
+    rows, ids = x.reshape(-1, n), idx.reshape(-1, k)
+    if known:
+        tied = ties
+    else:
+        tied = tied_rows(rows, np.take_along_axis(rows, ids, axis=1), True) if ties else np.zeros(len(rows), bool)
+        if rows.dtype.kind == "f":
+            tied |= np.isnan(rows).any(axis=1)
+    if tied.any():
+        found = np.empty((int(tied.sum()), k), np.int64)
+        _stl_sort_loops().partial_sort_rows(numba_rows(rows[tied]), k, GREATER, found)
+        ids[tied] = found
 
 
 def _top_k_rows(ins, outs, attrs, meta):
@@ -156,7 +199,8 @@ def _top_k_rows(ins, outs, attrs, meta):
 def _top_k_fresh(idx):
     def out(ins, outs, attrs, meta):
         x = ins["X"]
-        found = idx(x, attrs["k"])
+        found = np.ascontiguousarray(idx(x, attrs["k"]))
+        _paddle_ties(x, found)
         outs["Out"] = fresh_output(np.take_along_axis(x, found, axis=-1), meta.outputs["Out"], ins.values())
         outs["Indices"] = fresh_output(found, meta.outputs["Indices"], ins.values())
 
@@ -182,10 +226,9 @@ def _top_k_by_rows(x, k, idx):
     """top_k's indices into ``idx`` ([rows, k]) by the numba loop (_top_k_loops.py), one pass a row; rows holding
     NaN sorted whole."""
     rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
-    nan_rows = np.empty(rows.shape[0], np.bool_)
-    _top_k_loops().top_k_rows(rows, k, idx, nan_rows)
-    if nan_rows.any():
-        idx[nan_rows] = np.argsort(-rows[nan_rows], axis=-1, kind="stable")[:, :k]
+    nan_rows, tied = np.empty(rows.shape[0], np.bool_), np.empty(rows.shape[0], np.bool_)
+    _top_k_loops().top_k_rows(rows, k, idx, nan_rows, tied)
+    _paddle_ties(rows, idx, nan_rows | tied, known=True)
 
 
 def _top_k_partitioned(keys, k):

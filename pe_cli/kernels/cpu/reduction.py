@@ -269,11 +269,11 @@ def _even_extreme_grad(ins, outs, attrs, meta):
 
 
 def _logsumexp(ins, outs, attrs, meta):
-    """max + log(sum(exp(X - max))) over the Meta's axes (a max that is not finite shifts by 0)."""
+    """max + log(sum(exp(X - max))) over the Meta's axes, as Paddle 2.6's LogsumexpFunctor: NaN where the max is
+    +inf or every value -inf (inf - inf; pe shifted such lines by 0 before, giving +inf and -inf)."""
     x, (axes,) = ins["X"], meta.args
     top = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros([1] * x.ndim, x.dtype)
-    top = np.where(np.isfinite(top), top, x.dtype.type(0))
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log(np.sum(np.exp(x - top), axis=axes, keepdims=True)) + top
     result = (out if attrs["keepdim"] else np.squeeze(out, axis=axes)).astype(x.dtype, copy=False)
     outs["Out"] = fresh_output(result, meta.outputs["Out"], (x,))

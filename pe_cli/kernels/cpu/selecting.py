@@ -1,49 +1,69 @@
 """Kernels of the selecting family (pe_cli/ops/selecting.py): top_k_v2 (and its gradient: out-kernels of
 shapes/indexing.py's meta rules) in the order of Paddle's CPU kernel
 (std::partial_sort, or nth_element and sort, of (value, index) pairs comparing values alone: equal values land
-where libstdc++ leaves them, emulated step for step (_stl_order.py) for the rows that hold any), masked_select
+where libstdc++ leaves them, its steps run by numba loops (_stl_sort_loops.py) for the rows that hold any), masked_select
 by a boolean index."""
 
 import numpy as np
 
 from ...shapes.indexing import top_k_grad_meta, top_k_v2_meta
 from ..structured import adapter, fresh_output
-from . import _stl_order as _stl
+from .runtime.loops import lazy
 from .elementwise import unbroadcast
 from .launches import by_variant
 
-
-def _before(largest):
-    """Paddle's comparator of top_k_v2 (CPU): largest, NaN first, then larger values; smallest, smaller values,
-    NaN last; no index order."""
-    if largest:
-        return lambda l, r: (l != l and r == r) or l > r
-    return lambda l, r: (l == l and r != r) or l < r
+_stl_sort_loops = lazy("_stl_sort_loops")
 
 
-def paddle_top_k(values, k, largest):
-    """The indices of Paddle's CPU top_k_v2 (sorted) of one row: std::partial_sort of (value, index) pairs
-    where k * 64 < the row's length, else std::nth_element at k - 1 and std::sort of the first k - 1."""
-    a = [(v, i) for i, v in enumerate(values)]
-    comp = _before(largest)
-    if k * 64 < len(a):
-        _stl.partial_sort(a, 0, k, len(a), comp)
-    elif k > 0:
-        _stl.nth_element(a, 0, k - 1, len(a), comp)
-        _stl.sort(a, 0, k - 1, comp)
-    return [i for _, i in a[:k]]
+SMALLEST, LARGEST, GREATER = 0, 1, 2  # _stl_sort_loops.py's comparators (named here without importing numba)
 
 
-def _top_indices(rows, k, largest):
-    """[rows, k] indices of each row's top k in Paddle's order: a stable sort where a row's values are all
-    distinct numbers (the same result), Paddle's STL calls step for step where some repeat or are NaN (the
-    order of Paddle's, which no stable rule gives)."""
+def numba_rows(rows):
+    """``rows`` as the contiguous array _stl_sort_loops.py's loops take (bool as uint8, float16 as float32: the
+    same order)."""
+    if rows.dtype.kind == "b" or rows.dtype == np.float16:
+        rows = rows.astype(np.uint8 if rows.dtype.kind == "b" else np.float32)
+    return np.ascontiguousarray(rows)
+
+
+def tied_rows(rows, chosen, largest=None):
+    """Whether a value of ``chosen`` ([R, m], values of ``rows`` [R, n]) occurs more than once in its row: the
+    rows whose order of equal values only the emulated algorithm gives. ``largest`` True or False: ``chosen`` is
+    each row's m largest (smallest), in order, and a repeat is two equal neighbours or more values at least as
+    large (small) as the last than m; None: counted value by value (NaN as one value). Rows holding NaN are the
+    caller's."""
+    if largest is not None:
+        last = chosen[:, -1:]
+        beyond = np.count_nonzero(rows >= last if largest else rows <= last, axis=1) > chosen.shape[1]
+        return beyond | (chosen[:, 1:] == chosen[:, :-1]).any(axis=1)
+    nan = rows.dtype.kind in "fc"
+    count = np.zeros(rows.shape[0], np.int64)
+    for j in range(chosen.shape[1]):
+        v = chosen[:, j : j + 1]
+        hit = rows == v
+        if nan:
+            hit |= np.isnan(rows) & np.isnan(v)
+        count += np.count_nonzero(hit, axis=1)
+    return count > chosen.shape[1]
+
+
+def _top_indices(rows, k, largest, sort_first=True):
+    """[rows, k] indices of each row's top k in Paddle's order: a stable sort where no value of a row's top k
+    occurs twice in it and no NaN (the same result), Paddle's STL calls step for step where one does (_stl_sort_loops.py) (the order of
+    Paddle's, which no stable rule gives)."""
     key = -rows.astype(np.float64) if largest else rows
     out = np.argsort(key, axis=1, kind="stable")[:, :k]
-    for r in range(rows.shape[0]):
-        row = rows[r]
-        if len(np.unique(row)) != row.size or (row.dtype.kind == "f" and np.isnan(row).any()):
-            out[r] = paddle_top_k(row.tolist(), k, largest)
+    if k:
+        tied = tied_rows(rows, np.take_along_axis(rows, out, axis=1), bool(largest))
+        if rows.dtype.kind == "f":  # (NaN goes first when largest: a stable sort of -x leaves it last)
+            tied |= np.isnan(rows).any(axis=1)
+        if not sort_first and k * 64 >= rows.shape[1]:  # unsorted: nth_element's order, in every row
+            tied[:] = True
+        if tied.any():
+            found = np.empty((int(tied.sum()), k), np.int64)
+            mode = LARGEST if largest else SMALLEST
+            _stl_sort_loops().top_k_v2_rows(numba_rows(rows[tied]), k, mode, bool(sort_first), found)
+            out[tied] = found
     return out
 
 
@@ -51,10 +71,10 @@ def _top_k_v2(ins, outs, attrs, meta):
     """Out, Indices: the k best along the axis in Paddle's order, as the arrays numpy makes (fresh)."""
     x = ins["X"]
     xs = x.reshape(1) if x.ndim == 0 else x
-    axis, k = attrs["axis"] % xs.ndim, int(attrs["k"])
+    axis, k = attrs["axis"] % xs.ndim, int(attrs["k"]) if x.ndim else 1  # (a 0-D X: itself, any k: Paddle's)
     moved = np.moveaxis(xs, axis, -1)
     rows = moved.reshape(-1, moved.shape[-1])
-    idx = _top_indices(rows, k, attrs["largest"]).reshape(moved.shape[:-1] + (k,))
+    idx = _top_indices(rows, k, attrs["largest"], attrs["sorted"]).reshape(moved.shape[:-1] + (k,))
     idx = np.moveaxis(idx, -1, axis)
     out = np.take_along_axis(xs, idx, axis=axis)
     shape = x.shape if x.ndim == 0 else out.shape

@@ -7,6 +7,7 @@ import numpy as np
 from ...base.errors import PeError
 from ..context import NO_CONTEXT
 from .cumulative import lines
+from .selecting import SMALLEST, _stl_sort_loops, numba_rows, tied_rows
 from ...shapes.reduction import scalar_shape
 
 
@@ -24,9 +25,17 @@ def _axis(x, attrs):
 
 
 def kthvalue(ins, attrs, ctx=NO_CONTEXT):
-    x = ins["X"]
+    """The k-th smallest along the axis and its index: where that value occurs more than once in its line (NaN
+    as one value), the index Paddle's CPU kernel leaves at k - 1 (std::partial_sort where k * 64 is below the
+    line's length, else std::nth_element: _stl_sort_loops.py), else the stable sort's (the same)."""
+    x, k = ins["X"], attrs["k"]
     flat, _ = lines(x, attrs["axis"])
-    at = np.argsort(flat, axis=1, kind="stable")[:, attrs["k"] - 1]
+    at = np.argsort(flat, axis=1, kind="stable")[:, k - 1]
+    tied = tied_rows(flat, flat[np.arange(flat.shape[0]), at][:, None])
+    if tied.any():
+        found = np.empty((int(tied.sum()), k), np.int64)
+        _stl_sort_loops().top_k_v2_rows(numba_rows(flat[tied]), k, SMALLEST, False, found)
+        at[tied] = found[:, k - 1]
     shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], ctx.zero_dim)
     return {"Out": flat[np.arange(flat.shape[0]), at].reshape(shape), "Indices": at.astype(np.int64).reshape(shape)}
 

@@ -174,8 +174,8 @@ def _pow_dx(x, y, o, d):
 
 
 @cuda.jit(device=True, inline=True)
-def _pow_dy(x, y, o, d):
-    return d * x**y * math.log(x) if x > 0 else 0 * d
+def _pow_dy(x, y, o, d):  # dOut * log(X) * X^Y: NaN where X < 0, -inf or NaN at 0 (both Paddles')
+    return d * math.log(x) * x**y
 
 
 elementwise_pow_grad = _Grad(_pow_dx, _pow_dy)

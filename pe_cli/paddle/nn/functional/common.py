@@ -93,6 +93,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
     pads the spatial dims from the last one on: [left, right(, top, bottom(, front, back))]."""
     if mode not in _PAD_MODES:
         raise ValueError(f"pad: mode={mode!r} must be one of {list(_PAD_MODES)}")
+    if isinstance(pad, Variable):
+        return _pad_by_tensor(x, pad, mode, value, data_format, name)
     pad = [int(p) for p in (pad.tolist() if hasattr(pad, "tolist") else pad)]
     ndim = len(x.shape)
     if mode == "constant" and len(pad) == 2 * ndim:
@@ -121,6 +123,26 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
     for _ in range(5 - ndim):
         out = TM.squeeze(out, 1 if channel_last else 2)
     return out
+
+
+def _pad_by_tensor(x, pad, mode, value, data_format, name):
+    """F.pad with ``pad`` an int Tensor (2 values per spatial dim, read when the program runs), as Paddle 2.6
+    builds it: x of 3 or 4 dims unsqueezed to 5, the Tensor completed with int32 zeros (concat) for the dims
+    added, pad3d's Paddings input, the added dims squeezed again."""
+    ndim, channel_last = len(x.shape), data_format in ("NLC", "NHWC", "NDHWC")
+    if ndim not in (3, 4, 5):
+        raise ValueError(f"pad: x {list(x.shape)} with a Tensor pad must be 3-, 4- or 5-D")
+    added = {3: [2, 3] if channel_last else [3, 4], 4: [1] if channel_last else [2], 5: []}[ndim]
+    if ndim == 3:
+        pad = L.concat([TC.zeros([4], "int32"), pad], axis=0)
+    elif ndim == 4:
+        pad = L.concat([pad, TC.zeros([2], "int32")], axis=0)
+    x5 = TM.unsqueeze(x, added) if added else x
+    helper = LayerHelper("pad3d", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    attrs = {"mode": _PAD_MODES[mode], "value": float(value), "data_format": "NDHWC" if channel_last else "NCDHW"}
+    helper.append_op("pad3d", {"X": [x5], "Paddings": [pad]}, {"Out": [out]}, attrs)
+    return TM.squeeze(out, added) if added else out
 
 
 def zeropad2d(x, padding, data_format="NCHW", name=None):

@@ -1,7 +1,9 @@
-"""libstdc++'s std::partial_sort, std::nth_element and std::sort, step for step, over a list of (value, index)
-pairs compared by value alone: where equal values meet, the order they leave is the algorithm's, and a kernel
-whose reference (Paddle's CPU top_k_v2) runs them gives indices only this order reproduces. ``comp(l, r)``:
-whether value l goes before value r."""
+"""libstdc++'s std::partial_sort, std::nth_element and std::sort, step for step, in plain Python over a list of
+(value, index) pairs compared by value alone: where equal values meet, the order they leave is the algorithm's,
+and a kernel whose reference (Paddle's CPU top_k_v2, kthvalue, argsort, top_k) runs them gives indices only this
+order reproduces. The reference pe's numba loops (pe_cli/kernels/cpu/_stl_sort_loops.py) are held to
+(tests/kernels/test_stl_sort_loop.py); this and they against Paddle 2.6.2: tests/data/paddle_oracle/edges26.json.
+``comp(l, r)``: whether value l goes before value r."""
 
 
 def _lg(n):
@@ -138,3 +140,45 @@ def sort(a, first, last, comp):
             _linear_insert(a, i, comp)
     else:
         _insertion_sort(a, first, last, comp)
+
+
+# -- Paddle's CPU kernels over rows of (value, index) pairs ---------------------------------------------------
+
+
+def paddle_comp(kind):
+    """The comparators of Paddle's CPU kernels: "largest" (top_k_v2's, argsort's descending: NaN first, then
+    larger values), "smallest" (top_k_v2's smallest, kthvalue's, argsort's ascending: smaller values, NaN
+    last), "greater" (the top_k op's ``l > r``: NaN never goes first)."""
+    if kind == "largest":
+        return lambda l, r: (l != l and r == r) or l > r
+    if kind == "smallest":
+        return lambda l, r: (l == l and r != r) or l < r
+    return lambda l, r: l > r
+
+
+def top_k_v2_row(values, k, comp, sort_first=True):
+    """The (value, index) pairs of one row after Paddle's FullTopK / getKthvalue: std::partial_sort of the first
+    k where k * 64 < the row's length, else std::nth_element at k - 1 (and, ``sort_first``, std::sort of the
+    k - 1 before it)."""
+    a = [(v, i) for i, v in enumerate(values)]
+    if k * 64 < len(a):
+        partial_sort(a, 0, k, len(a), comp)
+    elif k > 0:
+        nth_element(a, 0, k - 1, len(a), comp)
+        if sort_first:
+            sort(a, 0, k - 1, comp)
+    return a
+
+
+def sorted_row(values, comp):
+    """The indices of one row after std::sort of its (value, index) pairs (Paddle's argsort)."""
+    a = [(v, i) for i, v in enumerate(values)]
+    sort(a, 0, len(a), comp)
+    return [i for _, i in a]
+
+
+def partial_sorted_row(values, k, comp):
+    """The indices of the first k of one row after std::partial_sort (the top_k op's)."""
+    a = [(v, i) for i, v in enumerate(values)]
+    partial_sort(a, 0, k, len(a), comp)
+    return [i for _, i in a[:k]]
