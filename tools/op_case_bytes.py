@@ -42,6 +42,8 @@ cases_indexing, cases_indexing_tensor_bounds, cases_manipulation and cases_broad
 ops through their kernels and executor steps on tools/slicing_case_bytes.py's forms;
 for conv2d (its op cases: cases_convolution's, cases_convolution_geometry's and cases_convolution_transpose's of
 the conv2d ops), the conv2d family's and conv2d_transpose's ops on tools/conv_case_bytes.py's geometries;
+for padding, pad, pad2d, pad3d, pad_constant_like, crop, crop_tensor and their grad ops through their kernels and
+executor steps on tools/padding_case_bytes.py's dtypes, layouts, modes and paddings given by tensors;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -809,6 +811,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("top_k_case_bytes").top_ks(results, _record, _direct, np.random.default_rng(43))
         if "logic" in families:
             importlib.import_module("logic_case_bytes").logic(results, _record, _direct, np.random.default_rng(37))
+        if "padding" in families:
+            importlib.import_module("padding_case_bytes").padding(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

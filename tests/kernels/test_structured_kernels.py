@@ -38,6 +38,7 @@ from tests.ops import (
     cases_normalization,
     cases_optimizer,
     cases_optimizer_proximal,
+    cases_padding,
     cases_paddle2_attrs,
     cases_selecting,
     cases_flattening,
@@ -146,6 +147,12 @@ CONVERTED = {
         "unbind_leading_grad",
         "sum",
     },
+    # (their views, sentinel buffers, scratch, steps and tensors' paddings: tests/kernels/test_structured_padding.py)
+    "padding": {
+        f"{op}{g}"
+        for op in ("pad", "pad2d", "pad3d", "pad_constant_like", "crop", "crop_tensor")
+        for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -243,6 +250,7 @@ CASES["slicing"] = [
     c for c in cases_indexing.CASES + cases_indexing_tensor_bounds.CASES if c.op in CONVERTED["slicing"]
 ]
 CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASES if c.op in CONVERTED["tiling"]]
+CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -262,6 +270,7 @@ OWN_TESTS = (
     "gather and scatter by index",
     "comparison and logic",
     "joining",
+    "padding",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
