@@ -21,6 +21,7 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_cumulative,
     cases_dropout,
     cases_embedding,
     cases_elementwise,
@@ -30,6 +31,7 @@ from tests.ops import (
     cases_matrix,
     cases_adamw,
     cases_broadcasting,
+    cases_channel_rearranging,
     cases_convolution,
     cases_convolution_geometry,
     cases_convolution_transpose,
@@ -153,6 +155,9 @@ CONVERTED = {
         for op in ("pad", "pad2d", "pad3d", "pad_constant_like", "crop", "crop_tensor")
         for g in ("", "_grad")
     },
+    # (fresh scans: the arrays their numpy forms make)
+    "cumulative": {f"{op}{g}" for op in ("cumprod", "cummax", "cummin", "logcumsumexp") for g in ("", "_grad")},
+    "channel rearranging": {f"{op}{g}" for op in ("channel_shuffle", "pixel_unshuffle") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -250,6 +255,8 @@ CASES["slicing"] = [
     c for c in cases_indexing.CASES + cases_indexing_tensor_bounds.CASES if c.op in CONVERTED["slicing"]
 ]
 CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASES if c.op in CONVERTED["tiling"]]
+CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["cumulative"]]
+CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
