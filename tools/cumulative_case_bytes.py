@@ -3,7 +3,8 @@
 grad ops called through their CPU kernels (``OpDef.kernel``) and through an executor step run on several values
 (its Meta kept), over dtypes, C-contiguous, Fortran-ordered and strided inputs, 0-D and empty values, each axis
 (negative, out of range), zeros, ties and NaNs, logcumsumexp's flatten / exclusive / reverse, the index dtypes,
-both layouts and factors; beside each output's bytes, its shape, dtype and C contiguity."""
+both layouts and factors (and for ``diagonals``: diag_v2, diagonal, fill_diagonal and their grad ops over dtypes,
+layouts, offsets, axes, wrap and values); beside each output's bytes, its shape, dtype and C contiguity."""
 
 import zlib
 
@@ -127,6 +128,29 @@ def _steps(results):
                 a = values[o.lower()]
                 results[f"{key}|{o}|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
                 _layout(results, f"{key}|{o}", {"out": a})
+
+
+def _diagonals(results, record, direct):
+    for dtype in ("float16", "float32", "float64", "int32", "int64", "bool"):
+        for shape in ((5,), (0,), (1,), (3, 4), (4, 3), (0, 3), (3, 3), (2, 3, 4), (3, 3, 3)):
+            for form, x in _forms(f"diag|{dtype}|{shape}", shape, dtype).items():
+                base = f"diagonals|{dtype}|{shape}|{form}"
+                for k in (0, 1, -2, 5, -7):
+                    for pad in (0.0, 2.5, -1.0):
+                        attrs = {"offset": k, "padding_value": pad}
+                        _run(results, record, direct, "diag_v2", f"{base}|diag_v2|{k}|{pad}", {"X": x}, attrs)
+                    for a1, a2 in ((0, 1), (1, 0), (-1, 0), (2, 1), (0, 0)):
+                        attrs = {"offset": k, "axis1": a1, "axis2": a2}
+                        _run(results, record, direct, "diagonal", f"{base}|diagonal|{k}|{a1}{a2}", {"Input": x}, attrs)
+                    for wrap in (False, True):
+                        for value in (0.0, -3.5, float("nan")):
+                            attrs = {"offset": k, "wrap": wrap, "value": value}
+                            key = f"{base}|fill_diagonal|{k}|{wrap}|{value}"
+                            _run(results, record, direct, "fill_diagonal", key, {"X": x}, attrs)
+
+
+def diagonals(results, record, direct):
+    _diagonals(results, record, direct)
 
 
 def cumulative(results, record, direct):

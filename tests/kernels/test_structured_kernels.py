@@ -22,6 +22,7 @@ from tests.ops import (
     cases_activation_math,
     cases_creation,
     cases_cumulative,
+    cases_diagonals,
     cases_dropout,
     cases_embedding,
     cases_elementwise,
@@ -158,6 +159,8 @@ CONVERTED = {
     # (fresh scans: the arrays their numpy forms make)
     "cumulative": {f"{op}{g}" for op in ("cumprod", "cummax", "cummin", "logcumsumexp") for g in ("", "_grad")},
     "channel rearranging": {f"{op}{g}" for op in ("channel_shuffle", "pixel_unshuffle") for g in ("", "_grad")},
+    # (their sentinel buffers, diagonal's Input slot: tests/kernels/test_structured_diagonals.py)
+    "diagonals": {f"{op}{g}" for op in ("diag_v2", "diagonal", "fill_diagonal") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -257,6 +260,7 @@ CASES["slicing"] = [
 CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASES if c.op in CONVERTED["tiling"]]
 CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["cumulative"]]
 CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
+CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -278,6 +282,7 @@ OWN_TESTS = (
     "comparison and logic",
     "joining",
     "padding",
+    "diagonals",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
