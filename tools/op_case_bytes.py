@@ -49,6 +49,11 @@ cases_indexing, cases_indexing_tensor_bounds, cases_manipulation and cases_broad
 ops through their kernels and executor steps on tools/slicing_case_bytes.py's forms;
 for conv2d (its op cases: cases_convolution's, cases_convolution_geometry's and cases_convolution_transpose's of
 the conv2d ops), the conv2d family's and conv2d_transpose's ops on tools/conv_case_bytes.py's geometries;
+for padding, pad, pad2d, pad3d, pad_constant_like, crop, crop_tensor and their grad ops through their kernels and
+executor steps on tools/padding_case_bytes.py's dtypes, layouts, modes and paddings given by tensors;
+for cumulative (cumprod, cummax, cummin, logcumsumexp) and channel_rearranging (pixel_unshuffle, channel_shuffle),
+those ops and their grad ops on tools/cumulative_case_bytes.py's dtypes, layouts, axes, attributes and steps;
+for diagonals (diag_v2, diagonal, fill_diagonal) the same way;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -834,6 +839,14 @@ def dump(root, families, out, threads=1):
             importlib.import_module("primitive_case_bytes").primitive(
                 results, _record, _direct, np.random.default_rng(47)
             )
+        if "padding" in families:
+            importlib.import_module("padding_case_bytes").padding(results, _record, _direct)
+        if "cumulative" in families:
+            importlib.import_module("cumulative_case_bytes").cumulative(results, _record, _direct)
+        if "channel_rearranging" in families:
+            importlib.import_module("cumulative_case_bytes").channel_rearranging(results, _record, _direct)
+        if "diagonals" in families:
+            importlib.import_module("cumulative_case_bytes").diagonals(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

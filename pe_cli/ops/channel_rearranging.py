@@ -3,6 +3,9 @@
 channels read as [groups, C / groups] and written transposed); data_format NCHW or NHWC. Each moves elements
 to fixed places; the gradient moves them back."""
 
+from ..kernels.cpu import channel_rearranging as cpu_channels
+from ..shapes import channel_rearranging as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grad_of, grads_like, register
 from .pointwise_math import QUANT
 
@@ -36,7 +39,8 @@ def _infer_channel_shuffle(ctx):
     _set(ctx, n, c, h, w)
 
 
-def _op(name, attr, infer, doc):
+def _op(name, attr, infer, doc, forward, backward):
+    """The op and its grad op; ``forward``, ``backward``: their structured kernels."""
     attrs = {attr: Attr(1, lambda v: isinstance(v, int) and v > 0, "an int > 0"), "data_format": _FORMAT, **QUANT}
 
     register(
@@ -49,6 +53,7 @@ def _op(name, attr, infer, doc):
         grad=grad_of(f"{name}_grad", ("X",)),
         grad_reads=("X",),
         doc=doc,
+        structured=forward,
     )
     register(
         f"{name}_grad",
@@ -58,6 +63,7 @@ def _op(name, attr, infer, doc):
         attrs=attrs,
         infer=grads_like({"X@GRAD": "X"}),
         no_need_buffer=("X",),
+        structured=backward,
     )
 
 
@@ -66,10 +72,14 @@ _op(
     "downscale_factor",
     _infer_pixel_unshuffle,
     "Out[n, c r^2 + i r + j, h, w] = X[n, c, h r + i, w r + j], r = downscale_factor (pixel_shuffle's inverse).",
+    Structured(meta=metas.pixel_unshuffle_meta, cpu=cpu_channels.PIXEL_UNSHUFFLE),
+    Structured(meta=metas.pixel_unshuffle_grad_meta, cpu=cpu_channels.PIXEL_UNSHUFFLE_GRAD),
 )
 _op(
     "channel_shuffle",
     "groups",
     _infer_channel_shuffle,
     "Out[n, j groups + i] = X[n, i (C / groups) + j]: the channels as [groups, C / groups], transposed.",
+    Structured(meta=metas.channel_shuffle_meta, cpu=cpu_channels.CHANNEL_SHUFFLE),
+    Structured(meta=metas.channel_shuffle_grad_meta, cpu=cpu_channels.CHANNEL_SHUFFLE_GRAD),
 )

@@ -4,6 +4,9 @@ gradient ops: cumprod (the running product; its gradient exact where X has zeros
 logcumsumexp (log of the running sum of exp, never overflowing). cumsum, Fluid's, is in reduction.py."""
 
 from ..base.dims import fmt_shape
+from ..kernels.cpu import cumulative as cpu_cumulative
+from ..shapes import cumulative as metas
+from ..shapes.structured import Structured
 from .define import Attr, is_int, register
 
 _BOOL = (False, True)
@@ -53,6 +56,7 @@ register(
     grad_reads=("X", "Out"),
     doc="Out = the running product of X along `dim`. The gradient of X[j] is the sum over i >= j of "
     "Out@GRAD[i] times the product of X[k], k <= i, k != j: exact where X has zeros.",
+    structured=Structured(meta=metas.cumprod_meta, cpu=cpu_cumulative.CUMPROD),
 )
 register(
     "cumprod_grad",
@@ -61,6 +65,7 @@ register(
     outputs=["X@GRAD"],
     attrs={"dim": Attr(-1, is_int, "an int")},
     infer=_grad_infer("X"),
+    structured=Structured(meta=metas.cumprod_grad_meta, cpu=cpu_cumulative.CUMPROD_GRAD),
 )
 
 
@@ -74,7 +79,7 @@ def _infer_cum_extreme(ctx):
     ctx.set_output("indices", shape, "int32" if ctx.attrs["dtype"] in (2, "int32") else "int64")
 
 
-def _cum_extreme(op_type, what):
+def _cum_extreme(op_type, what, structured):
     def grad(g):
         g.op(
             f"{op_type}_grad",
@@ -96,6 +101,7 @@ def _cum_extreme(op_type, what):
         doc=f"out = the running {what} of x along `axis`, indices where each came from (dtype int32 or "
         f"int64): the last of equal values; a NaN, once met, is the {what} from there on (a later NaN "
         f"moves the index). The gradient of x adds out@GRAD[i] at indices[i].",
+        structured=structured,
     )
     register(
         f"{op_type}_grad",
@@ -104,11 +110,12 @@ def _cum_extreme(op_type, what):
         outputs=["x@GRAD"],
         attrs=attrs,
         infer=_grad_infer("x"),
+        structured=Structured(meta=metas.cum_extreme_grad_meta, cpu=cpu_cumulative.CUM_EXTREME_GRAD),
     )
 
 
-_cum_extreme("cummax", "maximum")
-_cum_extreme("cummin", "minimum")
+_cum_extreme("cummax", "maximum", Structured(meta=metas.cum_extreme_meta, cpu=cpu_cumulative.CUMMAX))
+_cum_extreme("cummin", "minimum", Structured(meta=metas.cum_extreme_meta, cpu=cpu_cumulative.CUMMIN))
 
 _LCSE_ATTRS = {
     "axis": Attr(-1, is_int, "an int"),
@@ -150,6 +157,7 @@ register(
     "value, not -inf); `exclusive` leaves each element out of its own sum, `reverse` runs from the "
     "end. The gradient of X[j] is the sum over the Out[i] it enters of Out@GRAD[i] exp(X[j] - "
     "Out[i]), summed in log space for the positive and the negative parts.",
+    structured=Structured(meta=metas.logcumsumexp_meta, cpu=cpu_cumulative.LOGCUMSUMEXP),
 )
 register(
     "logcumsumexp_grad",
@@ -158,4 +166,5 @@ register(
     outputs=["X@GRAD"],
     attrs=_LCSE_ATTRS,
     infer=_grad_infer("X"),
+    structured=Structured(meta=metas.logcumsumexp_grad_meta, cpu=cpu_cumulative.LOGCUMSUMEXP_GRAD),
 )

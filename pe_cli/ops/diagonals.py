@@ -4,6 +4,9 @@ planes axis1 x axis2, appended as the last dim) and fill_diagonal (X with `value
 positions: every stride-th element of the flattened X, offset along the row, wrap or not). Gradients move
 Out@GRAD back to the diagonal (fill_diagonal's: Out@GRAD with those positions zeroed)."""
 
+from ..kernels.cpu import diagonals as cpu_diagonals
+from ..shapes import diagonals as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
 
@@ -20,7 +23,8 @@ def _grad_of(name, slot="X"):
     return grad
 
 
-def _op(name, infer, attrs, doc, slot="X"):
+def _op(name, infer, attrs, doc, structured, slot="X"):
+    """The op and its grad op; ``structured``: their structured kernels."""
     attrs = {**attrs, **QUANT}
     register(
         name,
@@ -33,6 +37,7 @@ def _op(name, infer, attrs, doc, slot="X"):
         grad=_grad_of(name, slot),
         grad_reads=(slot,),
         doc=doc,
+        structured=structured[0],
     )
     register(
         f"{name}_grad",
@@ -42,6 +47,7 @@ def _op(name, infer, attrs, doc, slot="X"):
         attrs=attrs,
         infer=grads_like({f"{slot}@GRAD": slot}),
         no_need_buffer=(slot,),
+        structured=structured[1],
     )
 
 
@@ -87,12 +93,20 @@ _op(
     {"offset": _OFFSET, "padding_value": Attr(0.0)},
     "Out = a square matrix with vector X on its offset diagonal (padding_value elsewhere), or matrix X's offset "
     "diagonal as a vector.",
+    (
+        Structured(meta=metas.diag_v2_meta, cpu=cpu_diagonals.DIAG_V2),
+        Structured(meta=metas.diag_v2_grad_meta, cpu=cpu_diagonals.DIAG_V2_GRAD),
+    ),
 )
 _op(
     "diagonal",
     _infer_diagonal,
     {"offset": _OFFSET, "axis1": Attr(0, is_int, "an int"), "axis2": Attr(1, is_int, "an int")},
     "Out = the offset diagonal of Input's planes axis1 x axis2, the other dims first, the diagonal last.",
+    (
+        Structured(meta=metas.diagonal_meta, cpu=cpu_diagonals.DIAGONAL),
+        Structured(meta=metas.diagonal_grad_meta, cpu=cpu_diagonals.DIAGONAL_GRAD),
+    ),
     slot="Input",
 )
 _op(
@@ -100,4 +114,8 @@ _op(
     _infer_fill_diagonal,
     {"value": Attr(0.0), "offset": _OFFSET, "wrap": Attr(False, choices=(False, True))},
     "Out = X with `value` on its (offset) diagonal; a tall matrix with wrap starts the diagonal again below.",
+    (
+        Structured(meta=metas.fill_diagonal_meta, cpu=cpu_diagonals.FILL_DIAGONAL),
+        Structured(meta=metas.fill_diagonal_grad_meta, cpu=cpu_diagonals.FILL_DIAGONAL_GRAD),
+    ),
 )

@@ -1,8 +1,11 @@
 """Padding and cropping ops of Fluid 1.8: pad, pad2d, pad_constant_like, crop, crop_tensor, and
-Paddle 2.x's pad3d (kernels in kernels/<device>/padding.py)."""
+Paddle 2.x's pad3d (meta rules in shapes/padding.py, kernels in kernels/<device>/padding.py)."""
 
+from ..kernels.cpu import padding as cpu_padding
+from ..shapes import padding as metas
 from ..shapes.manipulation import crop_window
 from ..shapes.padding import padding_mismatch
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grad_of, grad_of_linear_grad, grads_like, int_list, register
 
 
@@ -33,6 +36,7 @@ register(
     grad_reads=("X",),
     doc="Out = X with paddings[2i] values before and paddings[2i+1] after it along each dim i, all "
     "pad_value. The gradient is Out@GRAD's window over X.",
+    structured=Structured(meta=metas.pad_meta, cpu=cpu_padding.PAD),
 )
 register(
     "pad_grad",
@@ -44,6 +48,7 @@ register(
     grad=grad_of_linear_grad("pad", "X", "Out"),
     doc="The gradient of pad; linear in Out@GRAD, its own gradient is pad of what reaches X@GRAD "
     "(Paddle's pad double grad).",
+    structured=Structured(meta=metas.pad_grad_meta, cpu=cpu_padding.PAD_GRAD),
 )
 
 
@@ -98,6 +103,7 @@ register(
     "the edge repeated (edge); a negative padding crops. data_format NCHW, any other value channels "
     "last (Fluid's). The gradient sums Out@GRAD back onto the pixels each padded one copies. Fluid "
     "1.8's Paddings, an int32 [4] tensor, gives the paddings at run time.",
+    structured=Structured(meta=metas.pad2d_meta, cpu=cpu_padding.PAD_ND),
 )
 register(
     "pad2d_grad",
@@ -107,6 +113,7 @@ register(
     attrs=_PAD2D_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     attr_tensors={"Paddings": "paddings"},
+    structured=Structured(meta=metas.pad2d_grad_meta, cpu=cpu_padding.PAD_ND_GRAD),
 )
 
 
@@ -156,10 +163,12 @@ register(
     infer=_infer_pad3d,
     grad=_grad_pad3d,
     grad_reads=("X", "Paddings"),
+    attr_tensors={"Paddings": "paddings"},
     doc="Out = the volumes of X padded by [left, right, top, bottom, front, back] (the Paddings tensor, "
     "when given, at run time): with value (constant), their mirror without the edge (reflect), the "
     "edge repeated (replicate) or X wrapped around (circular). The gradient sums Out@GRAD back "
     "onto the elements each padded one copies.",
+    structured=Structured(meta=metas.pad3d_meta, cpu=cpu_padding.PAD_ND),
 )
 register(
     "pad3d_grad",
@@ -168,6 +177,8 @@ register(
     outputs=["X@GRAD"],
     attrs=_PAD3D_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    attr_tensors={"Paddings": "paddings"},
+    structured=Structured(meta=metas.pad3d_grad_meta, cpu=cpu_padding.PAD_ND_GRAD),
 )
 
 
@@ -195,6 +206,7 @@ register(
     grad=_grad_pad_like,
     grad_reads=("Y",),
     doc="Out = Y padded with pad_value at the end of each dim up to X's shape. No gradient flows to X.",
+    structured=Structured(meta=metas.pad_constant_like_meta, cpu=cpu_padding.PAD_LIKE),
 )
 register(
     "pad_constant_like_grad",
@@ -202,6 +214,7 @@ register(
     inputs=["Y", "Out@GRAD"],
     outputs=["Y@GRAD"],
     infer=grads_like({"Y@GRAD": "Y"}),
+    structured=Structured(meta=metas.pad_constant_like_grad_meta, cpu=cpu_padding.PAD_LIKE_GRAD),
 )
 
 
@@ -258,6 +271,7 @@ register(
     doc="Out = the window of X at `offsets` (default 0; or given at run time by Offsets, an int tensor) "
     "of `shape`, or of Y's shape when Y is given (-1 in shape: X's dim less its offset). The "
     "gradient is Out@GRAD placed back in zeros.",
+    structured=Structured(meta=metas.crop_meta, cpu=cpu_padding.CROP),
 )
 register(
     "crop_grad",
@@ -267,6 +281,7 @@ register(
     attrs=_CROP_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     attr_tensors={"Offsets": "offsets"},
+    structured=Structured(meta=metas.crop_grad_meta, cpu=cpu_padding.CROP_GRAD),
 )
 _CROP_SLOTS = ["Shape?", "ShapeTensor*?", "Offsets?", "OffsetsTensor*?"]
 register(
@@ -283,6 +298,7 @@ register(
     "attribute: X's dim less its offset); "
     "Fluid 1.8's Shape / Offsets (int tensors of the lists) or ShapeTensor / OffsetsTensor (one "
     "int [1] tensor per dim) give them at run time.",
+    structured=Structured(meta=metas.crop_tensor_meta, cpu=cpu_padding.CROP),
 )
 register(
     "crop_tensor_grad",
@@ -292,4 +308,5 @@ register(
     attrs=_CROP_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     attr_tensors=_CROP_FROM,
+    structured=Structured(meta=metas.crop_tensor_grad_meta, cpu=cpu_padding.CROP_GRAD),
 )

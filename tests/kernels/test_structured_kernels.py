@@ -21,6 +21,8 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_cumulative,
+    cases_diagonals,
     cases_dropout,
     cases_embedding,
     cases_elementwise,
@@ -30,6 +32,7 @@ from tests.ops import (
     cases_matrix,
     cases_adamw,
     cases_broadcasting,
+    cases_channel_rearranging,
     cases_convolution,
     cases_convolution_geometry,
     cases_convolution_transpose,
@@ -40,6 +43,7 @@ from tests.ops import (
     cases_normalization,
     cases_optimizer,
     cases_optimizer_proximal,
+    cases_padding,
     cases_paddle2_attrs,
     cases_pointwise_math,
     cases_primitive,
@@ -182,6 +186,17 @@ CONVERTED = {
     # (their sentinel buffers: tests/kernels/test_structured_pointwise.py)
     "primitive": {f"{op}_p" for op in ("sin", "cos", "tanh", "exp", "log", "erf", "sqrt", "rsqrt", "abs")}
     | {f"{op}_p" for op in ("add", "sub", "mul", "div", "max", "pow", "eq", "ne", "gt", "ge")},
+    # (their views, sentinel buffers, scratch, steps and tensors' paddings: tests/kernels/test_structured_padding.py)
+    "padding": {
+        f"{op}{g}"
+        for op in ("pad", "pad2d", "pad3d", "pad_constant_like", "crop", "crop_tensor")
+        for g in ("", "_grad")
+    },
+    # (fresh scans: the arrays their numpy forms make)
+    "cumulative": {f"{op}{g}" for op in ("cumprod", "cummax", "cummin", "logcumsumexp") for g in ("", "_grad")},
+    "channel rearranging": {f"{op}{g}" for op in ("channel_shuffle", "pixel_unshuffle") for g in ("", "_grad")},
+    # (their sentinel buffers, diagonal's Input slot: tests/kernels/test_structured_diagonals.py)
+    "diagonals": {f"{op}{g}" for op in ("diag_v2", "diagonal", "fill_diagonal") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -294,6 +309,10 @@ CASES["slicing"] = [
     c for c in cases_indexing.CASES + cases_indexing_tensor_bounds.CASES if c.op in CONVERTED["slicing"]
 ]
 CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASES if c.op in CONVERTED["tiling"]]
+CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["cumulative"]]
+CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
+CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
+CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -319,6 +338,8 @@ OWN_TESTS = (
     "pointwise math",
     "special functions",
     "primitive",
+    "padding",
+    "diagonals",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

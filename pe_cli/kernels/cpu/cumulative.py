@@ -1,9 +1,15 @@
-"""The cumulative family's CPU kernels, over numpy: the tensor viewed as lines along the axis ([lines, n]),
-each scan one pass over the axis (numpy over all the lines at once)."""
+"""The cumulative family's CPU out-kernels (structured kernels; meta rules in shapes/cumulative.py), over numpy:
+the tensor viewed as lines along the axis ([lines, n]), each scan one pass over the axis (numpy over all the lines
+at once), a numpy form that makes its result: each out-kernel hands over the arrays it made (``fresh``,
+kernels/structured.fresh_output). The ops' kernels by name, for CUDA's host fallbacks (kernels/cuda/cumulative.py),
+are the same two (adapter)."""
 
 import numpy as np
 
 from ...base.dtypes import convert_dtype
+from ...shapes import cumulative as rules
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 
 
 def lines(x, axis):
@@ -21,17 +27,11 @@ def lines(x, axis):
     return moved.reshape(-1, shape[-1]), back
 
 
-def cumprod(ins, attrs):
-    x = ins["X"]
-    flat, back = lines(x, attrs["dim"])
-    return {"Out": back(np.cumprod(flat, axis=1, dtype=x.dtype)).reshape(x.shape)}
-
-
 def _reverse_cumsum(a):
     return np.flip(np.cumsum(np.flip(a, 1), axis=1), 1)
 
 
-def cumprod_grad(ins, attrs):
+def _cumprod_grad(ins, attrs):
     """Before a line's first zero z: (sum over i >= j of dOut[i] Out[i]) / X[j] (Out is 0 from z on); at
     z: the sum over i >= z of dOut[i] times the product of X up to i with X[z] taken as 1; after: 0."""
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
@@ -68,7 +68,7 @@ def _cum_extreme(greater):
     return kernel
 
 
-cummax, cummin = _cum_extreme(True), _cum_extreme(False)
+_cummax, _cummin = _cum_extreme(True), _cum_extreme(False)
 
 
 def _cum_extreme_grad(ins, attrs):
@@ -77,9 +77,6 @@ def _cum_extreme_grad(ins, attrs):
     dx = np.zeros(fd.shape, dtype=dout.dtype)
     np.add.at(dx, (np.arange(fd.shape[0])[:, None], fi.astype(np.int64)), fd)
     return {"x@GRAD": back(dx).reshape(x.shape)}
-
-
-cummax_grad = cummin_grad = _cum_extreme_grad
 
 
 def _log_add_exp(a, b):
@@ -113,12 +110,12 @@ def _layout(x, attrs):
     return lines(x, attrs["axis"])
 
 
-def logcumsumexp(ins, attrs):
+def _logcumsumexp(ins, attrs):
     flat, back = _layout(ins["X"], attrs)
     return {"Out": back(log_scan(flat, attrs["exclusive"], attrs["reverse"]))}
 
 
-def logcumsumexp_grad(ins, attrs):
+def _logcumsumexp_grad(ins, attrs):
     """dX[j] = exp(X[j]) * (the scan in the other direction of dOut exp(-Out)), for dOut's positive and
     negative parts apart, in log space: Paddle 2.6's LogcumsumexpGradKernel, whose log of a part's zero is the
     dtype's lowest value (not -inf: exp(lowest + inf) is inf where exp(-inf + inf) is NaN)."""
@@ -133,3 +130,44 @@ def logcumsumexp_grad(ins, attrs):
     if attrs["flatten"]:
         return {"X@GRAD": out.reshape(x.shape)}
     return {"X@GRAD": lines(x, attrs["axis"])[1](out)}
+
+
+def _fresh(name, compute):
+    """The out-kernel putting ``compute``'s new arrays in ``outs`` (each of its Meta's shape and dtype)."""
+
+    def out(ins, outs, attrs, meta):
+        got = compute(ins, attrs)
+        inputs = tuple(ins.values())
+        for slot, spec in meta.outputs.items():
+            outs[slot] = fresh_output(got[slot], spec, inputs)
+
+    out.__name__ = out.__qualname__ = name
+    out.launches = None
+    return out
+
+
+def _accumulate(ins, outs, attrs, meta):
+    """cumprod: numpy's running product along the axis into the buffer (each line's products in order, as along
+    the moved lines)."""
+    x, out = ins["X"], outs["Out"]
+    if not x.ndim:
+        x, out = x.reshape(1), out.reshape(1)
+    np.cumprod(x, axis=meta.args[0], dtype=x.dtype, out=out)
+
+
+CUMPROD = by_variant("cumprod_out", None, accumulate=_accumulate)
+CUMPROD_GRAD = _fresh("cumprod_grad_out", _cumprod_grad)
+CUMMAX = _fresh("cummax_out", _cummax)
+CUMMIN = _fresh("cummin_out", _cummin)
+CUM_EXTREME_GRAD = _fresh("cum_extreme_grad_out", _cum_extreme_grad)
+LOGCUMSUMEXP = _fresh("logcumsumexp_out", _logcumsumexp)
+LOGCUMSUMEXP_GRAD = _fresh("logcumsumexp_grad_out", _logcumsumexp_grad)
+
+cumprod = adapter(rules.cumprod_meta, CUMPROD, "cumprod")
+cumprod_grad = adapter(rules.cumprod_grad_meta, CUMPROD_GRAD, "cumprod_grad")
+cummax = adapter(rules.cum_extreme_meta, CUMMAX, "cummax")
+cummin = adapter(rules.cum_extreme_meta, CUMMIN, "cummin")
+cummax_grad = adapter(rules.cum_extreme_grad_meta, CUM_EXTREME_GRAD, "cummax_grad")
+cummin_grad = adapter(rules.cum_extreme_grad_meta, CUM_EXTREME_GRAD, "cummin_grad")
+logcumsumexp = adapter(rules.logcumsumexp_meta, LOGCUMSUMEXP, "logcumsumexp")
+logcumsumexp_grad = adapter(rules.logcumsumexp_grad_meta, LOGCUMSUMEXP_GRAD, "logcumsumexp_grad")

@@ -1,71 +1,69 @@
-"""Kernels of pe_cli/ops/diagonals.py (numpy); fill_diagonal's positions are those of Paddle 2.6's kernel."""
+"""CPU out-kernels of pe_cli/ops/diagonals.py (structured kernels; meta rules, which decide the shapes and the
+positions written, in shapes/diagonals.py): numpy, into the buffers handed. The ops' kernels by name, for CUDA's
+host fallbacks (kernels/cuda/diagonals.py), are the same two (adapter)."""
 
 import numpy as np
 
-
-def diag_v2(ins, attrs):
-    x, k = ins["X"], int(attrs["offset"])
-    if x.ndim == 1:
-        n = x.size + abs(k)
-        out = np.full((n, n), np.float32(attrs["padding_value"]), dtype=x.dtype)
-        rows = np.arange(x.size) + max(-k, 0)
-        out[rows, rows + k] = x
-        return {"Out": out}
-    return {"Out": np.ascontiguousarray(np.diagonal(x, k))}
+from ...shapes import diagonals as rules
+from ..structured import adapter
+from .launches import by_variant
 
 
-def diag_v2_grad(ins, attrs):
-    x, d, k = ins["X"], ins["Out@GRAD"], int(attrs["offset"])
-    if x.ndim == 1:
-        return {"X@GRAD": np.ascontiguousarray(np.diagonal(d, k))}
-    dx = np.zeros(x.shape, d.dtype)
-    idx = np.arange(d.size)
-    dx[idx + max(-k, 0), idx + max(k, 0)] = d
-    return {"X@GRAD": dx}
+def _matrix(ins, outs, attrs, meta):
+    """diag_v2 of a vector: padding_value (as a float32, cast as numpy's full casts it), X on the diagonal."""
+    rows, cols = meta.args
+    out = outs["Out"]
+    np.copyto(out, np.float32(attrs["padding_value"]), casting="unsafe")
+    out[rows, cols] = ins["X"]
 
 
-def diagonal(ins, attrs):
-    x = ins["Input"]
-    return {
-        "Out": np.ascontiguousarray(
-            np.diagonal(x, int(attrs["offset"]), attrs["axis1"] % x.ndim, attrs["axis2"] % x.ndim)
-        )
-    }
+def _diagonal(slot, out_slot):
+    def run(ins, outs, attrs, meta):
+        k, a1, a2 = meta.args
+        outs[out_slot][...] = np.diagonal(ins[slot], k, a1, a2)
+
+    return run
 
 
-def diagonal_grad(ins, attrs):
-    x, d, k = ins["Input"], ins["Out@GRAD"], int(attrs["offset"])
-    a1, a2 = attrs["axis1"] % x.ndim, attrs["axis2"] % x.ndim
-    dx = np.zeros(x.shape, d.dtype)
+def _place(ins, outs, attrs, meta):
+    """diagonal_grad: Out@GRAD on the diagonal of the planes a1 x a2 of zeros."""
+    a1, a2, rows, cols = meta.args
+    dx = outs["Input@GRAD"]
+    dx.fill(0)
     view = np.moveaxis(dx, (a1, a2), (-2, -1))
-    n = d.shape[-1]
-    i = np.arange(n)
-    view[..., i + max(-k, 0), i + max(k, 0)] = d
-    return {"Input@GRAD": dx}
+    view[..., rows, cols] = ins["Out@GRAD"]
 
 
-def fill_positions(shape, offset, wrap):
-    """The flat positions Paddle 2.6's fill_diagonal writes: every stride-th element (stride: the sum of the
-    dims' strides) up to n * n without wrap, offset along its row when that stays in the row."""
-    size = int(np.prod(shape))
-    n = shape[1]
-    stride = sum(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))
-    if not wrap:
-        size = min(size, n * n)
-    pos = np.arange(0, size, stride)
-    keep = (pos % n + offset >= 0) & (pos % n + offset < n)
-    return pos[keep] + offset
+def _fill(slot, out_slot, value):
+    def run(ins, outs, attrs, meta):
+        (positions,) = meta.args
+        out = outs[out_slot]
+        out[...] = ins[slot]
+        out.reshape(-1)[positions] = value(attrs)
+
+    return run
 
 
-def fill_diagonal(ins, attrs):
-    x = ins["X"]
-    out = x.copy().reshape(-1)
-    out[fill_positions(x.shape, int(attrs["offset"]), attrs["wrap"])] = np.float32(attrs["value"])
-    return {"Out": out.reshape(x.shape)}
+DIAG_V2 = by_variant("diag_v2_out", None, matrix=_matrix, diagonal=_diagonal("X", "Out"))
 
 
-def fill_diagonal_grad(ins, attrs):
-    d = ins["Out@GRAD"]
-    dx = d.copy().reshape(-1)
-    dx[fill_positions(d.shape, int(attrs["offset"]), attrs["wrap"])] = 0
-    return {"X@GRAD": dx.reshape(d.shape)}
+def _matrix_place(ins, outs, attrs, meta):
+    """diag_v2_grad of a matrix: Out@GRAD at the diagonal's positions of zeros."""
+    rows, cols = meta.args
+    dx = outs["X@GRAD"]
+    dx.fill(0)
+    dx[rows, cols] = ins["Out@GRAD"]
+
+
+DIAG_V2_GRAD = by_variant("diag_v2_grad_out", None, diagonal=_diagonal("Out@GRAD", "X@GRAD"), place=_matrix_place)
+DIAGONAL = by_variant("diagonal_out", None, diagonal=_diagonal("Input", "Out"))
+DIAGONAL_GRAD = by_variant("diagonal_grad_out", None, place=_place)
+FILL_DIAGONAL = by_variant("fill_diagonal_out", None, fill=_fill("X", "Out", lambda a: np.float32(a["value"])))
+FILL_DIAGONAL_GRAD = by_variant("fill_diagonal_grad_out", None, fill=_fill("Out@GRAD", "X@GRAD", lambda a: 0))
+
+diag_v2 = adapter(rules.diag_v2_meta, DIAG_V2, "diag_v2")
+diag_v2_grad = adapter(rules.diag_v2_grad_meta, DIAG_V2_GRAD, "diag_v2_grad")
+diagonal = adapter(rules.diagonal_meta, DIAGONAL, "diagonal")
+diagonal_grad = adapter(rules.diagonal_grad_meta, DIAGONAL_GRAD, "diagonal_grad")
+fill_diagonal = adapter(rules.fill_diagonal_meta, FILL_DIAGONAL, "fill_diagonal")
+fill_diagonal_grad = adapter(rules.fill_diagonal_grad_meta, FILL_DIAGONAL_GRAD, "fill_diagonal_grad")

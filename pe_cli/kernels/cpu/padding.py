@@ -1,111 +1,99 @@
-"""Kernels of ops/padding.py: numpy, as the other data-movement kernels. pad2d and pad3d read
-through one index map per spatial dim (pad_source: constant, reflect, edge/replicate, circular),
-which the CUDA kernels share."""
+"""CPU out-kernels of ops/padding.py's ops (structured kernels; their meta rules, which decide the output shapes, the
+windows, the source positions and the variant, in shapes/padding.py): numpy, writing into the buffers handed. An
+output the Meta makes a view of an input (a crop of all of X, a gradient's window of all of Out@GRAD) is put in
+``outs`` before the call (nothing to do here)."""
 
 import numpy as np
 
-from ...shapes.padding import crop_geometry, crop_tensor_attrs, pad_maps
+from .launches import by_variant
 
 
-def pad(ins, attrs):
-    x, p = ins["X"], attrs["paddings"]
-    pairs = [(p[2 * i], p[2 * i + 1]) for i in range(x.ndim)]
-    return {"Out": np.pad(x, pairs, constant_values=x.dtype.type(attrs["pad_value"]))}
+def _pad(ins, outs, attrs, meta):
+    """pad: the value (in X's dtype, as numpy's pad took it) around X."""
+    (index,) = meta.args
+    x, out = ins["X"], outs["Out"]
+    out[...] = x.dtype.type(attrs["pad_value"])
+    out[index] = x
 
 
-def pad_grad(ins, attrs):
-    x, dout, p = ins["X"], ins["Out@GRAD"], attrs["paddings"]
-    window = tuple(slice(p[2 * i], p[2 * i] + n) for i, n in enumerate(x.shape))
-    return {"X@GRAD": np.ascontiguousarray(dout[window])}
+def _window(ins, outs, attrs, meta):
+    """An output that is its input's window (pad_grad's, pad_constant_like_grad's, crop's)."""
+    index, src, slot = meta.args
+    np.copyto(outs[slot], ins[src][index])
 
 
-# -- pad2d, pad3d -----------------------------------------------------------------------------------
+def _nothing(ins, outs, attrs, meta):
+    """The output is an input (in another shape): Meta.views, put in ``outs`` before the call."""
 
 
-def _first(a, last):
-    return np.moveaxis(a, a.ndim - 1, 1) if last else a
+def _constant(ins, outs, attrs, meta):
+    """pad2d / pad3d of the value: the value (as an assignment casts it) around what X keeps."""
+    value, x_index, out_index = meta.args
+    out = outs["Out"]
+    out[...] = attrs[value]
+    out[out_index] = ins["X"][x_index]
 
 
-def _back(a, last):
-    return np.ascontiguousarray(np.moveaxis(a, 1, a.ndim - 1) if last else a)
+def _take(ins, outs, attrs, meta):
+    """pad2d / pad3d copying X's values (reflect, edge, replicate, circular): one gather over the spatial dims seen
+    flat, at the source positions the Meta computed (all in X: numpy's take unchecked, straight into the buffer)."""
+    source, first = meta.args
+    x, out = ins["X"], outs["Out"]
+    lead, tail = x.shape[:first], x.shape[first + x.ndim - 2 :]  # (N and C before the spatial dims, or N; C after)
+    flat = x.reshape(lead + (-1,) + tail)
+    np.take(flat, source, axis=first, out=out.reshape(lead + (source.size,) + tail), mode="clip")
 
 
-def _pad(op, ins, attrs, value):
-    maps, _, last = pad_maps(op, ins["X"].shape, attrs, ins.get("Paddings"))
-    out = _first(ins["X"], last)
-    for k, m in enumerate(maps):
-        out = np.take(out, np.maximum(m, 0), axis=2 + k)
-        if (m < 0).any():  # constant padding (pad2d's any mode but reflect and edge)
-            out[(slice(None),) * (2 + k) + (m < 0,)] = value
-    return {"Out": _back(out, last)}
+def _grad_window(ins, outs, attrs, meta):
+    """pad2d_grad / pad3d_grad of the value: Out@GRAD at X's kept window, 0 where a negative padding cropped X."""
+    x_index, out_index, cropped = meta.args
+    dx = outs["X@GRAD"]
+    if cropped:
+        dx.fill(0)
+    dx[x_index] = ins["Out@GRAD"][out_index]
 
 
-def _pad_grad(op, ins, attrs):
-    """Along each spatial dim: the run of output positions that copy X's own (all of X, or what a
-    negative padding leaves of it) copied, then each other position added onto the position it copies
-    (a loop over the paddings only); X's cropped positions get 0."""
-    x = ins["X"]
-    maps, pairs, last = pad_maps(op, x.shape, attrs, ins.get("Paddings"))
-    d = _first(ins["Out@GRAD"], last)
+def _fold(ins, outs, attrs, meta):
+    """pad2d_grad / pad3d_grad copying X's values: along each spatial dim, the run of Out@GRAD's positions that copy
+    X's own (all of X, or what a negative padding leaves of it) copied, then each other position added onto the
+    position it copies, in order (a loop over the paddings only); X's cropped positions get 0. Between dims the
+    partial sums are the Meta's scratch."""
+    maps, pairs, first = meta.args
+    d = ins["Out@GRAD"]
+    last = len(maps) - 1
     for k, (m, (before, after)) in enumerate(zip(maps, pairs)):
-        at, n = (slice(None),) * (2 + k), m.size - before - after
+        acc = outs["X@GRAD"] if k == last else outs[f"@fold{k}"]
+        at, n = (slice(None),) * (first + k), m.size - before - after
         lo, hi = max(before, 0), min(before + n, m.size)  # the output positions j copying X[j - before]
-        acc = np.zeros(d.shape[: 2 + k] + (n,) + d.shape[3 + k :], dtype=d.dtype)
+        if hi - lo < n:
+            acc.fill(0)
         acc[at + (slice(lo - before, hi - before),)] = d[at + (slice(lo, hi),)]
         for j in np.flatnonzero((np.arange(m.size) < lo) | (np.arange(m.size) >= hi)):
-            if m[j] >= 0:
-                acc[at + (m[j],)] += d[at + (j,)]
+            acc[at + (m[j],)] += d[at + (j,)]
         d = acc
-    return {"X@GRAD": _back(d, last)}
 
 
-def pad2d(ins, attrs):
-    return _pad("pad2d", ins, attrs, attrs["pad_value"])
+def _like(ins, outs, attrs, meta):
+    """pad_constant_like: pad_value (as numpy's full casts it) after Y."""
+    (index,) = meta.args
+    out = outs["Out"]
+    np.copyto(out, attrs["pad_value"], casting="unsafe")
+    out[index] = ins["Y"]
 
 
-def pad2d_grad(ins, attrs):
-    return _pad_grad("pad2d", ins, attrs)
+def _place(ins, outs, attrs, meta):
+    """crop_grad / crop_tensor_grad: Out@GRAD in the window, zeros elsewhere."""
+    (index,) = meta.args
+    dx = outs["X@GRAD"]
+    dx.fill(0)
+    dx[index] = ins["Out@GRAD"]
 
 
-def pad3d(ins, attrs):
-    return _pad("pad3d", ins, attrs, attrs["value"])
-
-
-def pad3d_grad(ins, attrs):
-    return _pad_grad("pad3d", ins, attrs)
-
-
-# -- pad_constant_like, crop ------------------------------------------------------------------------
-
-
-def pad_constant_like(ins, attrs):
-    x, y = ins["X"], ins["Y"]
-    out = np.full(x.shape, attrs["pad_value"], dtype=y.dtype)
-    out[tuple(slice(0, n) for n in y.shape)] = y
-    return {"Out": out}
-
-
-def pad_constant_like_grad(ins, attrs):
-    y, dout = ins["Y"], ins["Out@GRAD"]
-    return {"Y@GRAD": np.ascontiguousarray(dout[tuple(slice(0, n) for n in y.shape)])}
-
-
-def crop(ins, attrs):
-    offsets, out = crop_geometry(ins, attrs)
-    return {"Out": np.ascontiguousarray(ins["X"][tuple(slice(o, o + n) for o, n in zip(offsets, out))])}
-
-
-def crop_grad(ins, attrs):
-    x = ins["X"]
-    offsets, out = crop_geometry(ins, attrs)
-    dx = np.zeros(x.shape, dtype=x.dtype)
-    dx[tuple(slice(o, o + n) for o, n in zip(offsets, out))] = ins["Out@GRAD"]
-    return {"X@GRAD": dx}
-
-
-def crop_tensor(ins, attrs):
-    return crop(ins, crop_tensor_attrs(ins, attrs))
-
-
-def crop_tensor_grad(ins, attrs):
-    return crop_grad(ins, crop_tensor_attrs(ins, attrs))
+PAD = by_variant("pad_out", None, pad=_pad)
+PAD_GRAD = by_variant("pad_grad_out", None, window=_window, view=_nothing)
+PAD_ND = by_variant("pad_nd_out", None, constant=_constant, take=_take)
+PAD_ND_GRAD = by_variant("pad_nd_grad_out", None, window=_grad_window, fold=_fold)
+PAD_LIKE = by_variant("pad_constant_like_out", None, like=_like)
+PAD_LIKE_GRAD = by_variant("pad_constant_like_grad_out", None, window=_window, view=_nothing)
+CROP = by_variant("crop_out", None, window=_window, view=_nothing)
+CROP_GRAD = by_variant("crop_grad_out", None, place=_place, view=_nothing)
