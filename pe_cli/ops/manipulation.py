@@ -344,5 +344,7 @@ register(
     outputs=["Out"],
     infer=_infer_shape,
     lod="drop",
-    doc="Out = the dims of Input at run time, an int32 tensor [rank]. No gradient.",
+    traits=("selected_rows",),
+    doc="Out = the dims of Input at run time, an int32 tensor [rank] (of a SelectedRows: its value's, [rows, ...]). "
+    "No gradient.",
 )

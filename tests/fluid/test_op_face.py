@@ -129,6 +129,19 @@ def test_selected_rows_face_of_a_scope_variable():
     np.testing.assert_array_equal(np.array(out_values), 2.0 * values)
 
 
+def test_shape_of_a_selected_rows_is_its_values():
+    """shape of a SelectedRows: its value's dims [rows, ...], as Fluid's and Paddle's (test_shape_op.py's
+    TestShapeWithSelectedRows; pe gave the dense [height, ...])."""
+    scope = core.Scope()
+    sparse = scope.var("in").get_selected_rows()
+    sparse.set_height(20)
+    sparse.set_rows([0, 1, 5, 4, 19])
+    sparse.get_tensor().set(np.ones((5, 2), "float32"), core.CPUPlace())
+    out = scope.var("out").get_tensor()
+    Operator("shape", Input="in", Out="out").run(scope, core.CPUPlace())
+    assert np.array(out).tolist() == [5, 2]
+
+
 def test_fake_init_gives_the_shape_to_a_dense_or_a_row_sparse_variable():
     for sparse in (False, True):
         scope = core.Scope()

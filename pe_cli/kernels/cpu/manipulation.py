@@ -6,6 +6,7 @@ shapes/manipulation.py and manipulation_run.py."""
 
 import numpy as np
 
+from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import cast_meta
 from ...shapes.manipulation_run import reverse_axes
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
@@ -103,7 +104,8 @@ def size(ins, attrs, ctx=NO_CONTEXT):
 
 
 def shape(ins, attrs):
-    return {"Out": np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1)}
+    x = ins["Input"]  # (a SelectedRows: its value's dims, [rows, ...], as Fluid's and Paddle's)
+    return {"Out": np.asarray((x.values if type(x) is SelectedRows else x).shape, dtype=np.int32).reshape(-1)}
 
 
 # -- Fluid 1.8's flip and roll (ops/rearranging.py), flip on reverse's kernel --

@@ -6,6 +6,7 @@ import builtins
 
 import numpy as np
 
+from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import inverse_axis
 from ...shapes.manipulation_run import (
     expand_times,
@@ -264,7 +265,9 @@ def size(ins, attrs, ctx=NO_CONTEXT):
 
 
 def shape(ins, attrs):
-    return {"Out": rt.to_device(np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1))}
+    x = ins["Input"]  # (a SelectedRows: its value's dims, [rows, ...], as Fluid's and Paddle's)
+    dims = (x.values if type(x) is SelectedRows else x).shape
+    return {"Out": rt.to_device(np.asarray(dims, dtype=np.int32).reshape(-1))}
 
 
 # -- Fluid 1.8's flip, roll and unstack (ops/rearranging.py) -------------------------------------------
