@@ -21,7 +21,6 @@ MODULES = {
     },
     # paddle.tensor's modules: pe's tensor_*.py (paddle.tensor holds every function)
     "paddle.tensor.array": "pe_cli.paddle.tensor_array",
-    "paddle.tensor.linalg": "pe_cli.paddle.tensor_linalg",
     "paddle.tensor.manipulation": "pe_cli.paddle.tensor_manip",
     "paddle.tensor.search": "pe_cli.paddle.tensor_search",
     **{

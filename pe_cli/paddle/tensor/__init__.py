@@ -22,4 +22,21 @@ from ..tensor_indexing_axis import *  # noqa: F401,F403
 from ..tensor_statistics import *  # noqa: F401,F403
 from ..tensor_cumulative import *  # noqa: F401,F403
 from ..linalg_ops import cholesky_solve, eig, eigh, eigvals, eigvalsh, lu, lu_unpack, qr, solve  # noqa: F401,E402
-from . import creation, math, random, stat, to_string  # noqa: F401,E402 -- Paddle's submodule names
+from . import creation, linalg, math, random, stat, to_string  # noqa: F401,E402 -- Paddle's submodule names
+
+# Paddle 2.6's modules of paddle.tensor that pe keeps under other names (``pe fluid`` imports them by their
+# Paddle paths: fluid/paddle2_modules.py), as attributes too, as Paddle's package has them
+# (``paddle.tensor.linalg.triangular_solve``): the pe module, or this package where it holds their functions
+_ELSEWHERE = {"array": "tensor_array", "manipulation": "tensor_manip", "search": "tensor_search"}
+_KEPT_HERE = ("attribute", "einsum", "logic", "ops", "tensor", "layer_function_generator")
+
+
+def __getattr__(name):
+    import importlib
+    import sys
+
+    if name in _ELSEWHERE:
+        return importlib.import_module(f"pe_cli.paddle.{_ELSEWHERE[name]}")
+    if name in _KEPT_HERE:
+        return sys.modules[__name__]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -323,3 +323,18 @@ def test_paddle26_module_attributes_and_clip_by_norm():
     exe = paddle.static.Executor(paddle.CPUPlace())
     (out,) = exe.run(main, feed={"x": np.array([[3, 0], [0, 4]], "float32")}, fetch_list=[y], scope=Scope())
     np.testing.assert_allclose(out, [[0.6, 0], [0, 0.8]], rtol=1e-6)
+
+
+def test_paddle_tensor_linalg_holds_paddles_linalg_functions():
+    """``paddle.tensor.linalg`` (as ``paddle.tensor``'s attribute and by its import path) holds the functions of
+    Paddle 2.6's python/paddle/tensor/linalg.py, the same objects as ``paddle.*`` and ``paddle.linalg.*``
+    (test_triangular_solve_op.py reaches ``paddle.tensor.linalg.triangular_solve``)."""
+    import importlib
+
+    by_path = importlib.import_module("pe_cli.paddle.tensor.linalg")
+    assert paddle.tensor.linalg is by_path
+    for name in ("matmul", "transpose", "dot", "bmm", "mv", "norm", "dist", "bincount", "histogram", "cdist"):
+        assert getattr(by_path, name) is getattr(paddle, name), name
+    for name in ("svd", "pinv", "matrix_power", "multi_dot", "triangular_solve", "cholesky_solve", "lstsq", "slogdet"):
+        assert getattr(by_path, name) is getattr(paddle.linalg, name), name
+    assert paddle.tensor.manipulation.reshape is paddle.reshape and paddle.tensor.logic is paddle.tensor
