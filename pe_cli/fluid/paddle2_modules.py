@@ -19,13 +19,11 @@ MODULES = {
         f"paddle.optimizer.{m}": "pe_cli.paddle.optimizer.optimizers"
         for m in ("adadelta", "adagrad", "adam", "adamax", "lamb", "lbfgs", "momentum", "optimizer", "rmsprop", "sgd")
     },
-    # paddle.tensor's modules: pe's tensor_*.py (paddle.tensor holds every function)
+    # paddle.tensor's modules: pe's tensor_*.py, or paddle.tensor itself, which holds every function
     "paddle.tensor.array": "pe_cli.paddle.tensor_array",
-    "paddle.tensor.manipulation": "pe_cli.paddle.tensor_manip",
-    "paddle.tensor.search": "pe_cli.paddle.tensor_search",
     **{
         f"paddle.tensor.{m}": "pe_cli.paddle.tensor"
-        for m in ("attribute", "einsum", "logic", "ops", "tensor", "layer_function_generator")
+        for m in ("attribute", "einsum", "logic", "manipulation", "ops", "search", "tensor", "layer_function_generator")
     },
     # paddle.nn.functional's modules pe keeps in its other files
     **{

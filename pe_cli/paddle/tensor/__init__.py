@@ -27,8 +27,8 @@ from . import creation, linalg, math, random, stat, to_string  # noqa: F401,E402
 # Paddle 2.6's modules of paddle.tensor that pe keeps under other names (``pe fluid`` imports them by their
 # Paddle paths: fluid/paddle2_modules.py), as attributes too, as Paddle's package has them
 # (``paddle.tensor.linalg.triangular_solve``): the pe module, or this package where it holds their functions
-_ELSEWHERE = {"array": "tensor_array", "manipulation": "tensor_manip", "search": "tensor_search"}
-_KEPT_HERE = ("attribute", "einsum", "logic", "ops", "tensor", "layer_function_generator")
+_ELSEWHERE = {"array": "tensor_array"}
+_KEPT_HERE = ("attribute", "einsum", "logic", "manipulation", "ops", "search", "tensor", "layer_function_generator")
 
 
 def __getattr__(name):

@@ -28,3 +28,15 @@ _add_with_axis = _with_axis("elementwise_add")
 _subtract_with_axis = _with_axis("elementwise_sub")
 _multiply_with_axis = _with_axis("elementwise_mul")
 _divide_with_axis = _with_axis("elementwise_div")
+
+
+def __getattr__(name):
+    """A function of Paddle 2.6's tensor/math.py this module does not name (an in-place form, ``add_``): paddle.tensor's
+    (or paddle's: ``create_parameter``)."""
+    import importlib
+
+    for package in ("pe_cli.paddle.tensor", "pe_cli.paddle"):
+        found = getattr(importlib.import_module(package), name, None)
+        if found is not None:
+            return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -338,3 +338,11 @@ def test_paddle_tensor_linalg_holds_paddles_linalg_functions():
     for name in ("svd", "pinv", "matrix_power", "multi_dot", "triangular_solve", "cholesky_solve", "lstsq", "slogdet"):
         assert getattr(by_path, name) is getattr(paddle.linalg, name), name
     assert paddle.tensor.manipulation.reshape is paddle.reshape and paddle.tensor.logic is paddle.tensor
+    assert paddle.tensor.search.kthvalue is paddle.kthvalue and paddle.tensor.manipulation.unbind is paddle.unbind
+    # tensor/math.py's in-place forms, creation.py's create_parameter: paddle.tensor's and paddle's own
+    assert (
+        paddle.tensor.math.add_ is paddle.tensor.add_
+        and paddle.tensor.creation.create_parameter is paddle.create_parameter
+    )
+    with pytest.raises(AttributeError, match="no attribute 'not_a_function'"):
+        paddle.tensor.math.not_a_function
