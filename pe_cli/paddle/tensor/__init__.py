@@ -23,6 +23,10 @@ from ..tensor_statistics import *  # noqa: F401,F403
 from ..tensor_cumulative import *  # noqa: F401,F403
 from ..linalg_ops import cholesky_solve, eig, eigh, eigvals, eigvalsh, lu, lu_unpack, qr, solve  # noqa: F401,E402
 from . import creation, linalg, math, random, stat, to_string  # noqa: F401,E402 -- Paddle's submodule names
+from .linalg import cond, corrcoef, cov, householder_product, lstsq, matrix_power, multi_dot, pca_lowrank  # noqa: F401,E402
+from .linalg import pinv, svd  # noqa: F401,E402
+from ..nn.functional.activation import sigmoid  # noqa: F401,E402 -- Paddle 2.6's tensor/ops.py's
+from ..device import create_parameter  # noqa: F401,E402
 
 # Paddle 2.6's modules of paddle.tensor that pe keeps under other names (``pe fluid`` imports them by their
 # Paddle paths: fluid/paddle2_modules.py), as attributes too, as Paddle's package has them

@@ -344,5 +344,6 @@ def test_paddle_tensor_linalg_holds_paddles_linalg_functions():
         paddle.tensor.math.add_ is paddle.tensor.add_
         and paddle.tensor.creation.create_parameter is paddle.create_parameter
     )
+    assert paddle.tensor.matrix_power is paddle.linalg.matrix_power and paddle.tensor.math.inverse is paddle.inverse
     with pytest.raises(AttributeError, match="no attribute 'not_a_function'"):
         paddle.tensor.math.not_a_function
