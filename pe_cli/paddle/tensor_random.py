@@ -59,6 +59,13 @@ def randn(shape, dtype=None, name=None, *, out=None, device=None, stop_gradient=
 standard_normal = randn
 
 
+def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
+    """``paddle.tensor.random.gaussian`` (Paddle 2.6's, not in its ``__all__``): N(mean, std^2) draws of ``shape``,
+    the gaussian_random op with ``seed`` (0: the program's)."""
+    shape = _shape(shape)  # (shape []: a 0-D tensor, as in Paddle 2.6)
+    return L.gaussian_random(shape, float(mean), float(std), int(seed), _dtype(dtype), name=name, zero_dim=True)
+
+
 def normal(mean=0.0, std=1.0, shape=None, name=None):
     """Normal values of ``mean`` and ``std`` (numbers, with ``shape``; or Tensors, shaped like them)."""
     if not isinstance(mean, Variable) and not isinstance(std, Variable):

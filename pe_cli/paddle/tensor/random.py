@@ -1,7 +1,8 @@
 """``paddle.tensor.random`` (Paddle's python/paddle/tensor/random.py): the random tensor functions,
 the same objects as ``paddle.rand``, ``paddle.normal``, ... (pe_cli/paddle/tensor_random.py)."""
 
-from ..tensor_random import bernoulli, multinomial, normal, rand, randint, randn, randperm, standard_normal, uniform  # noqa: F401
+from ..tensor_random import bernoulli, gaussian, multinomial, normal, rand, randint, randn, randperm  # noqa: F401
+from ..tensor_random import standard_normal, uniform  # noqa: F401
 
 
 def __getattr__(name):
