@@ -1,17 +1,31 @@
 """``paddle.vision.ops`` in pe, with Paddle 2.6's signatures: ``distribute_fpn_proposals`` over pe's op of
 that name (the rois of each image a LoD sequence); ``yolo_box`` over the yolo_box op; ``deform_conv2d`` and
 ``DeformConv2D`` over deformable_conv (with a mask) and deformable_conv_v1 (without), a bias added along
-the channels, as Paddle 2.6's static branch builds them."""
+the channels, as Paddle 2.6's static branch builds them; ``prior_box``, ``box_coder``, ``roi_pool`` /
+``RoIPool`` and ``yolo_loss`` over the ops of those names (Fluid 1.8's layers, Paddle 2.6's argument order and
+checks). pe lacks roi_align's ``aligned`` form (Paddle's default), psroi_pool's RoisNum, nms, matrix_nms,
+generate_proposals, read_file and decode_jpeg here."""
 
 from ...base.errors import PeError
-from ...layers import detection_yolo as _yolo
+from ...layers import detection_box as _box, detection_roi as _roi, detection_yolo as _yolo
+from ...layers.checks import check_type
 from ...layers.checks import check_variable_and_dtype
 from ...layers.detection_proposals import distribute_fpn_proposals as _distribute
 from ...layers.helper import LayerHelper
 from ..nn.layer import Layer
 from ..nn.layers.conv import conv_parameters
 
-__all__ = ["distribute_fpn_proposals", "yolo_box", "deform_conv2d", "DeformConv2D"]
+__all__ = [
+    "distribute_fpn_proposals",
+    "yolo_box",
+    "deform_conv2d",
+    "DeformConv2D",
+    "prior_box",
+    "box_coder",
+    "roi_pool",
+    "RoIPool",
+    "yolo_loss",
+]
 
 
 def distribute_fpn_proposals(
@@ -138,3 +152,97 @@ class DeformConv2D(Layer):
 
     def forward(self, x, offset, mask=None):
         return deform_conv2d(x, offset, self.weight, self.bias, mask=mask, **self._conv)
+
+
+def prior_box(
+    input,
+    image,
+    min_sizes,
+    max_sizes=None,
+    aspect_ratios=[1.0],  # noqa: B006 -- Paddle's defaults
+    variance=[0.1, 0.1, 0.2, 0.2],  # noqa: B006
+    flip=False,
+    clip=False,
+    steps=[0.0, 0.0],  # noqa: B006
+    offset=0.5,
+    min_max_aspect_ratios_order=False,
+    name=None,
+):
+    """SSD prior boxes for each cell of ``input``: (boxes, variances), each [H, W, num_priors, 4] (the prior_box op)."""
+    check_variable_and_dtype(input, "input", ("uint8", "int8", "float32", "float64"), "prior_box")
+    return _box.prior_box(
+        input,
+        image,
+        min_sizes,
+        max_sizes,
+        aspect_ratios,
+        variance,
+        flip,
+        clip,
+        steps,
+        offset,
+        name,
+        min_max_aspect_ratios_order,
+    )
+
+
+def box_coder(
+    prior_box, prior_box_var, target_box, code_type="encode_center_size", box_normalized=True, axis=0, name=None
+):
+    """Encodes target boxes against prior boxes, or decodes offsets into boxes (the box_coder op)."""
+    check_variable_and_dtype(prior_box, "prior_box", ("float32", "float64"), "box_coder")
+    check_variable_and_dtype(target_box, "target_box", ("float32", "float64"), "box_coder")
+    return _box.box_coder(prior_box, prior_box_var, target_box, code_type, box_normalized, name, axis)
+
+
+def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
+    """Max pooling of each box of ``x`` (``boxes_num``: boxes per image) into ``output_size`` bins (the roi_pool op)."""
+    check_type(output_size, "output_size", (int, tuple), "roi_pool")
+    height, width = (output_size, output_size) if isinstance(output_size, int) else output_size
+    return _roi.roi_pool(x, boxes, height, width, spatial_scale, rois_num=boxes_num, name=name)
+
+
+class RoIPool(Layer):
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size, self._spatial_scale = output_size, spatial_scale
+
+    def forward(self, x, boxes, boxes_num):
+        return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
+
+
+def yolo_loss(
+    x,
+    gt_box,
+    gt_label,
+    anchors,
+    anchor_mask,
+    class_num,
+    ignore_thresh,
+    downsample_ratio,
+    gt_score=None,
+    use_label_smooth=True,
+    name=None,
+    scale_x_y=1.0,
+):
+    """YOLOv3's loss of one output level (the yolov3_loss op), with Paddle 2.6's checks."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "yolo_loss")
+    check_variable_and_dtype(gt_box, "gt_box", ("float32", "float64"), "yolo_loss")
+    check_variable_and_dtype(gt_label, "gt_label", ("int32",), "yolo_loss")
+    return _yolo.yolov3_loss(
+        x,
+        gt_box,
+        gt_label,
+        anchors,
+        anchor_mask,
+        class_num,
+        ignore_thresh,
+        downsample_ratio,
+        gt_score,
+        use_label_smooth,
+        name,
+        scale_x_y,
+    )
