@@ -1,7 +1,7 @@
 """Paddle 2.6.2 as the oracle of ``paddle.nn.functional`` calls pe refused or built otherwise before 2026-11-29:
 batch_norm without weight and bias (1 and 0, as Paddle's kernel takes them), interpolate's 'area' mode (the
 adaptive average pool to ``size``); and of ``paddle.vision.ops`` functions pe lacked before 2026-11-30
-(prior_box, box_coder, roi_pool, RoIPool, yolo_loss). Records each case's values, dtype, shape and the float inputs' gradients into
+(prior_box, box_coder, roi_pool, RoIPool, roi_align, RoIAlign, yolo_loss). Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/functional26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
 
@@ -72,6 +72,17 @@ CASES = {
         lambda P, x, boxes, num: [
             P.vision.ops.roi_pool(x, boxes, num, 2, spatial_scale=0.5),
             P.vision.ops.RoIPool((3, 2))(x, boxes, num),
+        ],
+        x=IMG * 3.0,
+        boxes=BOXES * 2.0,
+        num=np.array([1, 2], "int32"),
+    ),
+    "vision_roi_align": case(
+        lambda P, x, boxes, num: [
+            P.vision.ops.roi_align(x, boxes, num, 2, spatial_scale=0.5),
+            P.vision.ops.roi_align(x, boxes, num, (3, 2), sampling_ratio=2, aligned=False),
+            P.vision.ops.RoIAlign(2, 0.25)(x, boxes, num),  # (rois of at least a cell: below, Paddle 2.6.2's CPU
+            # roi_align_grad widens them to one cell, its forward does not)
         ],
         x=IMG * 3.0,
         boxes=BOXES * 2.0,

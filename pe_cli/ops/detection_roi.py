@@ -88,7 +88,8 @@ _SPECS = [
         "roi_align",
         ["RoisNum?", "RoisLod?"],
         [],
-        {"sampling_ratio": Attr(-1, is_int, "an int")},
+        # aligned (Paddle 2.x's): the roi shifted by half a cell and not widened to one cell
+        {"sampling_ratio": Attr(-1, is_int, "an int"), "aligned": Attr(False, fill=False)},
         _infer_same_channels("RoisNum"),
         "Out[r, c, i, j] = the mean of X[image(r), c] sampled bilinearly on a sampling_ratio x sampling_ratio "
         "grid in bin (i, j) of the roi scaled by spatial_scale (at least 1x1; sampling_ratio <= 0: "

@@ -123,7 +123,6 @@ PADDLE2_ATTRS = {
     "print": {"print_tensor_layout": _backend(True)},
     "pylayer": {"blocks": _unsupported(None, "runs Paddle 2.6's PyLayer blocks")},
     "rank_attention": {"MaxSize": _unsupported(0, "bounds the rank offsets by MaxSize")},
-    "roi_align": {"aligned": _unsupported(False, "shifts the RoIs by half a pixel")},
     "run_program": {
         name: _unsupported(default, "runs Paddle 2.6's dygraph-to-static program (issue 86)")
         for name, default in (

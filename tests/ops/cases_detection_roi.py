@@ -96,9 +96,12 @@ def _roi_align_ref(i, a):
     c = x.shape[1]
     ph, pw, s, ratio = a["pooled_height"], a["pooled_width"], a["spatial_scale"], a["sampling_ratio"]
     out = np.zeros((len(rois), c, ph, pw))
+    aligned = a.get("aligned", False)  # (Paddle 2.x's: the roi shifted by half a cell, not widened to one)
     for r, roi in enumerate(rois):
-        xmin, ymin, xmax, ymax = roi * s
-        rw, rh = max(xmax - xmin, 1.0), max(ymax - ymin, 1.0)
+        xmin, ymin, xmax, ymax = roi * s - (0.5 if aligned else 0.0)
+        rw, rh = xmax - xmin, ymax - ymin
+        if not aligned:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
         bh, bw = rh / ph, rw / pw
         gh = ratio if ratio > 0 else math.ceil(rh / ph)
         gw = ratio if ratio > 0 else math.ceil(rw / pw)
@@ -248,6 +251,19 @@ CASES = [
         grad=("X",),
         name="roi_align_rois_lod",
     ),  # test_roi_align_op.py's TestROIAlignInLodOp
+    OpCase(  # Paddle 2.x's aligned rois, some smaller than a cell (numeric gradients of this forward: Paddle
+        # 2.6.2's CPU roi_align_grad widens those to a cell where its forward does not, docs/COMPAT.md)
+        "roi_align",
+        {
+            "X": rng.normal(size=(2, 2, 5, 7)),
+            "ROIs": _rois(_FAR + [[1.3, 2.1, 1.9, 2.4]]),
+            "RoisNum": np.array([2, 2], np.int32),
+        },
+        _roi_align_ref,
+        attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.8, "sampling_ratio": -1, "aligned": True},
+        grad=("X",),
+        name="roi_align_aligned",
+    ),
     OpCase(
         "roi_align",
         {"X": rng.normal(size=(1, 2, 4, 5)), "ROIs": _rois([[0.5, 0.5, 3.5, 2.5], [1, 1, 1.2, 1.1]])},

@@ -41,15 +41,15 @@ def roi_pool_grad(dout, argmax, bid, c, ph, pw, plane, dx):
 
 
 @numba.njit(cache=True, nogil=True)
-def roi_align(x, rois, bid, c, h, w, ph, pw, scale, ratio, out):
+def roi_align(x, rois, bid, c, h, w, ph, pw, scale, ratio, aligned, out):
     for i in range(out.size):
-        out[i] = _roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio)
+        out[i] = _roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio, aligned)
 
 
 @numba.njit(cache=True, nogil=True)
-def roi_align_grad(dout, rois, bid, c, h, w, ph, pw, scale, ratio, dx):
+def roi_align_grad(dout, rois, bid, c, h, w, ph, pw, scale, ratio, aligned, dx):
     for i in range(dout.size):
-        _roi_align_back(dout[i], rois, bid, i, c, h, w, ph, pw, scale, ratio, dx)
+        _roi_align_back(dout[i], rois, bid, i, c, h, w, ph, pw, scale, ratio, aligned, dx)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -86,9 +86,9 @@ def roi_pool_parallel(x, rois, bid, c, h, w, ph, pw, scale, out, argmax):
 
 
 @_pjit
-def roi_align_parallel(x, rois, bid, c, h, w, ph, pw, scale, ratio, out):
+def roi_align_parallel(x, rois, bid, c, h, w, ph, pw, scale, ratio, aligned, out):
     for i in numba.prange(out.size):
-        out[i] = _roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio)
+        out[i] = _roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio, aligned)
 
 
 @_pjit

@@ -88,6 +88,7 @@ def roi_align(ins, attrs, ctx):
         pw,
         float(attrs["spatial_scale"]),
         int(attrs["sampling_ratio"]),
+        bool(attrs.get("aligned", False)),  # (Paddle 2.x's; Fluid 1.8's op has none)
         out.reshape(-1),
     )
     return {"Out": out}
@@ -108,6 +109,7 @@ def roi_align_grad(ins, attrs, ctx):
         pw,
         float(attrs["spatial_scale"]),
         int(attrs["sampling_ratio"]),
+        bool(attrs.get("aligned", False)),
         dx,
     )
     return {"X@GRAD": dx.reshape(x.shape)}

@@ -48,18 +48,18 @@ def _roi_pool_grad(dout, argmax, bid, c, ph, pw, plane, dx):
 
 
 @jit_kernel
-def _roi_align(x, rois, bid, c, h, w, ph, pw, scale, ratio, out):
+def _roi_align(x, rois, bid, c, h, w, ph, pw, scale, ratio, aligned, out):
     i = cuda.grid(1)
     while i < out.size:
-        out[i] = _roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio)
+        out[i] = _roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio, aligned)
         i += cuda.gridsize(1)
 
 
 @jit_kernel
-def _roi_align_grad(dout, rois, bid, c, h, w, ph, pw, scale, ratio, dx):
+def _roi_align_grad(dout, rois, bid, c, h, w, ph, pw, scale, ratio, aligned, dx):
     i = cuda.grid(1)
     while i < dout.size:
-        _roi_align_back(dout[i], rois, bid, i, c, h, w, ph, pw, scale, ratio, dx)
+        _roi_align_back(dout[i], rois, bid, i, c, h, w, ph, pw, scale, ratio, aligned, dx)
         i += cuda.gridsize(1)
 
 
@@ -124,12 +124,16 @@ def roi_pool_grad(ins, attrs, ctx):
     return {"X@GRAD": dx}
 
 
+def _aligned(attrs):
+    return bool(attrs.get("aligned", False))  # (Paddle 2.x's; Fluid 1.8's ops have none)
+
+
 def roi_align(ins, attrs, ctx):
     x, rois, bid, (c, h, w, ph, pw) = _setup("roi_align", ins, attrs, ctx)
     out = rt.empty((bid.size, c, ph, pw), x.dtype)
     if out.size:
         _roi_align[grid(out.size)](
-            flat(x), rois, bid, c, h, w, ph, pw, _scale(attrs), int(attrs["sampling_ratio"]), flat(out)
+            flat(x), rois, bid, c, h, w, ph, pw, _scale(attrs), int(attrs["sampling_ratio"]), _aligned(attrs), flat(out)
         )
     return {"Out": out}
 
@@ -140,7 +144,18 @@ def roi_align_grad(ins, attrs, ctx):
     dout = ins["Out@GRAD"]
     if dout.size:
         _roi_align_grad[grid(dout.size)](
-            flat(dout), rois, bid, c, h, w, ph, pw, _scale(attrs), int(attrs["sampling_ratio"]), flat(dx)
+            flat(dout),
+            rois,
+            bid,
+            c,
+            h,
+            w,
+            ph,
+            pw,
+            _scale(attrs),
+            int(attrs["sampling_ratio"]),
+            _aligned(attrs),
+            flat(dx),
         )
     return {"X@GRAD": dx}
 

@@ -93,12 +93,17 @@ def _align_parts(jit):
         return True, yl, yh, xl, xh, y - yl, x - xl
 
     @jit
-    def align_geometry(rois, r, p, q, ph, pw, scale, ratio):
-        """(y of the bin's first sample row, x of its first column, sample steps dy, dx, grid gh, gw)."""
-        xmin = rois[4 * r] * scale
-        ymin = rois[4 * r + 1] * scale
-        rw = max(rois[4 * r + 2] * scale - xmin, 1.0)
-        rh = max(rois[4 * r + 3] * scale - ymin, 1.0)
+    def align_geometry(rois, r, p, q, ph, pw, scale, ratio, aligned):
+        """(y of the bin's first sample row, x of its first column, sample steps dy, dx, grid gh, gw). ``aligned``
+        (Paddle 2.x's): the roi shifted by half a cell, and not widened to at least one cell."""
+        offset = 0.5 if aligned else 0.0
+        xmin = rois[4 * r] * scale - offset
+        ymin = rois[4 * r + 1] * scale - offset
+        rw = rois[4 * r + 2] * scale - offset - xmin
+        rh = rois[4 * r + 3] * scale - offset - ymin
+        if not aligned:
+            rw = max(rw, 1.0)
+            rh = max(rh, 1.0)
         bh = rh / ph
         bw = rw / pw
         gh = ratio if ratio > 0 else int(math.ceil(rh / ph))
@@ -110,9 +115,9 @@ def _align_parts(jit):
 
 def _roi_align(jit, add, unravel, corners, align_geometry):
     @jit
-    def roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio):
+    def roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio, aligned):
         r, ch, p, q = unravel(i, c, ph, pw)
-        y0, x0, dy, dx, gh, gw = align_geometry(rois, r, p, q, ph, pw, scale, ratio)
+        y0, x0, dy, dx, gh, gw = align_geometry(rois, r, p, q, ph, pw, scale, ratio, aligned)
         base = (bid[r] * c + ch) * h * w
         acc = 0.0
         for iy in range(gh):
@@ -122,14 +127,16 @@ def _roi_align(jit, add, unravel, corners, align_geometry):
                     acc += (1 - ly) * ((1 - lx) * x[base + yl * w + xl] + lx * x[base + yl * w + xh]) + ly * (
                         (1 - lx) * x[base + yh * w + xl] + lx * x[base + yh * w + xh]
                     )
+        if gh * gw == 0:  # (an empty aligned roi: Paddle's 0 * (1 / 0))
+            return math.nan
         return acc / (gh * gw)
 
     @jit
-    def roi_align_back(g, rois, bid, i, c, h, w, ph, pw, scale, ratio, dx_):
+    def roi_align_back(g, rois, bid, i, c, h, w, ph, pw, scale, ratio, aligned, dx_):
         r, ch, p, q = unravel(i, c, ph, pw)
-        y0, x0, dy, dx, gh, gw = align_geometry(rois, r, p, q, ph, pw, scale, ratio)
+        y0, x0, dy, dx, gh, gw = align_geometry(rois, r, p, q, ph, pw, scale, ratio, aligned)
         base = (bid[r] * c + ch) * h * w
-        share = g / (gh * gw)
+        share = g / max(gh * gw, 1)
         for iy in range(gh):
             for ix in range(gw):
                 ok, yl, yh, xl, xh, ly, lx = corners(h, w, y0 + iy * dy, x0 + ix * dx)

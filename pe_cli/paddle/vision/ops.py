@@ -2,9 +2,9 @@
 that name (the rois of each image a LoD sequence); ``yolo_box`` over the yolo_box op; ``deform_conv2d`` and
 ``DeformConv2D`` over deformable_conv (with a mask) and deformable_conv_v1 (without), a bias added along
 the channels, as Paddle 2.6's static branch builds them; ``prior_box``, ``box_coder``, ``roi_pool`` /
-``RoIPool`` and ``yolo_loss`` over the ops of those names (Fluid 1.8's layers, Paddle 2.6's argument order and
-checks). pe lacks roi_align's ``aligned`` form (Paddle's default), psroi_pool's RoisNum, nms, matrix_nms,
-generate_proposals, read_file and decode_jpeg here."""
+``RoIPool``, ``roi_align`` / ``RoIAlign`` (``aligned``: the roi shifted by half a cell) and ``yolo_loss`` over the
+ops of those names (Fluid 1.8's layers, Paddle 2.6's argument order and checks). pe lacks psroi_pool's RoisNum, nms,
+matrix_nms, generate_proposals, read_file and decode_jpeg here."""
 
 from ...base.errors import PeError
 from ...layers import detection_box as _box, detection_roi as _roi, detection_yolo as _yolo
@@ -24,6 +24,8 @@ __all__ = [
     "box_coder",
     "roi_pool",
     "RoIPool",
+    "roi_align",
+    "RoIAlign",
     "yolo_loss",
 ]
 
@@ -212,6 +214,33 @@ class RoIPool(Layer):
 
     def extra_repr(self):
         return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
+
+
+def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_ratio=-1, aligned=True, name=None):
+    """RoIAlign of each box of ``x`` (``boxes_num``: boxes per image) into ``output_size`` bins (the roi_align op;
+    ``aligned``, Paddle 2.x's default: the box shifted by half a cell)."""
+    check_type(output_size, "output_size", (int, tuple), "roi_align")
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "roi_align")
+    check_variable_and_dtype(boxes, "boxes", ("float32", "float64"), "roi_align")
+    height, width = (output_size, output_size) if isinstance(output_size, int) else output_size
+    helper = LayerHelper("roi_align", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    inputs = {"X": [x], "ROIs": [boxes]}
+    if boxes_num is not None:
+        inputs["RoisNum"] = [boxes_num]
+    attrs = {"pooled_height": height, "pooled_width": width, "spatial_scale": float(spatial_scale)}
+    attrs.update(sampling_ratio=int(sampling_ratio), aligned=bool(aligned))
+    helper.append_op("roi_align", inputs, {"Out": [out]}, attrs)
+    return out
+
+
+class RoIAlign(Layer):
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size, self._spatial_scale = output_size, spatial_scale
+
+    def forward(self, x, boxes, boxes_num, aligned=True):
+        return roi_align(x, boxes, boxes_num, self._output_size, self._spatial_scale, aligned=aligned)
 
 
 def yolo_loss(
