@@ -24,6 +24,7 @@ CASES = {
     "matmul_t": ("matmul", "matmul_v2", (3, 2), (4, 3), {"trans_x": True, "trans_y": True}, (2, 4)),
     "matmul_batch": ("matmul", "matmul_v2", (2, 2, 3), (3, 2), {"trans_x": False, "trans_y": False}, (2, 2, 2)),
     "dot": ("dot", "dot", (2, 3), (2, 3), {}, (2,)),
+    "kron": ("kron", "kron", (2, 3), (2, 2), {}, (4, 6)),
 }
 
 

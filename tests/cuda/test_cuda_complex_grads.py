@@ -1,5 +1,5 @@
 """The gradients of complex products take the conjugate of the other factor on both devices, as Paddle 2.6's:
-dX = dOut * conj(Y) (elementwise_mul, dot), dOut / conj(Y) (elementwise_div), dOut @ conj(Y)^T and
+dX = dOut * conj(Y) (elementwise_mul, dot, kron), dOut / conj(Y) (elementwise_div), dOut @ conj(Y)^T and
 conj(X)^T @ dOut (matmul_v2, matmul, bmm, mul); abs of a complex X is |X|, its gradient dOut * X / |X|. The values of the ops Paddle runs on complex inputs were
 recorded by tools/complex_grads_oracle.py (tests/data/paddle_oracle/complex_grads.json); the CUDA kernels
 (numba's simulator) gave dOut * Y, a wrong gradient without a word, and abs compared a complex X with 0.

@@ -77,6 +77,8 @@ def kron_grad(ins, attrs):
     xs = x.reshape([n for a in x.shape for n in (a, 1)])
     ys = y.reshape([n for b in y.shape for n in (1, b)])
     rank = x.ndim
+    if np.iscomplexobj(xs) or np.iscomplexobj(ys):  # (Paddle's complex gradient: the other factor's conjugate)
+        xs, ys = np.conj(xs), np.conj(ys)
     dx = (d * ys).sum(axis=tuple(2 * i + 1 for i in range(rank)))
     dy = (d * xs).sum(axis=tuple(2 * i for i in range(rank)))
     return {

@@ -138,7 +138,7 @@ def _kron(x, y, out, xdims, ydims):
 
 @jit_kernel
 def _kron_grad(other, dout, grad, dims, other_dims, is_x):
-    """grad[e] = sum over the elements o of ``other`` of dout[at(e, o)] * other[o]."""
+    """grad[e] = sum over the elements o of ``other`` of dout[at(e, o)] * conj(other[o]) (Paddle's complex gradient)."""
     e = cuda.grid(1)
     step = cuda.gridsize(1)
     while e < grad.size:
@@ -152,7 +152,7 @@ def _kron_grad(other, dout, grad, dims, other_dims, is_x):
                 c = ce * other_dims[d] + co if is_x else co * dims[d] + ce
                 off += c * scale
                 scale *= dims[d] * other_dims[d]
-            acc += dout[off] * other[o]
+            acc += dout[off] * other[o].conjugate()
         grad[e] = acc
         e += step
 
