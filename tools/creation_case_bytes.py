@@ -80,6 +80,7 @@ def _forms():
         out.append(("assign_value", {}, {"shape": [4], "dtype": dt, slot: values * 100}))
         out.append(("assign_value", {}, {"shape": [3], "dtype": dt, slot: values}))
     out += [("fake_init", {}, {"shape": s}) for s in ([3, 4], [0], [])]
+    out += _run_lengths()
     out += [("assign", {}, {})]
     for code in (5, 6, 2, 3, 0, 4):
         out.append(("empty", {}, {"shape": [2, 3], "dtype": code}))
@@ -90,6 +91,27 @@ def _forms():
         for r, c, off in ((4, 4, 0), (3, 5, -1), (5, 2, 2), (0, 3, 0), (3, 3, -9), (3, 3, 9)):
             out.append(("tril_indices", {}, {"rows": r, "cols": c, "offset": off, "dtype": code}))
             out.append(("triu_indices", {}, {"row": r, "col": c, "offset": off, "dtype": code}))
+    return out
+
+
+def _run_lengths():
+    """range, linspace and logspace over dtypes and values (lengths 0, 1 and more; steps that lead nowhere)."""
+    out = []
+    for dt in ("float32", "float64", "int32", "int64"):
+
+        def a(v):
+            return np.array([v], dt)
+
+        for start, end, step in ((0, 10, 3), (5, -2, -1.5), (1, 1, 1), (0, 5, -1), (0.5, 3, 0.7), (2, 9, 0)):
+            out.append(("range", {"Start": a(start), "End": a(end), "Step": a(step)}, {}))
+        for start, stop, num in ((0, 1, 5), (-3.3, 7.1, 10), (2, 2, 1), (1, 4, 0), (0, 10, 7)):
+            n = np.array([num], np.int32)
+            out.append(("linspace", {"Start": a(start), "Stop": a(stop), "Num": n}, {}))
+            out.append(("linspace", {"Start": a(start), "Stop": a(stop), "Num": n}, {"dtype": "float64"}))
+            out.append(("linspace", {"Start": a(start), "Stop": a(stop), "Num": n}, {"dtype": dt}))
+            for code in (5, 6, 2, 3):
+                ins = {"Start": a(start), "Stop": a(stop), "Num": n, "Base": a(2.5)}
+                out.append(("logspace", ins, {"dtype": code}))
     return out
 
 
@@ -127,7 +149,7 @@ def _steps(results, ops):
             results[f"{key}|Out|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
 
 
-_FILLING = ("fill_any", "fill_any_grad", "empty", "full_int_array", "tril_indices", "triu_indices")
+_FILLING = ("fill_any", "fill_any_grad", "empty", "full_int_array", "tril_indices", "triu_indices", "logspace")
 
 
 def _items(outs):

@@ -130,6 +130,7 @@ register(
     "range",
     kernel_module="creation",
     kernel="arange",
+    structured=Structured(meta=metas.run_length_meta, cpu=cpu_creation.RANGE),
     inputs=["Start", "End", "Step"],
     outputs=["Out"],
     infer=_infer_range,
@@ -338,6 +339,7 @@ def _infer_linspace(ctx):
 register(
     "linspace",
     kernel_module="creation",
+    structured=Structured(meta=metas.run_length_meta, cpu=cpu_creation.LINSPACE),
     inputs=["Start", "Stop", "Num"],
     outputs=["Out"],
     run_dtypes={"Num": ("int32", "int64")},

@@ -115,6 +115,7 @@ _indices("triu_indices", "row", "col", True, metas.TRIU_INDICES)
 register(
     "logspace",
     kernel_module="filling",
+    structured=Structured(meta=metas.logspace_meta, cpu=cpu_filling.logspace_out),
     inputs=["Start", "Stop", "Num", "Base"],
     outputs=["Out"],
     lod="drop",

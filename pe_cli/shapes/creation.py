@@ -187,3 +187,13 @@ def meshgrid_grad_meta(attrs, ins, facts):
     xs, ds = ins["X"], ins["Out@GRAD"]
     same = all(x.dtype == d.dtype for x, d in zip(xs, ds))
     return Meta({"X@GRAD": [(tuple(x.shape), x.dtype) for x in xs]}, "sum" if same else "cast")
+
+
+def run_length_meta(attrs, ins, facts):
+    """range's and linspace's Out: 1-D, its length the inputs' values (known when the out-kernel runs: a fresh
+    variant, the array numpy makes), of Start's dtype (linspace's ``dtype`` where Paddle 2.x's op has it: its
+    formula, "paddle2"; else "fluid", Fluid's CPU kernel's; range's: "arange")."""
+    if "End" in ins:
+        return Meta({"Out": ((-1,), np.dtype(ins["Start"].dtype))}, "arange", fresh=True)
+    dtype = attrs.get("dtype")
+    return Meta({"Out": ((-1,), np.dtype(dtype or ins["Start"].dtype))}, "paddle2" if dtype else "fluid", fresh=True)

@@ -52,3 +52,9 @@ def indices_meta(rows, cols, upper):
 
 TRIL_INDICES = indices_meta("rows", "cols", False)
 TRIU_INDICES = indices_meta("row", "col", True)
+
+
+def logspace_meta(attrs, ins, facts):
+    """logspace's Out: 1-D, Num's value long (known when the out-kernel runs: a fresh variant, the array numpy
+    makes), of the dtype attribute's."""
+    return Meta({"Out": ((-1,), np.dtype(convert_dtype(attrs["dtype"])))}, "logspace", fresh=True)

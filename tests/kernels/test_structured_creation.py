@@ -1,6 +1,7 @@
 """The creation and filling ops' structured kernels (shapes/creation.py, shapes/filling.py, kernels/cpu/creation.py,
 kernels/cpu/filling.py, issue 95): every out-kernel writes every element of the buffers it is handed (meshgrid's
-lists of them too), with the op's kernel's bits; a step decides its Meta once per shape signature, and again on every
+lists of them too; range's, linspace's and logspace's, whose length their values give, and assign's: new arrays, a
+fresh variant's), with the op's kernel's bits; a step decides its Meta once per shape signature, and again on every
 run where a tensor gives its shape (empty's ShapeTensor)."""
 
 import inspect
@@ -32,13 +33,13 @@ def _run(op, ins, attrs, ctx):
     meta = opdef.structured.meta(attrs, ins, ctx)
     answers = []
     for fill in (np.nan, -7.25):
-        outs = {slot: _sentinels(spec, fill) for slot, spec in meta.outputs.items()}
+        outs = {} if meta.fresh else {slot: _sentinels(spec, fill) for slot, spec in meta.outputs.items()}
         given = {slot: list(v) if type(v) is list else v for slot, v in outs.items()}
         assert opdef.structured.cpu(ins, outs, dict(attrs), meta) is None, f"{op}: the out-kernel returned something"
+        if meta.fresh:  # (a numpy form's own new arrays, never an input's memory)
+            assert set(outs) == set(meta.outputs)
+            assert not any(np.shares_memory(a, v) for a in outs.values() for v in ins.values())
         for slot, value in given.items():
-            if meta.fresh:  # (a numpy form's own new array, never an input's memory)
-                assert not any(np.shares_memory(outs[slot], v) for v in ins.values())
-                continue
             same = zip(outs[slot], value) if type(value) is list else [(outs[slot], value)]
             assert all(a is b for a, b in same), f"{op}: {slot} is not the buffer it was handed"
         answers.append(outs)
@@ -49,7 +50,8 @@ def _run(op, ins, attrs, ctx):
             else [(*(a[slot] for a in answers), spec)]
         )
         for a, b, (shape, dtype) in pairs:
-            assert a.shape == tuple(shape) and a.dtype == dtype and a.flags.c_contiguous, (op, slot)
+            known = len(a.shape) == len(shape) and all(d in (-1, n) for d, n in zip(shape, a.shape))
+            assert known and a.dtype == dtype and a.flags.c_contiguous, (op, slot)  # (-1: the values' length)
             assert a.tobytes() == b.tobytes(), f"{op} ({meta.variant}): {slot} not filled completely"
     return answers[0]
 
@@ -83,6 +85,10 @@ def _forms():
         for op in ("tril_indices", "triu_indices")
     ]
     forms.append(("diag_embed", {"Input": x}, {"offset": -2, "dim1": 2, "dim2": 0}, "diag_embed_dims"))
+    one = {"Start": np.array([0.5]), "Stop": np.array([4.0]), "Num": np.array([5]), "Base": np.array([2.0])}
+    forms += [("linspace", one, {}, "fluid"), ("linspace", one, {"dtype": "float32"}, "paddle2")]
+    forms += [("logspace", one, {"dtype": 5}, "logspace"), ("logspace", one, {"dtype": 3}, "logspace_int64")]
+    forms.append(("range", {"Start": np.array([7]), "End": np.array([-2]), "Step": np.array([-2])}, {}, "range"))
     return [pytest.param(*f[:3], id=f"{f[0]}-{f[3]}-{i}") for i, f in enumerate(forms)]
 
 

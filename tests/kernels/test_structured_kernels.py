@@ -201,8 +201,8 @@ CONVERTED = {
     # (their sentinel buffers, meshgrid's lists and a tensor array's zeros: tests/kernels/test_structured_creation.py)
     "creation": {"fake_init", "fill_zeros_like", "fill_zeros_like2", "assign", "assign_value", "fill_any_like"}
     | {"eye", "diag", "diag_embed", "fill", "fill_constant_batch_size_like", "meshgrid", "meshgrid_grad"}
-    | {"tril_triu", "tril_triu_grad"},
-    "filling": {"fill_any", "fill_any_grad", "empty", "full_int_array", "tril_indices", "triu_indices"},
+    | {"tril_triu", "tril_triu_grad", "range", "linspace"},
+    "filling": {"fill_any", "fill_any_grad", "empty", "full_int_array", "tril_indices", "triu_indices", "logspace"},
 }
 CASES = {
     "activation table": [

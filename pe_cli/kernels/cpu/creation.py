@@ -1,7 +1,7 @@
-"""Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each. All but
-range's and linspace's (whose length their values give) are structured kernels' out-kernels (their meta rules:
-pe_cli/shapes/creation.py) computing into the buffers they are handed; the kernels by name the CUDA kernels run on
-the host are the same two (kernels/structured.adapter)."""
+"""Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each: structured
+kernels' out-kernels (their meta rules: pe_cli/shapes/creation.py) computing into the buffers they are handed (range's
+and linspace's, whose length their values give, and assign's: fresh variants); the kernels by name the CUDA kernels
+run on the host are the same two (kernels/structured.adapter)."""
 
 import numpy as np
 
@@ -37,11 +37,11 @@ def fill_constant_launches(op, table, meta):
 fill_constant_out.launches = fill_constant_launches
 
 
-def arange(ins, attrs):
+def _arange(ins, outs, attrs, meta):
     start, end, step = range_scalars(ins)
     n = range_size(start, end, step)
     dtype = np.asarray(ins["Start"]).dtype
-    return {"Out": (start + np.arange(n, dtype=dtype) * step).astype(dtype, copy=False)}
+    outs["Out"] = (start + np.arange(n, dtype=dtype) * step).astype(dtype, copy=False)
 
 
 def linspace_paddle2(ins, dtype):
@@ -60,15 +60,22 @@ def linspace_paddle2(ins, dtype):
     return values.astype(dtype)
 
 
-def linspace(ins, attrs):
+def _linspace_paddle2(ins, outs, attrs, meta):
+    outs["Out"] = linspace_paddle2(ins, attrs["dtype"])
+
+
+def _linspace_fluid(ins, outs, attrs, meta):
     """Fluid's CPU kernel: start, then the previous value plus step, one step at a time (np.add.accumulate
-    runs in order, as Fluid's loop); Paddle 2.x's where the op has its ``dtype`` (linspace_paddle2)."""
-    if attrs.get("dtype"):
-        return {"Out": linspace_paddle2(ins, attrs["dtype"])}
+    runs in order, as Fluid's loop)."""
     start, step, num = linspace_scalars(ins)
     steps = np.full(num, step, ins["Start"].dtype)
     steps[0] = start
-    return {"Out": np.add.accumulate(steps, dtype=steps.dtype)}
+    outs["Out"] = np.add.accumulate(steps, dtype=steps.dtype)
+
+
+# (fresh variants: the length is the inputs' values)
+RANGE = by_variant("range_out", None, arange=_arange)
+LINSPACE = by_variant("linspace_out", None, paddle2=_linspace_paddle2, fluid=_linspace_fluid)
 
 
 # -- the other creation ops' out-kernels (their meta rules: shapes/creation.py) ------------------------------------
@@ -224,3 +231,4 @@ fill_constant_batch_size_like = adapter(
     rules.batch_size_like_meta, fill_constant_batch_size_like_out, "fill_constant_batch_size_like"
 )
 diag_embed = adapter(rules.diag_embed_meta, diag_embed_out, "diag_embed")
+linspace = adapter(rules.run_length_meta, LINSPACE, "linspace")

@@ -1,11 +1,10 @@
 """Kernels of pe_cli/ops/filling.py (numpy). fill_any, fill_any_grad, empty, full_int_array, tril_indices and
 triu_indices are structured kernels' out-kernels (their meta rules: shapes/filling.py) computing into the buffers
 they are handed; the kernels by name the CUDA kernels run on the host are the same two (kernels/structured.adapter).
-logspace's length is Num's value: a kernel by name."""
+logspace's, whose length is Num's value, a fresh variant."""
 
 import numpy as np
 
-from ...base.dtypes import convert_dtype
 from ...shapes import filling as rules
 from ..structured import adapter
 
@@ -47,15 +46,19 @@ tril_indices = adapter(rules.TRIL_INDICES, triangle_out, "tril_indices")
 triu_indices = adapter(rules.TRIU_INDICES, triangle_out, "triu_indices")
 
 
-def logspace(ins, attrs):
+def logspace_out(ins, outs, attrs, meta):
     """Paddle 2.6's LogspaceKernel: step = (stop - start) / (num - 1), the first num / 2 values from start,
     the others back from stop, each base ** t."""
-    dtype = np.dtype(convert_dtype(attrs["dtype"]))
+    dtype = meta.outputs["Out"][1]
     start, stop, base = (float(np.asarray(ins[s]).astype(dtype).reshape(-1)[0]) for s in ("Start", "Stop", "Base"))
     num = int(np.asarray(ins["Num"]).reshape(-1)[0])
     if num <= 1:
-        return {"Out": np.array([base**start] if num == 1 else [], dtype=dtype)}
+        outs["Out"] = np.array([base**start] if num == 1 else [], dtype=dtype)
+        return
     step = (stop - start) / (num - 1)
     i = np.arange(num)
     t = np.where(i < num // 2, start + step * i, stop - step * (num - i - 1))
-    return {"Out": np.power(base, t).astype(dtype)}
+    outs["Out"] = np.power(base, t).astype(dtype)  # (a fresh variant: its length is Num's value)
+
+
+logspace = adapter(rules.logspace_meta, logspace_out, "logspace")
