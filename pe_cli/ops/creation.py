@@ -10,6 +10,7 @@ import numpy as np
 from ..base.dtypes import is_float
 from ..base.dims import known_numel
 from ..kernels.cpu import creation as cpu_creation
+from ..shapes import creation as metas
 from ..shapes.creation import fill_constant_meta
 from .define import Attr, Structured, dtype_or_none, fmt_shape, grad_of, int_list, is_int, register, same_as
 
@@ -52,6 +53,7 @@ register(
 register(
     "fake_init",
     kernel_module="creation",
+    structured=Structured(meta=metas.shaped_meta, cpu=cpu_creation.fake_init_out),
     inputs=[],
     outputs=["Out"],
     attrs={"shape": Attr(list, lambda v: int_list(v) and all(d >= 0 for d in v), "a list of sizes >= 0", long=True)},
@@ -64,6 +66,7 @@ register(
 register(
     "fill_zeros_like",
     kernel_module="creation",
+    structured=Structured(meta=metas.like_meta, cpu=cpu_creation.FILL_ZEROS_LIKE),
     inputs=["X"],
     outputs=["Out"],
     infer=same_as(),
@@ -78,6 +81,7 @@ def _grad_assign(g):
 register(
     "assign",
     kernel_module="creation",
+    structured=Structured(meta=metas.assign_meta, cpu=cpu_creation.ASSIGN),
     inputs=["X?"],
     outputs=["Out"],
     grad=_grad_assign,
@@ -94,6 +98,7 @@ def values_attr(dtype):
 register(
     "assign_value",
     kernel_module="creation",
+    structured=Structured(meta=metas.shaped_meta, cpu=cpu_creation.assign_value_out),
     inputs=[],
     outputs=["Out"],
     infer=infer_fill,
@@ -125,6 +130,7 @@ register(
     "range",
     kernel_module="creation",
     kernel="arange",
+    structured=Structured(meta=metas.run_length_meta, cpu=cpu_creation.RANGE),
     inputs=["Start", "End", "Step"],
     outputs=["Out"],
     infer=_infer_range,
@@ -146,6 +152,7 @@ def _infer_fill_any_like(ctx):
 register(
     "fill_any_like",
     kernel_module="creation",
+    structured=Structured(meta=metas.fill_any_like_meta, cpu=cpu_creation.fill_any_like_out),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_fill_any_like,
@@ -164,6 +171,7 @@ def _infer_eye(ctx):
 register(
     "eye",
     kernel_module="creation",
+    structured=Structured(meta=metas.eye_meta, cpu=cpu_creation.eye_out),
     inputs=[],
     outputs=["Out"],
     infer=_infer_eye,
@@ -186,6 +194,7 @@ def _infer_diag(ctx):
 register(
     "diag",
     kernel_module="creation",
+    structured=Structured(meta=metas.diag_meta, cpu=cpu_creation.diag_out),
     inputs=["Diagonal"],
     outputs=["Out"],
     infer=_infer_diag,
@@ -208,6 +217,7 @@ def _infer_diag_embed(ctx):
 register(
     "diag_embed",
     kernel_module="creation",
+    structured=Structured(meta=metas.diag_embed_meta, cpu=cpu_creation.diag_embed_out),
     inputs=["Input"],
     outputs=["Out"],
     attrs={"offset": Attr(0, is_int, "an int"), "dim1": Attr(-2, is_int, "an int"), "dim2": Attr(-1, is_int, "an int")},
@@ -229,6 +239,7 @@ _TRI_ATTRS = {"diagonal": Attr(0, is_int, "an int"), "lower": Attr(True, choices
 register(
     "tril_triu",
     kernel_module="creation",
+    structured=Structured(meta=metas.tril_triu_meta, cpu=cpu_creation.TRIL_TRIU),
     inputs=["X"],
     outputs=["Out"],
     attrs=_TRI_ATTRS,
@@ -241,6 +252,7 @@ register(
 register(
     "tril_triu_grad",
     kernel_module="creation",
+    structured=Structured(meta=metas.tril_triu_meta, cpu=cpu_creation.TRIL_TRIU_GRAD),
     inputs=["Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_TRI_ATTRS,
@@ -260,6 +272,7 @@ def infer_fill_like(ctx):
 register(
     "fill_constant_batch_size_like",
     kernel_module="creation",
+    structured=Structured(meta=metas.batch_size_like_meta, cpu=cpu_creation.fill_constant_batch_size_like_out),
     inputs=["Input"],
     outputs=["Out"],
     lod="drop",
@@ -289,6 +302,7 @@ def _infer_fill_values(ctx):
 register(
     "fill",
     kernel_module="creation",
+    structured=Structured(meta=metas.shaped_meta, cpu=cpu_creation.fill_out),
     inputs=[],
     outputs=["Out"],
     infer=_infer_fill_values,
@@ -303,6 +317,7 @@ register(
 register(
     "fill_zeros_like2",
     kernel_module="creation",
+    structured=Structured(meta=metas.zeros_like2_meta, cpu=cpu_creation.FILL_ZEROS_LIKE2),
     inputs=["X"],
     outputs=["Out"],
     attrs={"dtype": Attr("float32", dtype_or_none, "a dtype name")},
@@ -324,6 +339,7 @@ def _infer_linspace(ctx):
 register(
     "linspace",
     kernel_module="creation",
+    structured=Structured(meta=metas.run_length_meta, cpu=cpu_creation.LINSPACE),
     inputs=["Start", "Stop", "Num"],
     outputs=["Out"],
     run_dtypes={"Num": ("int32", "int64")},
@@ -359,6 +375,7 @@ def _infer_meshgrid_grad(ctx):
 register(
     "meshgrid",
     kernel_module="creation",
+    structured=Structured(meta=metas.meshgrid_meta, cpu=cpu_creation.meshgrid_out),
     inputs=["X*"],
     outputs=["Out*"],
     infer=_infer_meshgrid,
@@ -371,6 +388,7 @@ register(
 register(
     "meshgrid_grad",
     kernel_module="creation",
+    structured=Structured(meta=metas.meshgrid_grad_meta, cpu=cpu_creation.MESHGRID_GRAD),
     inputs=["X*", "Out@GRAD*"],
     outputs=["X@GRAD*"],
     no_need_buffer=("X",),

@@ -5,6 +5,10 @@ indices of a rows x cols matrix's lower / upper triangle from diagonal `offset`)
 Base^t for t evenly from Start to Stop, each a 1-element tensor). ``dtype`` attributes are Paddle's VarType codes."""
 
 from ..base.dtypes import convert_dtype
+from ..kernels.cpu import filling as cpu_filling
+from ..shapes import filling as metas
+from ..shapes.filling import triangle_count
+from ..shapes.structured import Structured
 from .define import Attr, dtype_code, grad_of, int_list, is_int, register
 from .pointwise_math import QUANT
 
@@ -16,6 +20,7 @@ def _dtype_attr(default):
 register(
     "fill_any",
     kernel_module="filling",
+    structured=Structured(meta=metas.like_meta, cpu=cpu_filling.fill_any_out),
     inputs=["X"],
     outputs=["Out"],
     attrs={"value": Attr(0.0), **QUANT},
@@ -27,6 +32,7 @@ register(
 register(
     "fill_any_grad",
     kernel_module="filling",
+    structured=Structured(meta=metas.like_meta, cpu=cpu_filling.fill_any_grad_out),
     inputs=["Out@GRAD"],
     outputs=["X@GRAD"],
     attrs={"value": Attr(0.0), **QUANT},
@@ -49,6 +55,7 @@ def _infer_empty(ctx):
 register(
     "empty",
     kernel_module="filling",
+    structured=Structured(meta=metas.empty_meta, cpu=cpu_filling.empty_out),
     inputs=["ShapeTensor?", "ShapeTensorList*?"],
     outputs=["Out"],
     attrs={"shape": Attr(list, int_list, "a list of ints", long=True), "dtype": _dtype_attr(5), **QUANT},
@@ -62,6 +69,7 @@ register(
 register(
     "full_int_array",
     kernel_module="filling",
+    structured=Structured(meta=metas.full_int_array_meta, cpu=cpu_filling.full_int_array_out),
     inputs=[],
     outputs=["out"],
     lod="drop",
@@ -76,14 +84,7 @@ register(
 )
 
 
-def triangle_count(rows, cols, offset, upper):
-    """How many (row, col) of a rows x cols matrix lie on or below (above: ``upper``) diagonal ``offset``."""
-    return sum(
-        max(0, min(cols, r + offset + 1)) if not upper else max(0, cols - max(0, r + offset)) for r in range(rows)
-    )
-
-
-def _indices(name, rows, cols, upper):
+def _indices(name, rows, cols, upper, meta):
     def infer(ctx):
         a = ctx.attrs
         ctx.set_output("out", [2, triangle_count(a[rows], a[cols], a["offset"], upper)], convert_dtype(a["dtype"]))
@@ -91,6 +92,7 @@ def _indices(name, rows, cols, upper):
     register(
         name,
         kernel_module="filling",
+        structured=Structured(meta=meta, cpu=cpu_filling.triangle_out),
         inputs=[],
         outputs=["out"],
         infer=infer,
@@ -107,12 +109,13 @@ def _indices(name, rows, cols, upper):
     )
 
 
-_indices("tril_indices", "rows", "cols", False)
-_indices("triu_indices", "row", "col", True)
+_indices("tril_indices", "rows", "cols", False, metas.TRIL_INDICES)
+_indices("triu_indices", "row", "col", True, metas.TRIU_INDICES)
 
 register(
     "logspace",
     kernel_module="filling",
+    structured=Structured(meta=metas.logspace_meta, cpu=cpu_filling.logspace_out),
     inputs=["Start", "Stop", "Num", "Base"],
     outputs=["Out"],
     lod="drop",

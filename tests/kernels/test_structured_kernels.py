@@ -25,6 +25,7 @@ from tests.ops import (
     cases_diagonals,
     cases_dropout,
     cases_embedding,
+    cases_filling,
     cases_elementwise,
     cases_fused,
     cases_linalg,
@@ -197,6 +198,11 @@ CONVERTED = {
     "channel rearranging": {f"{op}{g}" for op in ("channel_shuffle", "pixel_unshuffle") for g in ("", "_grad")},
     # (their sentinel buffers, diagonal's Input slot: tests/kernels/test_structured_diagonals.py)
     "diagonals": {f"{op}{g}" for op in ("diag_v2", "diagonal", "fill_diagonal") for g in ("", "_grad")},
+    # (their sentinel buffers, meshgrid's lists and a tensor array's zeros: tests/kernels/test_structured_creation.py)
+    "creation": {"fake_init", "fill_zeros_like", "fill_zeros_like2", "assign", "assign_value", "fill_any_like"}
+    | {"eye", "diag", "diag_embed", "fill", "fill_constant_batch_size_like", "meshgrid", "meshgrid_grad"}
+    | {"tril_triu", "tril_triu_grad", "range", "linspace"},
+    "filling": {"fill_any", "fill_any_grad", "empty", "full_int_array", "tril_indices", "triu_indices", "logspace"},
 }
 CASES = {
     "activation table": [
@@ -312,6 +318,8 @@ CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASE
 CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["cumulative"]]
 CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
 CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
+CASES["creation"] = [c for c in cases_creation.CASES if c.op in CONVERTED["creation"]]
+CASES["filling"] = [c for c in cases_filling.CASES if c.op in CONVERTED["filling"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -340,6 +348,8 @@ OWN_TESTS = (
     "primitive",
     "padding",
     "diagonals",
+    "creation",
+    "filling",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

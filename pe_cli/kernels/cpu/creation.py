@@ -1,17 +1,17 @@
-"""Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each.
-fill_constant's is a structured kernel's out-kernel (pe_cli/shapes/structured.py): ``FILL_CONSTANT``."""
+"""Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each: structured
+kernels' out-kernels (their meta rules: pe_cli/shapes/creation.py) computing into the buffers they are handed (range's
+and linspace's, whose length their values give, and assign's: fresh variants); the kernels by name the CUDA kernels
+run on the host are the same two (kernels/structured.adapter)."""
 
 import numpy as np
 
 from ...base.errors import PeError
 from . import control_flow
-from .launches import Launch, flat as flat_arg, one
+from .launches import Launch, by_variant, flat as flat_arg, one
 from .runtime.loops import lazy
+from ..structured import adapter
+from ...shapes import creation as rules
 from ...shapes.creation import constant, fill_value, linspace_scalars, range_scalars, range_size
-
-
-def fake_init(ins, attrs):
-    return {"Out": np.zeros(attrs["shape"], dtype=np.float32)}
 
 
 _loops = lazy("_reduce_loops")
@@ -37,107 +37,11 @@ def fill_constant_launches(op, table, meta):
 fill_constant_out.launches = fill_constant_launches
 
 
-def fill_zeros_like(ins, attrs):
-    if isinstance(ins["X"], list):  # a tensor array (control flow): empty slots
-        return {"Out": control_flow.zeros_like(ins["X"])}
-    return {"Out": np.zeros_like(ins["X"])}
-
-
-def assign(ins, attrs):
-    return {"Out": ins["X"].copy()} if "X" in ins else {}
-
-
-# assign_value's long constants as arrays, by the attribute list they came from (held, so its id is
-# not reused), dtype and shape: a loop's step converted a beam search's [10,000]-value row from its
-# Python list each time (0.5 ms, against 5 us for a copy of the array)
-_CONSTANTS = {}
-_CONSTANTS_KEPT = 64
-_LONG = 256
-
-
-def assign_value(ins, attrs):
-    slot = {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(attrs["dtype"], "fp32_values")
-    if attrs["dtype"] == "float64" and attrs.get("fp64_values"):  # Paddle 2.6's float64 values, unrounded
-        slot = "fp64_values"
-    values, dtype, shape = attrs[slot], np.dtype(attrs["dtype"]), attrs["shape"]
-    if len(values) < _LONG:
-        return {"Out": np.asarray(values, dtype=dtype).reshape(shape)}
-    key = (id(values), dtype, tuple(shape))
-    held = _CONSTANTS.get(key)
-    if held is None or held[0] is not values:
-        if len(_CONSTANTS) >= _CONSTANTS_KEPT:
-            _CONSTANTS.clear()
-        held = _CONSTANTS[key] = (values, np.asarray(values, dtype=dtype).reshape(shape))
-    return {"Out": held[1].copy()}  # a new array each run: later ops may write over it
-
-
-def arange(ins, attrs):
+def _arange(ins, outs, attrs, meta):
     start, end, step = range_scalars(ins)
     n = range_size(start, end, step)
     dtype = np.asarray(ins["Start"]).dtype
-    return {"Out": (start + np.arange(n, dtype=dtype) * step).astype(dtype, copy=False)}
-
-
-def fill_any_like(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.full(x.shape, attrs["value"], dtype=np.dtype(attrs["dtype"] or x.dtype))}
-
-
-def eye(ins, attrs):
-    rows, cols = attrs["num_rows"], attrs["num_columns"]
-    return {"Out": np.eye(rows, rows if cols < 0 else cols, dtype=np.dtype(attrs["dtype"]))}
-
-
-def diag(ins, attrs):
-    return {"Out": np.diag(ins["Diagonal"])}
-
-
-def triangle(shape, attrs):
-    """The bool mask [rows, cols] of the kept triangle."""
-    rows, cols = shape[-2], shape[-1]
-    offset = np.arange(cols)[None, :] - np.arange(rows)[:, None]
-    return offset <= attrs["diagonal"] if attrs["lower"] else offset >= attrs["diagonal"]
-
-
-def diag_embed(ins, attrs):
-    x, offset = np.asarray(ins["Input"]), attrs["offset"]
-    n = x.shape[-1]
-    side = n + abs(offset)
-    out = np.zeros(x.shape[:-1] + (side, side), dtype=x.dtype)
-    ids = np.arange(n)
-    out[..., ids + max(-offset, 0), ids + max(offset, 0)] = x
-    rank = x.ndim + 1
-    return {"Out": np.moveaxis(out, [-2, -1], [attrs["dim1"] % rank, attrs["dim2"] % rank])}
-
-
-def tril_triu(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.where(triangle(x.shape, attrs), x, np.zeros((), dtype=x.dtype))}
-
-
-def tril_triu_grad(ins, attrs):
-    dout = ins["Out@GRAD"]
-    return {"X@GRAD": np.where(triangle(dout.shape, attrs), dout, np.zeros((), dtype=dout.dtype))}
-
-
-def batch_size_like(ins, attrs):
-    shape = list(attrs["shape"])
-    shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
-    return shape
-
-
-def fill_constant_batch_size_like(ins, attrs):
-    return {"Out": np.full(batch_size_like(ins, attrs), constant(attrs), dtype=attrs["dtype"])}
-
-
-def fill(ins, attrs):
-    n = int(np.prod(attrs["shape"], dtype=np.int64))
-    values = np.asarray(attrs["value"][:n], dtype=np.float32)
-    return {"Out": values.astype(attrs["dtype"]).reshape(attrs["shape"])}
-
-
-def fill_zeros_like2(ins, attrs):
-    return {"Out": np.zeros(np.shape(ins["X"]), dtype=attrs["dtype"])}
+    outs["Out"] = (start + np.arange(n, dtype=dtype) * step).astype(dtype, copy=False)
 
 
 def linspace_paddle2(ins, dtype):
@@ -156,30 +60,175 @@ def linspace_paddle2(ins, dtype):
     return values.astype(dtype)
 
 
-def linspace(ins, attrs):
+def _linspace_paddle2(ins, outs, attrs, meta):
+    outs["Out"] = linspace_paddle2(ins, attrs["dtype"])
+
+
+def _linspace_fluid(ins, outs, attrs, meta):
     """Fluid's CPU kernel: start, then the previous value plus step, one step at a time (np.add.accumulate
-    runs in order, as Fluid's loop); Paddle 2.x's where the op has its ``dtype`` (linspace_paddle2)."""
-    if attrs.get("dtype"):
-        return {"Out": linspace_paddle2(ins, attrs["dtype"])}
+    runs in order, as Fluid's loop)."""
     start, step, num = linspace_scalars(ins)
     steps = np.full(num, step, ins["Start"].dtype)
     steps[0] = start
-    return {"Out": np.add.accumulate(steps, dtype=steps.dtype)}
+    outs["Out"] = np.add.accumulate(steps, dtype=steps.dtype)
 
 
-def meshgrid(ins, attrs):
-    xs = [x.reshape(-1) for x in ins["X"]]
-    sizes = [len(x) for x in xs]
-    outs = []
-    for i, x in enumerate(xs):
-        view = x.reshape([n if j == i else 1 for j, n in enumerate(sizes)])
-        outs.append(np.ascontiguousarray(np.broadcast_to(view, sizes)))
-    return {"Out": outs}
+# (fresh variants: the length is the inputs' values)
+RANGE = by_variant("range_out", None, arange=_arange)
+LINSPACE = by_variant("linspace_out", None, paddle2=_linspace_paddle2, fluid=_linspace_fluid)
 
 
-def meshgrid_grad(ins, attrs):
-    grads = []
-    for i, (x, d) in enumerate(zip(ins["X"], ins["Out@GRAD"])):
-        others = tuple(j for j in range(d.ndim) if j != i)
-        grads.append(d.sum(axis=others).reshape(x.shape).astype(x.dtype, copy=False))
-    return {"X@GRAD": grads}
+# -- the other creation ops' out-kernels (their meta rules: shapes/creation.py) ------------------------------------
+
+
+def batch_size_like(ins, attrs):
+    """The shape of fill_constant_batch_size_like's Out (and the random ops' of that form: kernels/cpu/random.py)."""
+    shape = list(attrs["shape"])
+    shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
+    return shape
+
+
+def _zeros(slot):
+    def run(ins, outs, attrs, meta):
+        outs[slot].fill(0)
+
+    return run
+
+
+def _tensor_array_zeros(ins, outs, attrs, meta):
+    outs["Out"] = control_flow.zeros_like(ins["X"])
+
+
+def _zeros_like(ins, outs, attrs, meta):
+    outs["Out"] = np.zeros_like(ins["X"])
+
+
+def _nothing(ins, outs, attrs, meta):
+    pass
+
+
+def _copy(ins, outs, attrs, meta):
+    outs["Out"] = ins["X"].copy()  # (a numpy array's: C-contiguous, whatever X's layout)
+
+
+FILL_ZEROS_LIKE = by_variant(
+    "fill_zeros_like_out", None, zeros=_zeros("Out"), array=_tensor_array_zeros, other=_zeros_like
+)
+ASSIGN = by_variant("assign_out", None, copy=_copy, none=_nothing)
+FILL_ZEROS_LIKE2 = by_variant("fill_zeros_like2_out", None, zeros=_zeros("Out"))
+
+
+def fake_init_out(ins, outs, attrs, meta):
+    outs["Out"].fill(0)
+
+
+# assign_value's long constants as arrays, by the attribute list they came from (held, so its id is
+# not reused), dtype and shape: a loop's step converted a beam search's [10,000]-value row from its
+# Python list each time (0.5 ms, against 5 us for a copy of the array)
+_CONSTANTS = {}
+_CONSTANTS_KEPT = 64
+_LONG = 256
+
+
+def _values(attrs, dtype, shape):
+    slot = {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(attrs["dtype"], "fp32_values")
+    if attrs["dtype"] == "float64" and attrs.get("fp64_values"):  # Paddle 2.6's float64 values, unrounded
+        slot = "fp64_values"
+    values = attrs[slot]
+    if len(values) < _LONG:
+        return np.asarray(values, dtype=dtype).reshape(shape)
+    key = (id(values), dtype, tuple(shape))
+    held = _CONSTANTS.get(key)
+    if held is None or held[0] is not values:
+        if len(_CONSTANTS) >= _CONSTANTS_KEPT:
+            _CONSTANTS.clear()
+        held = _CONSTANTS[key] = (values, np.asarray(values, dtype=dtype).reshape(shape))
+    return held[1]
+
+
+def assign_value_out(ins, outs, attrs, meta):
+    """Out = the values of the attribute of its dtype (a long list's array converted once: ``_CONSTANTS``)."""
+    out = outs["Out"]
+    np.copyto(out, _values(attrs, out.dtype, attrs["shape"]))
+
+
+def fill_out(ins, outs, attrs, meta):
+    """Out = fill's numbers, as float32, cast to Out's dtype."""
+    out = outs["Out"]
+    values = np.asarray(attrs["value"][: out.size], dtype=np.float32)
+    np.copyto(out, values.reshape(attrs["shape"]), casting="unsafe")
+
+
+def fill_any_like_out(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], attrs["value"], casting="unsafe")  # (np.full's own fill)
+
+
+def fill_constant_batch_size_like_out(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], constant(attrs), casting="unsafe")  # (np.full's own fill)
+
+
+def eye_out(ins, outs, attrs, meta):
+    out = outs["Out"]
+    out.fill(0)
+    np.fill_diagonal(out, 1)
+
+
+def diag_out(ins, outs, attrs, meta):
+    out = outs["Out"]
+    out.fill(0)
+    n = out.shape[0]
+    out.reshape(-1)[:: n + 1] = ins["Diagonal"]
+
+
+def diag_embed_out(ins, outs, attrs, meta):
+    """Input's last-dim vectors on diagonal ``offset`` of Out's planes (dim1, dim2): written through Out seen with
+    those two dims last."""
+    x, offset = ins["Input"], attrs["offset"]
+    view = np.moveaxis(outs["Out"], meta.args, (-2, -1))
+    view.fill(0)
+    ids = np.arange(x.shape[-1])
+    view[..., ids + max(-offset, 0), ids + max(offset, 0)] = x
+
+
+def _triangle_of(slot, out_slot):
+    def run(ins, outs, attrs, meta):
+        out = outs[out_slot]
+        out.fill(0)
+        np.copyto(out, ins[slot], where=meta.args[0])
+
+    return run
+
+
+TRIL_TRIU = by_variant("tril_triu_out", None, mask=_triangle_of("X", "Out"))
+TRIL_TRIU_GRAD = by_variant("tril_triu_grad_out", None, mask=_triangle_of("Out@GRAD", "X@GRAD"))
+
+
+def meshgrid_out(ins, outs, attrs, meta):
+    """Out[i] = X[i]'s values along dim i, repeated along the others."""
+    (sizes,) = meta.args
+    for i, (x, out) in enumerate(zip(ins["X"], outs["Out"])):
+        np.copyto(out, x.reshape([n if j == i else 1 for j, n in enumerate(sizes)]))
+
+
+def _grad_sums(cast):
+    def run(ins, outs, attrs, meta):
+        for i, (d, dx) in enumerate(zip(ins["Out@GRAD"], outs["X@GRAD"])):
+            others = tuple(j for j in range(d.ndim) if j != i)
+            if cast:  # (summed in the gradient's dtype, then cast to X's)
+                np.copyto(dx, d.sum(axis=others).reshape(dx.shape), casting="unsafe")
+            else:
+                np.add.reduce(d, axis=others, dtype=d.dtype, out=dx.reshape(d.shape[i : i + 1] if others else d.shape))
+
+    return run
+
+
+MESHGRID_GRAD = by_variant("meshgrid_grad_out", None, sum=_grad_sums(False), cast=_grad_sums(True))
+
+fill_zeros_like = adapter(rules.like_meta, FILL_ZEROS_LIKE, "fill_zeros_like")
+assign_value = adapter(rules.shaped_meta, assign_value_out, "assign_value")
+fill = adapter(rules.shaped_meta, fill_out, "fill")
+fill_constant_batch_size_like = adapter(
+    rules.batch_size_like_meta, fill_constant_batch_size_like_out, "fill_constant_batch_size_like"
+)
+diag_embed = adapter(rules.diag_embed_meta, diag_embed_out, "diag_embed")
+linspace = adapter(rules.run_length_meta, LINSPACE, "linspace")
