@@ -54,6 +54,8 @@ executor steps on tools/padding_case_bytes.py's dtypes, layouts, modes and paddi
 for cumulative (cumprod, cummax, cummin, logcumsumexp) and channel_rearranging (pixel_unshuffle, channel_shuffle),
 those ops and their grad ops on tools/cumulative_case_bytes.py's dtypes, layouts, axes, attributes and steps;
 for diagonals (diag_v2, diagonal, fill_diagonal) the same way;
+for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
+tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -847,6 +849,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("cumulative_case_bytes").channel_rearranging(results, _record, _direct)
         if "diagonals" in families:
             importlib.import_module("cumulative_case_bytes").diagonals(results, _record, _direct)
+        if "matrix" in families:
+            importlib.import_module("matrix_case_bytes").matrix(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -197,6 +197,12 @@ CONVERTED = {
     "channel rearranging": {f"{op}{g}" for op in ("channel_shuffle", "pixel_unshuffle") for g in ("", "_grad")},
     # (their sentinel buffers, diagonal's Input slot: tests/kernels/test_structured_diagonals.py)
     "diagonals": {f"{op}{g}" for op in ("diag_v2", "diagonal", "fill_diagonal") for g in ("", "_grad")},
+    # (addmm's products matmul's; their sentinel buffers and 0-D results: tests/kernels/test_structured_matrix.py)
+    "matrix": {
+        f"{op}{g}"
+        for op in ("addmm", "bilinear_tensor_product", "cross", "dot", "kron", "trace")
+        for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -312,6 +318,7 @@ CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASE
 CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["cumulative"]]
 CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
 CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
+CASES["matrix"] = [c for c in cases_matrix.CASES if c.op in CONVERTED["matrix"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -340,6 +347,7 @@ OWN_TESTS = (
     "primitive",
     "padding",
     "diagonals",
+    "matrix",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
