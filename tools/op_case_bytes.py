@@ -55,7 +55,8 @@ for cumulative (cumprod, cummax, cummin, logcumsumexp) and channel_rearranging (
 those ops and their grad ops on tools/cumulative_case_bytes.py's dtypes, layouts, axes, attributes and steps;
 for diagonals (diag_v2, diagonal, fill_diagonal) the same way;
 for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
-tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts;
+tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for norms
+(affine_channel, lrn, norm) the same way on tools/norm_case_bytes.py's;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -135,7 +136,11 @@ def _family_cases(family):
         names = ("convolution", "convolution_geometry", "convolution_transpose")
         cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
         return [c for c in cases if "conv2d" in c.op]
-    if family in ("gather", "top_k"):  # (tools/gather_case_bytes.py's, tools/top_k_case_bytes.py's forms alone)
+    if family in (
+        "gather",
+        "top_k",
+        "norms",
+    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -851,6 +856,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("cumulative_case_bytes").diagonals(results, _record, _direct)
         if "matrix" in families:
             importlib.import_module("matrix_case_bytes").matrix(results, _record, _direct)
+        if "norms" in families:
+            importlib.import_module("norm_case_bytes").norms(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

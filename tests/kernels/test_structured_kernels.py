@@ -203,6 +203,8 @@ CONVERTED = {
         for op in ("addmm", "bilinear_tensor_product", "cross", "dot", "kron", "trace")
         for g in ("", "_grad")
     },
+    # (their sentinel buffers, forward outputs the gradients read: tests/kernels/test_structured_norms.py)
+    "affine_channel, lrn and norm": {f"{op}{g}" for op in ("affine_channel", "lrn", "norm") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -319,6 +321,9 @@ CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["c
 CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
 CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
 CASES["matrix"] = [c for c in cases_matrix.CASES if c.op in CONVERTED["matrix"]]
+CASES["affine_channel, lrn and norm"] = [
+    c for c in cases_normalization.CASES if c.op in CONVERTED["affine_channel, lrn and norm"]
+]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -348,6 +353,7 @@ OWN_TESTS = (
     "padding",
     "diagonals",
     "matrix",
+    "affine_channel, lrn and norm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
