@@ -60,3 +60,43 @@ def norms(results, record, direct):
                     ):
                         attrs = {"n": n, "k": k, "alpha": alpha, "beta": beta, "data_format": fmt}
                         _run(results, record, "lrn", f"{base}|lrn|{fmt}|{n}{k}{alpha}{beta}", {"X": abs(x)}, attrs)
+
+
+def _run_groups(results, record, op, key, ins, attrs, stats):
+    """instance_norm or group_norm and its grad op (on the forward's statistics and a Y@GRAD in two dtypes)."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    opdef, grad = registry.get(op), registry.get(op + "_grad")
+    attrs = dict(opdef.default_attrs(), **attrs)
+    kernel, gkernel = _called(opdef), _called(grad)
+    record(results, key, lambda: kernel(dict(ins), dict(attrs), KernelContext()))
+    try:
+        outs = kernel(dict(ins), dict(attrs), KernelContext())
+    except Exception:
+        return
+    y = np.asarray(outs["Y"])
+    for dtype in dict.fromkeys([y.dtype.name, "float64"]):
+        gins = {s: v for s, v in ins.items() if s != "Bias"}
+        gins.update({s: outs[s] for s in stats}, **{"Y@GRAD": _values(f"{key}|{dtype}", y.shape, dtype)})
+        record(results, f"{key}|grad|{dtype}", lambda: gkernel(gins, dict(attrs), KernelContext()))
+
+
+def groups(results, record, direct):
+    for dtype in ("float32", "float64", "float16"):
+        for shape in ((2, 4, 3, 5), (2, 6), (0, 4, 2, 2), (1, 4, 1, 1), (3, 2, 4)):
+            for form, x in _forms(f"groups|{dtype}|{shape}", shape, dtype).items():
+                base = f"groups|{dtype}|{shape}|{form}"
+                c = shape[1]
+                for sdt in dict.fromkeys([dtype, "float64"]):
+                    s, b = _values(f"{base}|s", (c,), sdt), _values(f"{base}|b", (c,), sdt)
+                    for given in ({}, {"Scale": s}, {"Bias": b}, {"Scale": s, "Bias": b}):
+                        ins, tag = dict(given, X=x), f"{sdt}|{''.join(sorted(given))}"
+                        for eps in (1e-5, 0.5):
+                            key = f"{base}|instance|{tag}|{eps}"
+                            stats = ("SavedMean", "SavedVariance")
+                            _run_groups(results, record, "instance_norm", key, ins, {"epsilon": eps}, stats)
+                            for g in (1, 2, c, 3):
+                                key = f"{base}|group|{tag}|{eps}|{g}"
+                                attrs = {"epsilon": eps, "groups": g}
+                                _run_groups(results, record, "group_norm", key, ins, attrs, ("Mean", "Variance"))

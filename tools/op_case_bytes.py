@@ -56,7 +56,7 @@ those ops and their grad ops on tools/cumulative_case_bytes.py's dtypes, layouts
 for diagonals (diag_v2, diagonal, fill_diagonal) the same way;
 for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
 tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for norms
-(affine_channel, lrn, norm) the same way on tools/norm_case_bytes.py's;
+(affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -858,6 +858,7 @@ def dump(root, families, out, threads=1):
             importlib.import_module("matrix_case_bytes").matrix(results, _record, _direct)
         if "norms" in families:
             importlib.import_module("norm_case_bytes").norms(results, _record, _direct)
+            importlib.import_module("norm_case_bytes").groups(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -283,3 +283,49 @@ def norm_grad_meta(attrs, ins, facts):
     outputs = {"X@GRAD": (tuple(x.shape), np.dtype(x.dtype))}
     dtypes = (x.dtype, ins["Norm"].dtype, ins["Out@GRAD"].dtype)
     return _norm_meta(outputs, dtypes, (attrs["axis"] % len(x.shape),), _FLOATS[1:])
+
+
+# -- instance_norm, group_norm: structured kernels (out-kernels: kernels/cpu/normalization_groups.py) ----------
+# X as [rows, n] rows to normalize (norm_layout), scaled and shifted per channel. "out": float32 or float64 values
+# of one dtype, every step written through out= into the buffers handed; "fresh": the numpy form (float16, mixed
+# dtypes). ``Meta.args``: the layout (rows, n, C, inner).
+
+
+def _groups_variant(outputs, ins, layout):
+    dtypes = [ins["X"].dtype] + [ins[s].dtype for s in ("Scale", "Bias") if ins.get(s) is not None]
+    return _norm_meta(outputs, dtypes, (layout,), _FLOATS[1:])
+
+
+def instance_norm_meta(attrs, ins, facts):
+    """instance_norm: Y (X's shape and dtype), SavedMean and SavedVariance (1 / sqrt(var + epsilon)) [N * C]."""
+    x = ins["X"]
+    layout, dt = norm_layout(x.shape), np.dtype(x.dtype)
+    stats = ((layout[0],), dt)
+    meta = _groups_variant({"Y": (tuple(x.shape), dt), "SavedMean": stats, "SavedVariance": stats}, ins, layout)
+    return meta if meta.fresh else meta._replace(scratch={"@var": stats})  # (the rows' var)
+
+
+def group_norm_meta(attrs, ins, facts):
+    """group_norm: Y (X's shape and dtype), Mean and Variance [N, groups]."""
+    x, g = ins["X"], attrs["groups"]
+    layout, dt = norm_layout(x.shape, g), np.dtype(x.dtype)
+    stats = ((x.shape[0], g), dt)
+    return _groups_variant({"Y": (tuple(x.shape), dt), "Mean": stats, "Variance": stats}, ins, layout)
+
+
+def _norm_grads_meta(ins, layout):
+    x = ins["X"]
+    dt = np.dtype(x.dtype)
+    outputs = {"Scale@GRAD": ((layout[2],), dt), "Bias@GRAD": ((layout[2],), dt), "X@GRAD": (tuple(x.shape), dt)}
+    dtypes = [v.dtype for v in ins.values() if v is not None]  # (X, Y@GRAD, Scale, the statistics)
+    return _norm_meta(outputs, dtypes, (layout,), _FLOATS[1:])
+
+
+def instance_norm_grad_meta(attrs, ins, facts):
+    """instance_norm_grad: X@GRAD (X's shape and dtype), Scale@GRAD and Bias@GRAD [C] (X's dtype)."""
+    return _norm_grads_meta(ins, norm_layout(ins["X"].shape))
+
+
+def group_norm_grad_meta(attrs, ins, facts):
+    """group_norm_grad: as instance_norm_grad's, over groups of channels."""
+    return _norm_grads_meta(ins, norm_layout(ins["X"].shape, attrs["groups"]))

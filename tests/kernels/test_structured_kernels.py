@@ -205,6 +205,7 @@ CONVERTED = {
     },
     # (their sentinel buffers, forward outputs the gradients read: tests/kernels/test_structured_norms.py)
     "affine_channel, lrn and norm": {f"{op}{g}" for op in ("affine_channel", "lrn", "norm") for g in ("", "_grad")},
+    "instance_norm and group_norm": {f"{op}{g}" for op in ("instance_norm", "group_norm") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -324,6 +325,12 @@ CASES["matrix"] = [c for c in cases_matrix.CASES if c.op in CONVERTED["matrix"]]
 CASES["affine_channel, lrn and norm"] = [
     c for c in cases_normalization.CASES if c.op in CONVERTED["affine_channel, lrn and norm"]
 ]
+# (an out-kernel sees NCHW: group_norm's NHWC values are transposed around it, kernels/layout.py)
+CASES["instance_norm and group_norm"] = [
+    c
+    for c in cases_normalization.CASES
+    if c.op in CONVERTED["instance_norm and group_norm"] and c.attrs.get("data_layout") != "NHWC"
+]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -354,6 +361,7 @@ OWN_TESTS = (
     "diagonals",
     "matrix",
     "affine_channel, lrn and norm",
+    "instance_norm and group_norm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,5 +1,5 @@
-"""affine_channel's, lrn's and norm's structured kernels (shapes/normalization.py, kernels/cpu/normalization.py,
-issue 95): the ops and their gradients write every element of the buffers they are handed (a ``fresh`` variant: a
+"""affine_channel's, lrn's, norm's, instance_norm's and group_norm's structured kernels (shapes/normalization.py, kernels/cpu/normalization.py,
+kernels/cpu/normalization_groups.py, issue 95): the ops and their gradients write every element of the buffers they are handed (a ``fresh`` variant: a
 new C-contiguous array of its own), with the op case's reference values and the op's kernel's bits, in both
 layouts; a step decides its Meta once per shape signature."""
 
@@ -18,6 +18,7 @@ from tests.kernels.test_structured_padding import _step
 
 rng = np.random.default_rng(23)
 _NORMS = CASES["affine_channel, lrn and norm"]
+_GROUPS = CASES["instance_norm and group_norm"]
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -40,6 +41,33 @@ def test_norm_out_kernels_fill_what_they_are_handed(case, dtype, layout):
     np.testing.assert_allclose(outs["Out"].astype(np.float64), ref, rtol=tol, atol=tol)
     grad = registry.get(case.op + "_grad")
     given = dict(ins, **outs, **{"Out@GRAD": rng.uniform(-1, 1, outs["Out"].shape).astype(outs["Out"].dtype)})
+    gins = {s.name: given[s.name] for s in grad.inputs if s.name in given}
+    douts = _run(grad.type, gins, attrs, ctx)
+    gwant = grad.kernel("cpu")(gins, dict(attrs), ctx)
+    assert douts.keys() == gwant.keys()
+    assert all(douts[s].tobytes() == gwant[s].tobytes() for s in douts)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("layout", ["c", "fortran"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+@pytest.mark.parametrize("case", _GROUPS, ids=[c.id for c in _GROUPS])
+def test_group_norm_out_kernels_fill_what_they_are_handed(case, dtype, layout):
+    """instance_norm's and group_norm's op cases, forward and gradient, in three dtypes, C- and Fortran-ordered: the
+    buffers handed filled, the case's reference Y and the op's kernel's bits, the statistics too."""
+    attrs, ctx = _attrs_with_defaults(case), KernelContext()
+    ins = {}
+    for slot, value in case.inputs.items():
+        a = np.asarray(value).astype(dtype)
+        ins[slot] = np.asfortranarray(a) if layout == "fortran" else a
+    outs = _run(case.op, ins, attrs, ctx)
+    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), ctx)
+    assert outs.keys() == want.keys() and all(outs[s].tobytes() == want[s].tobytes() for s in outs)
+    ref = case.ref({k: np.asarray(v, np.float64) for k, v in ins.items()}, attrs)["Y"]
+    tol = {"float64": 1e-6, "float32": 1e-4, "float16": 2e-2}[dtype]
+    np.testing.assert_allclose(outs["Y"].astype(np.float64), ref, rtol=tol, atol=tol)
+    grad = registry.get(case.op + "_grad")
+    given = dict(ins, **outs, **{"Y@GRAD": rng.uniform(-1, 1, outs["Y"].shape).astype(outs["Y"].dtype)})
     gins = {s.name: given[s.name] for s in grad.inputs if s.name in given}
     douts = _run(grad.type, gins, attrs, ctx)
     gwant = grad.kernel("cpu")(gins, dict(attrs), ctx)

@@ -16,7 +16,6 @@ from ..structured import adapter, fresh_output
 from . import batch_norm as bn
 from .launches import by_variant
 from .runtime.loops import is_float, lazy, twin
-from .normalization_groups import group_norm, group_norm_grad, instance_norm, instance_norm_grad  # noqa: F401 (found here by the registry)
 
 _norm_loops = lazy("_norm_loops")
 
