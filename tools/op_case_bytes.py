@@ -56,6 +56,9 @@ those ops and their grad ops on tools/cumulative_case_bytes.py's dtypes, layouts
 for diagonals (diag_v2, diagonal, fill_diagonal) the same way;
 for creation and filling, their ops and grad ops through their kernels and executor steps on
 tools/creation_case_bytes.py's dtypes, layouts, attributes and shapes given by tensors;
+for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
+tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for norms
+(affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -135,7 +138,11 @@ def _family_cases(family):
         names = ("convolution", "convolution_geometry", "convolution_transpose")
         cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
         return [c for c in cases if "conv2d" in c.op]
-    if family in ("gather", "top_k"):  # (tools/gather_case_bytes.py's, tools/top_k_case_bytes.py's forms alone)
+    if family in (
+        "gather",
+        "top_k",
+        "norms",
+    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -852,6 +859,11 @@ def dump(root, families, out, threads=1):
         for family in ("creation", "filling"):
             if family in families:
                 getattr(importlib.import_module("creation_case_bytes"), family)(results, _record, _direct)
+        if "matrix" in families:
+            importlib.import_module("matrix_case_bytes").matrix(results, _record, _direct)
+        if "norms" in families:
+            importlib.import_module("norm_case_bytes").norms(results, _record, _direct)
+            importlib.import_module("norm_case_bytes").groups(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

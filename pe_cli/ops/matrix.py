@@ -6,7 +6,9 @@ Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two di
 bilinear_tensor_product (Out[b, k] = X[b] Weight[k] Y[b]^T + Bias)."""
 
 from ..kernels.cpu import matmul as cpu_matmul
+from ..kernels.cpu import matrix as cpu_matrix
 from ..shapes import matmul as matmul_rules
+from ..shapes import matrix as matrix_rules
 from ..shapes.matrix import CROSS_DEFAULT_DIM, addmm_mismatch, cross_mismatch, kron_shape, trace_dims
 from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
@@ -45,6 +47,7 @@ register(
     grad_reads=("Input", "X", "Y"),
     doc="Out = Alpha * X @ Y + Beta * Input, X [M, K], Y [K, N], Input [M or 1, N or 1] (or [N or 1], a row, as "
     "Paddle 2.x takes it; Fluid 1.8 refuses a 1-D Input).",
+    structured=Structured(meta=matmul_rules.addmm_meta, cpu=cpu_matmul.ADDMM_OUT),
 )
 register(
     "addmm_grad",
@@ -54,6 +57,7 @@ register(
     attrs=_ADDMM_ATTRS,
     no_need_buffer=("Input",),
     infer=grads_like({"Input@GRAD": "Input", "X@GRAD": "X", "Y@GRAD": "Y"}),
+    structured=Structured(meta=matmul_rules.addmm_grad_meta, cpu=cpu_matmul.ADDMM_GRAD),
 )
 
 
@@ -115,9 +119,15 @@ register(
     traits=("paddle2_semantics",),
     doc="Out = the sum of X * Y along the last dim, kept as a dim of 1: [N] -> [1], [B, N] -> [B, 1]; in a Paddle "
     "2.x program dropped, as Paddle 2.6's: [N] -> [] (0-D), [B, N] -> [B].",
+    structured=Structured(meta=matrix_rules.dot_meta, cpu=cpu_matrix.DOT),
 )
 register(
-    "dot_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], infer=_XY_GRADS
+    "dot_grad",
+    kernel_module="matrix",
+    inputs=["X", "Y", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    infer=_XY_GRADS,
+    structured=Structured(meta=matrix_rules.dot_grad_meta, cpu=cpu_matrix.DOT_GRAD),
 )
 
 
@@ -148,6 +158,7 @@ register(
     grad_reads=("X", "Y"),
     doc="Out = the cross product of the 3-vectors of X and Y along dim (9, the default: along the first dim "
     "of size 3).",
+    structured=Structured(meta=matrix_rules.cross_meta, cpu=cpu_matrix.CROSS),
 )
 register(
     "cross_grad",
@@ -156,6 +167,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_CROSS_ATTRS,
     infer=_XY_GRADS,
+    structured=Structured(meta=matrix_rules.cross_grad_meta, cpu=cpu_matrix.CROSS_GRAD),
 )
 
 
@@ -170,9 +182,15 @@ register(
     grad=grad_of("kron_grad", ("X", "Y"), in_grads=("X", "Y")),
     grad_reads=("X", "Y"),
     doc="Out = the Kronecker product of X and Y (the one of lower rank with leading dims of 1).",
+    structured=Structured(meta=matrix_rules.kron_meta, cpu=cpu_matrix.KRON),
 )
 register(
-    "kron_grad", kernel_module="matrix", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], infer=_XY_GRADS
+    "kron_grad",
+    kernel_module="matrix",
+    inputs=["X", "Y", "Out@GRAD"],
+    outputs=["X@GRAD?", "Y@GRAD?"],
+    infer=_XY_GRADS,
+    structured=Structured(meta=matrix_rules.kron_grad_meta, cpu=cpu_matrix.KRON_GRAD),
 )
 
 
@@ -221,6 +239,7 @@ register(
     lod="drop",
     doc="Out = the sums of diagonal offset of the 2-D planes of dims (dim1, dim2), as Fluid 1.8 takes them: "
     "the smaller dim first (offset > 0 moves along the larger one), whatever their order.",
+    structured=Structured(meta=matrix_rules.trace_meta, cpu=cpu_matrix.TRACE),
 )
 register(
     "trace_grad",
@@ -230,6 +249,7 @@ register(
     attrs=_TRACE_ATTRS,
     no_need_buffer=("Input",),
     infer=grads_like({"Input@GRAD": "Input"}),
+    structured=Structured(meta=matrix_rules.trace_grad_meta, cpu=cpu_matrix.TRACE_GRAD),
 )
 
 
@@ -275,6 +295,7 @@ register(
     grad_reads=("Weight", "X", "Y"),
     lod="drop",
     doc="Out[b, k] = X[b] Weight[k] Y[b]^T + Bias[0, k].",
+    structured=Structured(meta=matrix_rules.bilinear_meta, cpu=cpu_matrix.BILINEAR),
 )
 register(
     "bilinear_tensor_product_grad",
@@ -283,4 +304,5 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?", "Weight@GRAD?", "Bias@GRAD?"],
     infer=_infer_bilinear_grad,
     traits=("optional_outputs",),
+    structured=Structured(meta=matrix_rules.bilinear_grad_meta, cpu=cpu_matrix.BILINEAR_GRAD),
 )

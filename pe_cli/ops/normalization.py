@@ -6,15 +6,10 @@ channel: they are registered in normalization_groups.py."""
 from ..base.activations import real_number
 from ..base.dims import known_numel
 from ..kernels.cpu import batch_norm as cpu_batch_norm, layer_norm as cpu_layer_norm
-from ..shapes.normalization import (
-    batch_norm_grad_meta,
-    batch_norm_grad_param_meta,
-    batch_norm_meta,
-    bn_channel_axis,
-    layer_norm_grad_meta,
-    layer_norm_meta,
-    layer_norm_refusal,
-)
+from ..kernels.cpu import normalization as cpu_normalization
+from ..shapes import normalization as norm_rules
+from ..shapes.normalization import batch_norm_grad_meta, batch_norm_grad_param_meta, batch_norm_meta, bn_channel_axis
+from ..shapes.normalization import layer_norm_grad_meta, layer_norm_meta, layer_norm_refusal
 from .convolution import _known
 from .image import four_d
 from .loss_classification import _grad_of
@@ -222,6 +217,7 @@ register(
     grad_reads=("Scale", "X"),
     doc="Out = X * Scale[c] + Bias[c] per channel c (dim 1 in NCHW, the last in NHWC and in Fluid's default "
     "AnyLayout, as its kernel).",
+    structured=Structured(meta=norm_rules.affine_channel_meta, cpu=cpu_normalization.AFFINE_CHANNEL),
 )
 register(
     "affine_channel_grad",
@@ -230,6 +226,7 @@ register(
     outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
     attrs=_AC_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+    structured=Structured(meta=norm_rules.affine_channel_grad_meta, cpu=cpu_normalization.AFFINE_CHANNEL_GRAD),
 )
 
 
@@ -271,6 +268,7 @@ register(
     grad_reads=("MidOut", "Out", "X"),
     doc="MidOut = k + alpha * (sum of X^2 over the n channels from c - (n-1)//2); Out = X * MidOut^-beta "
     "(local response normalization across channels; NHWC: channels last).",
+    structured=Structured(meta=norm_rules.lrn_meta, cpu=cpu_normalization.LRN),
 )
 register(
     "lrn_grad",
@@ -279,6 +277,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_LRN_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=norm_rules.lrn_grad_meta, cpu=cpu_normalization.LRN_GRAD),
 )
 
 
@@ -307,6 +306,7 @@ register(
     grad_reads=("Norm", "X"),
     doc="Norm = sqrt(sum(X^2 along axis) + epsilon) (that dim kept as 1); Out = X / Norm. "
     "The gradient flows through Out (Norm is a by-product, as in Fluid).",
+    structured=Structured(meta=norm_rules.norm_meta, cpu=cpu_normalization.NORM),
 )
 register(
     "norm_grad",
@@ -315,6 +315,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_NORM_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=norm_rules.norm_grad_meta, cpu=cpu_normalization.NORM_GRAD),
 )
 
 

@@ -1,9 +1,12 @@
 """instance_norm and group_norm of the normalization family: they normalize rows of X's flat layout
 ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per channel. Their kernels are
-the family's (pe_cli/kernels/<device>/normalization.py)."""
+the family's (pe_cli/kernels/<device>/normalization.py); on the CPU structured kernels (shapes/normalization.py,
+kernels/cpu/normalization_groups.py)."""
 
+from ..kernels.cpu import normalization_groups as cpu_groups
+from ..shapes import normalization as norm_rules
 from .convolution import _known
-from .define import Attr, fmt_shape, register
+from .define import Attr, Structured, fmt_shape, register
 from .norm_double_grad import EPSILON as _EPS, grad_instance_norm_grad
 
 
@@ -65,6 +68,7 @@ register(
     doc="Normalizes each (sample, channel) of X over its other dims: Y = (X - mean) / sqrt(var + "
     "epsilon) * Scale[c] + Bias[c]; SavedMean and SavedVariance (1 / sqrt(var + epsilon), as "
     "Fluid's) are [N * C].",
+    structured=Structured(meta=norm_rules.instance_norm_meta, cpu=cpu_groups.INSTANCE_NORM),
 )
 
 
@@ -76,6 +80,7 @@ register(
     attrs={"epsilon": _EPS},
     infer=_infer_norm_grad,
     grad=grad_instance_norm_grad,
+    structured=Structured(meta=norm_rules.instance_norm_grad_meta, cpu=cpu_groups.INSTANCE_NORM_GRAD),
 )
 
 
@@ -112,6 +117,7 @@ register(
     doc="Normalizes each sample's channels in `groups` groups over the group's channels and other "
     "dims: Y = (X - mean) / sqrt(var + epsilon) * Scale[c] + Bias[c]; Mean and Variance are "
     "[N, groups]. NCHW, or NHWC by the NCHW kernels between transposes (kernels/layout.py).",
+    structured=Structured(meta=norm_rules.group_norm_meta, cpu=cpu_groups.GROUP_NORM),
 )
 register(
     "group_norm_grad",
@@ -121,4 +127,5 @@ register(
     attrs=_GN_ATTRS,
     infer=_infer_norm_grad,
     channels_last=("X", "Y@GRAD", "X@GRAD"),
+    structured=Structured(meta=norm_rules.group_norm_grad_meta, cpu=cpu_groups.GROUP_NORM_GRAD),
 )

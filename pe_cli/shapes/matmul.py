@@ -27,12 +27,13 @@ import numpy as np
 
 from ..base.errors import PeError
 from .gemm import product_dtype, product_path
+from .matrix import addmm_mismatch
 from .linalg import matmul_flag, matmul_fused_out, matmul_v1_attrs
 from .structured import Meta
 from .reduction import scalar_shape
 
 ROWS, MATRIX, STACKED, NUMPY = "rows", "matrix", "stacked", "numpy"
-PRODUCTS, HEADS = "products", "heads"
+PRODUCTS, HEADS, ADDMM = "products", "heads", "addmm"
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _PLAIN = {"transpose_X": False, "transpose_Y": False, "alpha": 1.0}
 
@@ -274,3 +275,24 @@ def bmm_meta(attrs, ins, facts):
 def bmm_grad_meta(attrs, ins, facts):
     """bmm_grad: both gradients, always (as its kernel always wrote them)."""
     return _grads("bmm_grad", _PLAIN, ins, ("X@GRAD", "Y@GRAD"))
+
+
+def addmm_meta(attrs, ins, facts):
+    """addmm: Out = Alpha * X @ Y (matmul's product of two matrices), then plus Beta * Input (``args``: the
+    product, Beta as X's dtype's scalar)."""
+    inp, x, y = ins["Input"], ins["X"], ins["Y"]
+    if error := addmm_mismatch(tuple(inp.shape), tuple(x.shape), tuple(y.shape)):
+        raise PeError(f"addmm: {error}")
+    product = _forward("addmm", dict(_PLAIN, alpha=float(attrs["Alpha"])), ins)
+    beta = np.dtype(x.dtype).type(attrs["Beta"])
+    return product._replace(variant=ADDMM, args=(*product.args, beta))
+
+
+def addmm_grad_meta(attrs, ins, facts):
+    """addmm_grad: X@GRAD and Y@GRAD, matmul's gradients of Alpha * X @ Y; Input@GRAD = Out@GRAD summed to
+    Input's shape times Beta (``args``: the products, then Beta as Out@GRAD's dtype's scalar)."""
+    grads = _grads("addmm_grad", dict(_PLAIN, alpha=float(attrs["Alpha"])), ins, ("X@GRAD", "Y@GRAD"))
+    inp, d = ins["Input"], ins["Out@GRAD"]
+    outputs = {"Input@GRAD": (tuple(inp.shape), np.dtype(inp.dtype)), **grads.outputs}
+    beta = np.dtype(d.dtype).type(attrs["Beta"])
+    return grads._replace(outputs=outputs, variant=ADDMM, args=(*grads.args, beta))

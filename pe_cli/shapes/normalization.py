@@ -43,7 +43,7 @@ def norm_layout(x_shape, groups=None):
 
 def channel_view(x, attrs):
     """(pre, C, post): X seen as [pre, C, post] around its channel dim."""
-    axis = 1 if attrs["data_layout"] == "NCHW" else x.ndim - 1
+    axis = 1 if attrs["data_layout"] == "NCHW" else len(x.shape) - 1
     return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
 
 
@@ -212,3 +212,120 @@ def batch_norm_grad_meta(attrs, ins, facts, with_x=True):
 
 def batch_norm_grad_param_meta(attrs, ins, facts):
     return batch_norm_grad_meta(attrs, ins, facts, with_x=False)
+
+
+# -- affine_channel, lrn and norm: structured kernels (out-kernels: kernels/cpu/normalization.py) --------------
+# Variants: "out" (numpy's ufuncs and reductions written through their out=, in the dtype the values share: a float
+# one where the op's arithmetic needs it), "fresh" (the numpy form in the dtypes numpy gives, cast to the
+# outputs' dtypes, as the kernels' astype did; norm's of float16 too: its sums written into a C-contiguous out=
+# differ from numpy's own in the last bits for a Fortran-ordered X). ``Meta.args``: the [pre, C, post] view
+# (affine_channel, lrn), the axis (norm).
+
+
+def _float_alike(dtypes, kinds):
+    dtypes = {np.dtype(d) for d in dtypes}
+    return len(dtypes) == 1 and dtypes.pop().name in kinds
+
+
+_FLOATS = ("float16", "float32", "float64")
+
+
+def _norm_meta(outputs, dtypes, args, kinds=_FLOATS):
+    out = _float_alike(dtypes, kinds)
+    return Meta(outputs, "out" if out else "fresh", fresh=not out, args=args)
+
+
+def affine_channel_meta(attrs, ins, facts):
+    """affine_channel: Out = X * Scale + Bias per channel, X's shape and dtype."""
+    x, scale, bias = ins["X"], ins["Scale"], ins["Bias"]
+    outputs = {"Out": (tuple(x.shape), np.dtype(x.dtype))}
+    return _norm_meta(outputs, (x.dtype, scale.dtype, bias.dtype), (channel_view(x, attrs),))
+
+
+def affine_channel_grad_meta(attrs, ins, facts):
+    """affine_channel_grad: X@GRAD (X's dtype), Scale@GRAD and Bias@GRAD [C] (Scale's dtype)."""
+    x, scale, d = ins["X"], ins["Scale"], ins["Out@GRAD"]
+    view = channel_view(x, attrs)
+    outputs = {
+        "X@GRAD": (tuple(x.shape), np.dtype(x.dtype)),
+        "Scale@GRAD": ((view[1],), np.dtype(scale.dtype)),
+        "Bias@GRAD": ((view[1],), np.dtype(scale.dtype)),
+    }
+    return _norm_meta(outputs, (x.dtype, scale.dtype, d.dtype), (view,))
+
+
+def lrn_meta(attrs, ins, facts):
+    """lrn: Out and MidOut, X's shape and dtype."""
+    x = ins["X"]
+    spec = (tuple(x.shape), np.dtype(x.dtype))
+    return _norm_meta({"Out": spec, "MidOut": spec}, (x.dtype,), (lrn_view(x, attrs),))
+
+
+def lrn_grad_meta(attrs, ins, facts):
+    """lrn_grad: X@GRAD, X's shape and dtype."""
+    x = ins["X"]
+    dtypes = (x.dtype, ins["Out"].dtype, ins["MidOut"].dtype, ins["Out@GRAD"].dtype)
+    return _norm_meta({"X@GRAD": (tuple(x.shape), np.dtype(x.dtype))}, dtypes, (lrn_view(x, attrs),))
+
+
+def norm_meta(attrs, ins, facts):
+    """norm: Out = X / Norm, Norm = sqrt(sum(X^2) + epsilon) along axis (kept, a dim of 1), X's dtype."""
+    x = ins["X"]
+    axis = attrs["axis"] % len(x.shape)
+    shape = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
+    outputs = {"Out": (tuple(x.shape), np.dtype(x.dtype)), "Norm": (shape, np.dtype(x.dtype))}
+    return _norm_meta(outputs, (x.dtype,), (axis,), _FLOATS[1:])
+
+
+def norm_grad_meta(attrs, ins, facts):
+    """norm_grad: X@GRAD = dOut / Norm - X * sum(dOut * X) / Norm^3, X's shape and dtype."""
+    x = ins["X"]
+    outputs = {"X@GRAD": (tuple(x.shape), np.dtype(x.dtype))}
+    dtypes = (x.dtype, ins["Norm"].dtype, ins["Out@GRAD"].dtype)
+    return _norm_meta(outputs, dtypes, (attrs["axis"] % len(x.shape),), _FLOATS[1:])
+
+
+# -- instance_norm, group_norm: structured kernels (out-kernels: kernels/cpu/normalization_groups.py) ----------
+# X as [rows, n] rows to normalize (norm_layout), scaled and shifted per channel. "out": float32 or float64 values
+# of one dtype, every step written through out= into the buffers handed; "fresh": the numpy form (float16, mixed
+# dtypes). ``Meta.args``: the layout (rows, n, C, inner).
+
+
+def _groups_variant(outputs, ins, layout):
+    dtypes = [ins["X"].dtype] + [ins[s].dtype for s in ("Scale", "Bias") if ins.get(s) is not None]
+    return _norm_meta(outputs, dtypes, (layout,), _FLOATS[1:])
+
+
+def instance_norm_meta(attrs, ins, facts):
+    """instance_norm: Y (X's shape and dtype), SavedMean and SavedVariance (1 / sqrt(var + epsilon)) [N * C]."""
+    x = ins["X"]
+    layout, dt = norm_layout(x.shape), np.dtype(x.dtype)
+    stats = ((layout[0],), dt)
+    meta = _groups_variant({"Y": (tuple(x.shape), dt), "SavedMean": stats, "SavedVariance": stats}, ins, layout)
+    return meta if meta.fresh else meta._replace(scratch={"@var": stats})  # (the rows' var)
+
+
+def group_norm_meta(attrs, ins, facts):
+    """group_norm: Y (X's shape and dtype), Mean and Variance [N, groups]."""
+    x, g = ins["X"], attrs["groups"]
+    layout, dt = norm_layout(x.shape, g), np.dtype(x.dtype)
+    stats = ((x.shape[0], g), dt)
+    return _groups_variant({"Y": (tuple(x.shape), dt), "Mean": stats, "Variance": stats}, ins, layout)
+
+
+def _norm_grads_meta(ins, layout):
+    x = ins["X"]
+    dt = np.dtype(x.dtype)
+    outputs = {"Scale@GRAD": ((layout[2],), dt), "Bias@GRAD": ((layout[2],), dt), "X@GRAD": (tuple(x.shape), dt)}
+    dtypes = [v.dtype for v in ins.values() if v is not None]  # (X, Y@GRAD, Scale, the statistics)
+    return _norm_meta(outputs, dtypes, (layout,), _FLOATS[1:])
+
+
+def instance_norm_grad_meta(attrs, ins, facts):
+    """instance_norm_grad: X@GRAD (X's shape and dtype), Scale@GRAD and Bias@GRAD [C] (X's dtype)."""
+    return _norm_grads_meta(ins, norm_layout(ins["X"].shape))
+
+
+def group_norm_grad_meta(attrs, ins, facts):
+    """group_norm_grad: as instance_norm_grad's, over groups of channels."""
+    return _norm_grads_meta(ins, norm_layout(ins["X"].shape, attrs["groups"]))

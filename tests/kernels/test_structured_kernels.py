@@ -203,6 +203,15 @@ CONVERTED = {
     | {"eye", "diag", "diag_embed", "fill", "fill_constant_batch_size_like", "meshgrid", "meshgrid_grad"}
     | {"tril_triu", "tril_triu_grad", "range", "linspace"},
     "filling": {"fill_any", "fill_any_grad", "empty", "full_int_array", "tril_indices", "triu_indices", "logspace"},
+    # (addmm's products matmul's; their sentinel buffers and 0-D results: tests/kernels/test_structured_matrix.py)
+    "matrix": {
+        f"{op}{g}"
+        for op in ("addmm", "bilinear_tensor_product", "cross", "dot", "kron", "trace")
+        for g in ("", "_grad")
+    },
+    # (their sentinel buffers, forward outputs the gradients read: tests/kernels/test_structured_norms.py)
+    "affine_channel, lrn and norm": {f"{op}{g}" for op in ("affine_channel", "lrn", "norm") for g in ("", "_grad")},
+    "instance_norm and group_norm": {f"{op}{g}" for op in ("instance_norm", "group_norm") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -320,6 +329,16 @@ CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.
 CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
 CASES["creation"] = [c for c in cases_creation.CASES if c.op in CONVERTED["creation"]]
 CASES["filling"] = [c for c in cases_filling.CASES if c.op in CONVERTED["filling"]]
+CASES["matrix"] = [c for c in cases_matrix.CASES if c.op in CONVERTED["matrix"]]
+CASES["affine_channel, lrn and norm"] = [
+    c for c in cases_normalization.CASES if c.op in CONVERTED["affine_channel, lrn and norm"]
+]
+# (an out-kernel sees NCHW: group_norm's NHWC values are transposed around it, kernels/layout.py)
+CASES["instance_norm and group_norm"] = [
+    c
+    for c in cases_normalization.CASES
+    if c.op in CONVERTED["instance_norm and group_norm"] and c.attrs.get("data_layout") != "NHWC"
+]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -350,6 +369,9 @@ OWN_TESTS = (
     "diagonals",
     "creation",
     "filling",
+    "matrix",
+    "affine_channel, lrn and norm",
+    "instance_norm and group_norm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

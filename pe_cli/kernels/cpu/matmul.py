@@ -21,10 +21,11 @@ import math
 import numpy as np
 
 from ...shapes.gemm import GEMM, OUTER
-from ...shapes.matmul import HEADS, MATRIX, NUMPY, PRODUCTS, ROWS, STACKED
+from ...shapes.matmul import ADDMM, HEADS, MATRIX, NUMPY, PRODUCTS, ROWS, STACKED
 from ..structured import fresh_output
 from ._matmul_forms import matmul_heads
 from .gemm import gemm, product_into
+from .elementwise_binary import unbroadcast
 from .launches import by_variant, one
 from .runtime import cblas, threads
 from .runtime.loops import lazy, parallel_threads, twin
@@ -113,7 +114,12 @@ def _written(s, product, out):
 
 
 def _products(ins, outs, attrs, meta):
-    for s in meta.args:
+    _compute(ins, outs, meta.args)
+
+
+def _compute(ins, outs, specs):
+    """Each MatmulProduct of ``specs`` into its output."""
+    for s in specs:
         dst = outs[s.out] if s.temp is None else outs[s.temp]
         view = dst if dst.shape == s.view else dst.reshape(s.view)
         _FORMS[s.form](s, _operand(ins, s.a), _operand(ins, s.b), view)
@@ -176,3 +182,22 @@ def _launches(op, table, meta):
 
 MATMUL = by_variant("matmul_out", _launches, **{PRODUCTS: _products, HEADS: _heads})
 MATMUL_GRAD = by_variant("matmul_grad_out", _launches, **{PRODUCTS: _products, HEADS: _heads})
+
+
+def _addmm(ins, outs, attrs, meta):
+    """addmm: the product Alpha * X @ Y into Out, then Beta * Input added to it (``meta.args``: the product,
+    Beta)."""
+    _compute(ins, outs, meta.args[:-1])
+    out = outs["Out"]
+    np.add(out, meta.args[-1] * ins["Input"], out=out, casting="unsafe")
+
+
+def _addmm_grad(ins, outs, attrs, meta):
+    """addmm_grad: X@GRAD and Y@GRAD, the products; Input@GRAD, Out@GRAD summed to Input's shape times Beta."""
+    _compute(ins, outs, meta.args[:-1])
+    dout = unbroadcast(ins["Out@GRAD"], outs["Input@GRAD"].shape)
+    np.multiply(dout, meta.args[-1], out=outs["Input@GRAD"], casting="unsafe")
+
+
+ADDMM_OUT = by_variant("addmm_out", None, **{ADDMM: _addmm})
+ADDMM_GRAD = by_variant("addmm_grad_out", None, **{ADDMM: _addmm_grad})

@@ -1,134 +1,158 @@
-"""The matrix family on the CPU (ops/matrix.py): addmm through matmul's kernels (linalg.py's adapters of
-matmul.py's structured kernels; bmm and bmm_grad are those structured kernels, ops/matrix.py), dot, cross, kron, trace and bilinear_tensor_product with numpy."""
+"""The matrix family's CPU out-kernels (structured kernels, shapes/structured.py; meta rules:
+shapes/matrix.py; addmm's and bmm's are matmul's, kernels/cpu/matmul.py): dot, cross, kron, trace,
+bilinear_tensor_product and their gradients, ``out(ins, outs, attrs, meta)``. The "out" variants write numpy's
+ufuncs, reductions and einsum through their ``out=``; the "fresh" variants (values of more than one dtype; cross's
+numpy form, which has no ``out=``) put the array numpy made, cast to the output's dtype (kernels/structured.py
+fresh_output). The kernels by name are the same through kernels/structured.adapter, for CUDA's host fallbacks."""
 
 import numpy as np
 
-from ...base.errors import PeError
-from ...shapes.matrix import addmm_mismatch, cross_dim, cross_mismatch, diagonal
+from ...shapes import matrix as metas
 from ..common import conj
-from . import linalg
-from .elementwise import unbroadcast
-from ..context import NO_CONTEXT
-
-_PLAIN = {"transpose_X": False, "transpose_Y": False, "alpha": 1.0}
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 
 
-def addmm(ins, attrs):
-    inp, x, y = ins["Input"], ins["X"], ins["Y"]
-    if error := addmm_mismatch(tuple(inp.shape), tuple(x.shape), tuple(y.shape)):
-        raise PeError(f"addmm: {error}")
-    product = linalg.matmul({"X": x, "Y": y}, dict(_PLAIN, alpha=float(attrs["Alpha"])))["Out"]
-    return {"Out": (product + x.dtype.type(attrs["Beta"]) * inp).astype(x.dtype, copy=False)}
+def _fresh(outs, meta, ins, **results):
+    for slot, result in results.items():
+        if slot in meta.outputs:
+            outs[slot] = fresh_output(result, meta.outputs[slot], tuple(ins.values()))
 
 
-def addmm_grad(ins, attrs):
-    inp, x, y, dout = ins["Input"], ins["X"], ins["Y"], ins["Out@GRAD"]
-    scaled = dict(_PLAIN, alpha=float(attrs["Alpha"]))
-    pair = {"X": x, "Y": y, "Out@GRAD": dout}
-    return {
-        "Input@GRAD": (unbroadcast(dout, inp.shape) * dout.dtype.type(attrs["Beta"])).astype(inp.dtype),
-        "X@GRAD": linalg.matmul_grad_x(pair, scaled)["X@GRAD"],
-        "Y@GRAD": linalg.matmul_grad_y(pair, scaled)["Y@GRAD"],
-    }
+# -- dot --------------------------------------------------------------------------------------------------------
 
 
-def dot(ins, attrs, ctx=NO_CONTEXT):
+def _dot(ins, outs, attrs, meta):
+    product = np.multiply(ins["X"], ins["Y"])
+    np.add.reduce(product, axis=-1, dtype=product.dtype, keepdims=meta.args[0], out=outs["Out"])
+
+
+def _dot_fresh(ins, outs, attrs, meta):
     x, y = ins["X"], ins["Y"]
-    return {"Out": np.asarray((x * y).sum(axis=-1, keepdims=not ctx.paddle2, dtype=x.dtype))}
+    _fresh(outs, meta, ins, Out=np.asarray((x * y).sum(axis=-1, keepdims=meta.args[0], dtype=x.dtype)))
 
 
-def dot_grad(ins, attrs):
-    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    dout = dout.reshape(x.shape[:-1] + (1,))
-    dx, dy = dout * conj(y), dout * conj(x)  # complex: the other factor's conjugate, as Paddle 2.6's
-    return {"X@GRAD": dx.astype(x.dtype, copy=False), "Y@GRAD": dy.astype(y.dtype, copy=False)}
+def _dot_grad(ins, outs, attrs, meta):
+    dout = ins["Out@GRAD"].reshape(meta.args[0])  # complex: the other factor's conjugate, as Paddle 2.6's
+    np.multiply(dout, conj(ins["Y"]), out=outs["X@GRAD"])
+    np.multiply(dout, conj(ins["X"]), out=outs["Y@GRAD"])
 
 
-def cross(ins, attrs):
-    x, y = ins["X"], ins["Y"]
-    if error := cross_mismatch(tuple(x.shape), tuple(y.shape)):
-        raise PeError(f"cross: {error}")
-    return {"Out": np.cross(x, y, axis=cross_dim(x.shape, attrs["dim"])).astype(x.dtype, copy=False)}
+def _dot_grad_fresh(ins, outs, attrs, meta):
+    dout = ins["Out@GRAD"].reshape(meta.args[0])
+    _fresh(outs, meta, ins, **{"X@GRAD": dout * conj(ins["Y"]), "Y@GRAD": dout * conj(ins["X"])})
 
 
-def cross_grad(ins, attrs):
-    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    axis = cross_dim(x.shape, attrs["dim"])
-    return {
-        "X@GRAD": np.cross(y, dout, axis=axis).astype(x.dtype, copy=False),
-        "Y@GRAD": np.cross(dout, x, axis=axis).astype(y.dtype, copy=False),
-    }
+# -- cross ------------------------------------------------------------------------------------------------------
 
 
-def _kron_operands(x, y):
-    rank = max(x.ndim, y.ndim)
-    return x.reshape((1,) * (rank - x.ndim) + x.shape), y.reshape((1,) * (rank - y.ndim) + y.shape)
+def _cross(ins, outs, attrs, meta):
+    _fresh(outs, meta, ins, Out=np.cross(ins["X"], ins["Y"], axis=meta.args[0]))
 
 
-def kron(ins, attrs):
-    x, y = _kron_operands(ins["X"], ins["Y"])
-    out = x.reshape([d for a in x.shape for d in (a, 1)]) * y.reshape([d for b in y.shape for d in (1, b)])
-    return {"Out": out.reshape([a * b for a, b in zip(x.shape, y.shape)]).astype(ins["X"].dtype, copy=False)}
+def _cross_grad(ins, outs, attrs, meta):
+    x, y, dout, axis = ins["X"], ins["Y"], ins["Out@GRAD"], meta.args[0]
+    _fresh(outs, meta, ins, **{"X@GRAD": np.cross(y, dout, axis=axis), "Y@GRAD": np.cross(dout, x, axis=axis)})
 
 
-def kron_grad(ins, attrs):
-    x, y = _kron_operands(ins["X"], ins["Y"])
-    d = ins["Out@GRAD"].reshape([n for a, b in zip(x.shape, y.shape) for n in (a, b)])
-    xs = x.reshape([n for a in x.shape for n in (a, 1)])
-    ys = y.reshape([n for b in y.shape for n in (1, b)])
-    rank = x.ndim
-    if np.iscomplexobj(xs) or np.iscomplexobj(ys):  # (Paddle's complex gradient: the other factor's conjugate)
-        xs, ys = np.conj(xs), np.conj(ys)
-    dx = (d * ys).sum(axis=tuple(2 * i + 1 for i in range(rank)))
-    dy = (d * xs).sum(axis=tuple(2 * i for i in range(rank)))
-    return {
-        "X@GRAD": dx.reshape(ins["X"].shape).astype(x.dtype, copy=False),
-        "Y@GRAD": dy.reshape(ins["Y"].shape).astype(y.dtype, copy=False),
-    }
+# -- kron -------------------------------------------------------------------------------------------------------
 
 
-def _diagonal_index(x_shape, attrs):
-    """(the planes' dims, the row and column indices of the diagonal's elements in them)."""
-    dims, row, col, n = diagonal(x_shape, attrs)
-    k = np.arange(n)
-    return dims, k + row, k + col
+def _kron(ins, outs, attrs, meta):
+    xs, ys, inter = meta.args
+    np.multiply(ins["X"].reshape(xs), ins["Y"].reshape(ys), out=outs["Out"].reshape(inter))
 
 
-def trace(ins, attrs, ctx=NO_CONTEXT):
+def _kron_fresh(ins, outs, attrs, meta):
+    xs, ys, inter = meta.args
+    out = ins["X"].reshape(xs) * ins["Y"].reshape(ys)
+    _fresh(outs, meta, ins, Out=out.reshape(meta.outputs["Out"][0]))
+
+
+def _kron_parts(ins, meta):
+    """(dOut times Y, dOut times X, the axes each sums over); of complex values the other factor's conjugate, as
+    Paddle 2.6's gradient (dX = sum dOut * conj(Y))."""
+    inter, (xs, ys), axes, _ = meta.args
+    d, x, y = ins["Out@GRAD"].reshape(inter), ins["X"].reshape(xs), ins["Y"].reshape(ys)
+    if np.iscomplexobj(x) or np.iscomplexobj(y):
+        x, y = np.conj(x), np.conj(y)
+    return d * y, d * x, axes
+
+
+def _kron_grad(ins, outs, attrs, meta):
+    dys, dxs, (x_axes, y_axes) = _kron_parts(ins, meta)
+    xr, yr = meta.args[3]
+    np.add.reduce(dys, axis=x_axes, dtype=dys.dtype, out=outs["X@GRAD"].reshape(xr))
+    np.add.reduce(dxs, axis=y_axes, dtype=dxs.dtype, out=outs["Y@GRAD"].reshape(yr))
+
+
+def _kron_grad_fresh(ins, outs, attrs, meta):
+    dys, dxs, (x_axes, y_axes) = _kron_parts(ins, meta)
+    dx, dy = dys.sum(axis=x_axes), dxs.sum(axis=y_axes)
+    shapes = meta.outputs["X@GRAD"][0], meta.outputs["Y@GRAD"][0]
+    _fresh(outs, meta, ins, **{"X@GRAD": dx.reshape(shapes[0]), "Y@GRAD": dy.reshape(shapes[1])})
+
+
+# -- trace ------------------------------------------------------------------------------------------------------
+
+
+def _trace(ins, outs, attrs, meta):
     x = ins["Input"]
-    dims, rows, cols = _diagonal_index(x.shape, attrs)
-    planes = np.moveaxis(x, dims, (-2, -1))
-    out = planes[..., rows, cols].sum(axis=-1, dtype=x.dtype)
-    return {"Out": np.asarray(out, dtype=x.dtype).reshape(planes.shape[:-2] or (() if ctx.paddle2 else (1,)))}
+    dims, rows, cols, rest = meta.args
+    values = np.moveaxis(x, dims, (-2, -1))[..., rows, cols]
+    np.add.reduce(values, axis=-1, dtype=x.dtype, out=outs["Out"].reshape(rest))
 
 
-def trace_grad(ins, attrs):
-    x_shape, dout = ins["Input"].shape, ins["Out@GRAD"]
-    dims, rows, cols = _diagonal_index(x_shape, attrs)
-    dx = np.zeros(x_shape, dtype=dout.dtype)
-    planes = np.moveaxis(dx, dims, (-2, -1))
-    planes[..., rows, cols] = dout.reshape(planes.shape[:-2] + (1,))
-    return {"Input@GRAD": dx}
+def _trace_grad(ins, outs, attrs, meta):
+    dims, rows, cols, rest = meta.args
+    dx = outs["Input@GRAD"]
+    dx.fill(0)
+    np.moveaxis(dx, dims, (-2, -1))[..., rows, cols] = ins["Out@GRAD"].reshape(rest + (1,))
 
 
-# -- bilinear_tensor_product --------------------------------------------------------------------------------
+# -- bilinear_tensor_product ------------------------------------------------------------------------------------
+
+_BILINEAR_GRADS = {
+    "X@GRAD": ("bk,kmn,bn->bm", "Y"),
+    "Y@GRAD": ("bk,kmn,bm->bn", "X"),
+    "Weight@GRAD": ("bk,bm,bn->kmn", None),
+}
 
 
-def bilinear_tensor_product(ins, attrs):
-    x, y, w = ins["X"], ins["Y"], ins["Weight"]
-    out = np.einsum("bm,kmn,bn->bk", x, w, y)
+def _bilinear_fresh(ins, outs, attrs, meta):
+    out = np.einsum("bm,kmn,bn->bk", ins["X"], ins["Weight"], ins["Y"])
     if ins.get("Bias") is not None:
         out = out + ins["Bias"].reshape(1, -1)
-    return {"Out": out.astype(x.dtype, copy=False)}
+    _fresh(outs, meta, ins, Out=out)
 
 
-def bilinear_tensor_product_grad(ins, attrs, ctx=NO_CONTEXT):
-    x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
-    wanted = ctx.wanted({"X@GRAD", "Y@GRAD", "Weight@GRAD", "Bias@GRAD"})
-    grads = {
-        "X@GRAD": lambda: np.einsum("bk,kmn,bn->bm", d, w, y),
-        "Y@GRAD": lambda: np.einsum("bk,kmn,bm->bn", d, w, x),
-        "Weight@GRAD": lambda: np.einsum("bk,bm,bn->kmn", d, x, y),
-        "Bias@GRAD": lambda: d.sum(axis=0, keepdims=True),
-    }
-    return {k: f().astype(x.dtype, copy=False) for k, f in grads.items() if k in wanted}
+def _bilinear_operands(ins, slot):
+    spec, other = _BILINEAR_GRADS[slot]
+    d = ins["Out@GRAD"]
+    return spec, (d, ins["Weight"], ins[other]) if other else (d, ins["X"], ins["Y"])
+
+
+def _bilinear_grad_fresh(ins, outs, attrs, meta):
+    for slot in meta.outputs:
+        if slot == "Bias@GRAD":
+            result = ins["Out@GRAD"].sum(axis=0, keepdims=True)
+        else:
+            spec, operands = _bilinear_operands(ins, slot)
+            result = np.einsum(spec, *operands)
+        _fresh(outs, meta, ins, **{slot: result})
+
+
+DOT = by_variant("dot_out", None, out=_dot, fresh=_dot_fresh)
+DOT_GRAD = by_variant("dot_grad_out", None, out=_dot_grad, fresh=_dot_grad_fresh)
+CROSS = by_variant("cross_out", None, fresh=_cross)
+CROSS_GRAD = by_variant("cross_grad_out", None, fresh=_cross_grad)
+KRON = by_variant("kron_out", None, out=_kron, fresh=_kron_fresh)
+KRON_GRAD = by_variant("kron_grad_out", None, out=_kron_grad, fresh=_kron_grad_fresh)
+TRACE = by_variant("trace_out", None, out=_trace)
+TRACE_GRAD = by_variant("trace_grad_out", None, out=_trace_grad)
+BILINEAR = by_variant("bilinear_tensor_product_out", None, fresh=_bilinear_fresh)
+BILINEAR_GRAD = by_variant("bilinear_tensor_product_grad_out", None, fresh=_bilinear_grad_fresh)
+
+# (by name: CUDA's host fallbacks, kernels/cuda/matrix.py's HOST_OPS)
+bilinear_tensor_product = adapter(metas.bilinear_meta, BILINEAR, "bilinear_tensor_product")
+bilinear_tensor_product_grad = adapter(metas.bilinear_grad_meta, BILINEAR_GRAD, "bilinear_tensor_product_grad")

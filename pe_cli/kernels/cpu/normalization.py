@@ -1,6 +1,7 @@
 """CPU kernels of the normalization ops (ops/normalization.py). batch_norm and its gradients are structured
 kernels (out-kernels in batch_norm.py; here the adapters over them, for the kernels made of them, and the numba
-forms with relu that fused_batch_norm_act runs); affine_channel, lrn and norm are numpy. instance_norm and
+forms with relu that fused_batch_norm_act runs); affine_channel, lrn and norm are structured kernels too (their
+out-kernels here, numpy's ufuncs written through out=); data_norm is numpy. instance_norm and
 group_norm are in normalization_groups.py."""
 
 import numpy as np
@@ -9,15 +10,12 @@ from ...shapes.normalization import (
     batch_norm_grad_meta,
     batch_norm_grad_param_meta,
     batch_norm_meta,
-    channel_view,
-    lrn_view,
     running_stats,
 )
-from ..structured import adapter
+from ..structured import adapter, fresh_output
 from . import batch_norm as bn
-from .loss_classification import cast
+from .launches import by_variant
 from .runtime.loops import is_float, lazy, twin
-from .normalization_groups import group_norm, group_norm_grad, instance_norm, instance_norm_grad  # noqa: F401 (found here by the registry)
 
 _norm_loops = lazy("_norm_loops")
 
@@ -110,52 +108,79 @@ batch_norm_grad = adapter(batch_norm_grad_meta, bn.GRAD, "batch_norm_grad")
 batch_norm_grad_param = adapter(batch_norm_grad_param_meta, bn.GRAD, "batch_norm_grad_param")
 
 
-# -- affine_channel -------------------------------------------------------------------------------
+# -- affine_channel, lrn, norm: structured kernels (meta rules: shapes/normalization.py) ----------------------
 
 
-def affine_channel(ins, attrs):
-    x = ins["X"]
-    view = channel_view(x, attrs)
+def _put(outs, meta, ins, **results):
+    for slot, result in results.items():
+        outs[slot] = fresh_output(result, meta.outputs[slot], tuple(ins.values()))
+
+
+def _affine_channel(ins, outs, attrs, meta):
+    (view,) = meta.args
     s, b = ins["Scale"].reshape(1, -1, 1), ins["Bias"].reshape(1, -1, 1)
-    return {"Out": (x.reshape(view) * s + b).astype(x.dtype, copy=False).reshape(x.shape)}
+    np.add(np.multiply(ins["X"].reshape(view), s), b, out=outs["Out"].reshape(view))
 
 
-def affine_channel_grad(ins, attrs):
-    x, scale, dout = ins["X"], ins["Scale"], ins["Out@GRAD"]
-    view = channel_view(x, attrs)
-    d, xv = dout.reshape(view), x.reshape(view)
-    return {
-        "X@GRAD": (d * scale.reshape(1, -1, 1)).astype(x.dtype, copy=False).reshape(x.shape),
-        "Scale@GRAD": (d * xv).sum(axis=(0, 2)).astype(scale.dtype, copy=False),
-        "Bias@GRAD": d.sum(axis=(0, 2)).astype(scale.dtype, copy=False),
+def _affine_channel_fresh(ins, outs, attrs, meta):
+    (view,) = meta.args
+    s, b = ins["Scale"].reshape(1, -1, 1), ins["Bias"].reshape(1, -1, 1)
+    _put(outs, meta, ins, Out=(ins["X"].reshape(view) * s + b).reshape(ins["X"].shape))
+
+
+def _affine_channel_grad(ins, outs, attrs, meta):
+    (view,) = meta.args
+    d, xv = ins["Out@GRAD"].reshape(view), ins["X"].reshape(view)
+    np.multiply(d, ins["Scale"].reshape(1, -1, 1), out=outs["X@GRAD"].reshape(view))
+    np.add.reduce(np.multiply(d, xv), axis=(0, 2), out=outs["Scale@GRAD"])
+    np.add.reduce(d, axis=(0, 2), out=outs["Bias@GRAD"])
+
+
+def _affine_channel_grad_fresh(ins, outs, attrs, meta):
+    (view,) = meta.args
+    x, d = ins["X"], ins["Out@GRAD"].reshape(view)
+    grads = {
+        "X@GRAD": (d * ins["Scale"].reshape(1, -1, 1)).reshape(x.shape),
+        "Scale@GRAD": (d * x.reshape(view)).sum(axis=(0, 2)),
+        "Bias@GRAD": d.sum(axis=(0, 2)),
     }
+    _put(outs, meta, ins, **grads)
 
 
-# -- lrn ----------------------------------------------------------------------------------------------
-
-
-def lrn(ins, attrs):
-    x = ins["X"]
+def _lrn_mid(attrs, xv, mid):
+    """MidOut: k plus alpha times the sum of the squares of the n channels around each (into ``mid``)."""
     n, pre_pad = attrs["n"], (attrs["n"] - 1) // 2
-    xv = x.reshape(lrn_view(x, attrs))
     sq = xv * xv
-    mid = np.full(xv.shape, attrs["k"], dtype=x.dtype)
     c = xv.shape[1]
     for i in range(n):
         shift = i - pre_pad  # channel c reads channel c + shift
         lo, hi = max(0, -shift), min(c, c - shift)
         if lo < hi:
             mid[:, lo:hi] += attrs["alpha"] * sq[:, lo + shift : hi + shift]
-    out = xv * mid ** -attrs["beta"]
-    return {"Out": out.astype(x.dtype, copy=False).reshape(x.shape), "MidOut": mid.reshape(x.shape)}
+    return mid
 
 
-def lrn_grad(ins, attrs):
-    """dX[c] = dOut[c] * Mid[c]^-beta - 2 alpha beta X[c] * sum over the c' whose window holds c of
-    dOut[c'] * Out[c'] / Mid[c']."""
-    x, out, mid, dout = ins["X"], ins["Out"], ins["MidOut"], ins["Out@GRAD"]
-    view = lrn_view(x, attrs)
-    xv, ov, mv, dv = (a.reshape(view) for a in (x, out, mid, dout))
+def _lrn(ins, outs, attrs, meta):
+    (view,) = meta.args
+    xv, mid = ins["X"].reshape(view), outs["MidOut"].reshape(view)
+    mid.fill(attrs["k"])
+    _lrn_mid(attrs, xv, mid)
+    np.multiply(xv, mid ** -attrs["beta"], out=outs["Out"].reshape(view))
+
+
+def _lrn_fresh(ins, outs, attrs, meta):
+    (view,) = meta.args
+    x = ins["X"]
+    xv = x.reshape(view)
+    mid = _lrn_mid(attrs, xv, np.full(view, attrs["k"], dtype=x.dtype))
+    _put(outs, meta, ins, Out=(xv * mid ** -attrs["beta"]).reshape(x.shape), MidOut=mid.reshape(x.shape))
+
+
+def _lrn_parts(ins, attrs, view):
+    """dOut * Mid^-beta and 2 alpha beta X times the sum over the c' whose window holds c of dOut[c'] * Out[c'] /
+    Mid[c'] (``acc``)."""
+    x = ins["X"]
+    xv, ov, mv, dv = (a.reshape(view) for a in (x, ins["Out"], ins["MidOut"], ins["Out@GRAD"]))
     ratio = dv * ov / mv
     acc = np.zeros(view, dtype=x.dtype)
     n, pre_pad, c = attrs["n"], (attrs["n"] - 1) // 2, view[1]
@@ -164,26 +189,60 @@ def lrn_grad(ins, attrs):
         lo, hi = max(0, shift), min(c, c + shift)
         if lo < hi:
             acc[:, lo:hi] += ratio[:, lo - shift : hi - shift]
-    dx = dv * mv ** -attrs["beta"] - 2 * attrs["alpha"] * attrs["beta"] * xv * acc
-    return {"X@GRAD": dx.astype(x.dtype, copy=False).reshape(x.shape)}
+    return dv * mv ** -attrs["beta"], 2 * attrs["alpha"] * attrs["beta"] * xv * acc
 
 
-# -- norm ---------------------------------------------------------------------------------------
+def _lrn_grad(ins, outs, attrs, meta):
+    """dX[c] = dOut[c] * Mid[c]^-beta - 2 alpha beta X[c] * sum over the c' whose window holds c of
+    dOut[c'] * Out[c'] / Mid[c']."""
+    (view,) = meta.args
+    first, second = _lrn_parts(ins, attrs, view)
+    np.subtract(first, second, out=outs["X@GRAD"].reshape(view))
 
 
-def norm(ins, attrs):
+def _lrn_grad_fresh(ins, outs, attrs, meta):
+    (view,) = meta.args
+    first, second = _lrn_parts(ins, attrs, view)
+    _put(outs, meta, ins, **{"X@GRAD": (first - second).reshape(ins["X"].shape)})
+
+
+def _norm(ins, outs, attrs, meta):
+    x, n = ins["X"], outs["Norm"]
+    np.add.reduce(np.multiply(x, x), axis=meta.args[0], keepdims=True, out=n)
+    np.add(n, x.dtype.type(attrs["epsilon"]), out=n)
+    np.sqrt(n, out=n)
+    np.divide(x, n, out=outs["Out"])
+
+
+def _norm_fresh(ins, outs, attrs, meta):
     x = ins["X"]
-    axis = attrs["axis"] % x.ndim
-    n = np.sqrt(np.sum(x * x, axis=axis, keepdims=True) + x.dtype.type(attrs["epsilon"]))
-    return {"Out": cast(x / n, x), "Norm": cast(n, x)}
+    n = np.sqrt(np.sum(x * x, axis=meta.args[0], keepdims=True) + x.dtype.type(attrs["epsilon"]))
+    _put(outs, meta, ins, Out=x / n, Norm=n)
 
 
-def norm_grad(ins, attrs):
+def _norm_grad(ins, outs, attrs, meta):
     """Out = X / n, n = sqrt(sum(X^2) + eps): dX = dOut / n - X * sum(dOut * X) / n^3."""
     x, n, dout = ins["X"], ins["Norm"], ins["Out@GRAD"]
-    axis = attrs["axis"] % x.ndim
-    dot = np.sum(dout * x, axis=axis, keepdims=True)
-    return {"X@GRAD": cast(dout / n - x * dot / (n * n * n), x)}
+    dot = np.add.reduce(np.multiply(dout, x), axis=meta.args[0], keepdims=True)
+    scaled = np.multiply(x, dot)
+    np.divide(scaled, n * n * n, out=scaled)
+    np.subtract(np.divide(dout, n), scaled, out=outs["X@GRAD"])
+
+
+def _norm_grad_fresh(ins, outs, attrs, meta):
+    x, n, dout = ins["X"], ins["Norm"], ins["Out@GRAD"]
+    dot = np.sum(dout * x, axis=meta.args[0], keepdims=True)
+    _put(outs, meta, ins, **{"X@GRAD": dout / n - x * dot / (n * n * n)})
+
+
+AFFINE_CHANNEL = by_variant("affine_channel_out", None, out=_affine_channel, fresh=_affine_channel_fresh)
+AFFINE_CHANNEL_GRAD = by_variant(
+    "affine_channel_grad_out", None, out=_affine_channel_grad, fresh=_affine_channel_grad_fresh
+)
+LRN = by_variant("lrn_out", None, out=_lrn, fresh=_lrn_fresh)
+LRN_GRAD = by_variant("lrn_grad_out", None, out=_lrn_grad, fresh=_lrn_grad_fresh)
+NORM = by_variant("norm_out", None, out=_norm, fresh=_norm_fresh)
+NORM_GRAD = by_variant("norm_grad_out", None, out=_norm_grad, fresh=_norm_grad_fresh)
 
 
 # -- data_norm --------------------------------------------------------------------------------------------
