@@ -6,10 +6,10 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..shapes.broadcasting import times_of
+from ..shapes.sequence import POOL_CODES, lod_offsets  # noqa: F401  (the sequence kernels' and meta rules')
 
 # -- codes the loops take ------------------------------------------------------------------------
 
-POOL_CODES = {"AVERAGE": 0, "SUM": 1, "SQRT": 2, "MAX": 3, "LAST": 4, "FIRST": 5}
 # the recurrent ops' activations, as their numba and CUDA loops take them
 ACT_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
 # Fluid's sequence RNN ops (lstm, gru, lstmp and the fused ones) compute sigmoid as its math::detail and
@@ -45,19 +45,6 @@ def seq_offsets(ctx, slot, rows):
     """The offsets of the last LoD level of input ``slot`` (int64), checked against its rows; a
     plain tensor (no LoD) is refused: sequence ops need to know where sequences end."""
     return lod_offsets(ctx.lod.get(slot), slot, rows)
-
-
-def lod_offsets(lod, slot, rows):
-    """``seq_offsets`` of the LoD ``lod`` of input ``slot``."""
-    if not lod:
-        raise PeError(
-            f"input {slot} has no LoD: this sequence op needs a LoDTensor "
-            f"(feed one made with fluid.create_lod_tensor, or a variable with lod_level >= 1)"
-        )
-    offs = np.asarray(lod[-1], dtype=np.int64)
-    if offs[-1] != rows:
-        raise PeError(f"input {slot}'s LoD ends at {int(offs[-1])} but it has {rows} rows")
-    return offs
 
 
 def check_initial_states(ins, offs, slots=("H0", "C0")):

@@ -48,6 +48,7 @@ from tests.ops import (
     cases_pointwise_math,
     cases_primitive,
     cases_selecting,
+    cases_sequence,
     cases_similarity,
     cases_special,
     cases_flattening,
@@ -197,6 +198,8 @@ CONVERTED = {
     "channel rearranging": {f"{op}{g}" for op in ("channel_shuffle", "pixel_unshuffle") for g in ("", "_grad")},
     # (their sentinel buffers, diagonal's Input slot: tests/kernels/test_structured_diagonals.py)
     "diagonals": {f"{op}{g}" for op in ("diag_v2", "diagonal", "fill_diagonal") for g in ("", "_grad")},
+    # (their sentinel buffers, LoD given, a Meta per LoD: tests/kernels/test_structured_sequence.py)
+    "sequence": {f"{op}{g}" for op in ("sequence_pool", "sequence_softmax") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -312,6 +315,7 @@ CASES["tiling"] = [c for c in cases_manipulation.CASES + cases_broadcasting.CASE
 CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["cumulative"]]
 CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
 CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
+CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -340,6 +344,7 @@ OWN_TESTS = (
     "primitive",
     "padding",
     "diagonals",
+    "sequence",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
