@@ -102,3 +102,109 @@ def _steps(results):
 def sequence(results, record, direct):
     _direct_cases(results, record, direct)
     _steps(results)
+
+
+def _rows_direct(results, record, direct):
+    """sequence_reverse, sequence_expand (X with and without a LoD, Y of one and two levels, ref_level), sequence_pad
+    (padded_length, a scalar and a row PadValue) and their grad ops, over dtypes, shapes and LoDs."""
+    for dtype in ("float32", "float64", "int64"):
+        for shape in ((8,), (8, 3), (8, 2, 3)):
+            x = _values(f"rows|{dtype}|{shape}", shape, dtype)
+            for name, lod in _LODS.items():
+                key = f"rows|{dtype}|{shape}|{name}"
+                outs = _call(results, record, direct, "sequence_reverse", f"{key}|rev", {"X": x}, {}, lod)
+                dy = _values(f"{key}|drev", shape, dtype)
+                _call(results, record, direct, "sequence_reverse_grad", f"{key}|revg", {"X": x, "Y@GRAD": dy}, {}, lod)
+                for n, pad in enumerate([np.array([0.5]), _values(f"{key}|pv", shape[1:] or (1,), dtype)]):
+                    for length in (-1, 6, 2):
+                        attrs, k = {"padded_length": length}, f"{key}|pad|{n}|{length}"
+                        outs = _call(results, record, direct, "sequence_pad", k, {"X": x, "PadValue": pad}, attrs, lod)
+                        if outs is not None:
+                            d = {"X": x, "Out@GRAD": _values(k + "d", outs["Out"].shape, dtype)}
+                            _call(results, record, direct, "sequence_pad_grad", k + "|g", d, attrs, lod)
+    _expand_direct(results, record, direct)
+    for dtype in ("float32", "float64"):  # (sequence_unpad_grad: Length's values, in range and not)
+        for shape in ((3, 4), (3, 4, 2), (0, 4)):
+            for n, length in enumerate([[2, 0, 4], [4, 4, 4], [1, 5, 0], [1]]):
+                x, key = _values(f"unpad|{dtype}|{shape}", shape, dtype), f"unpad|{dtype}|{shape}|{n}"
+                rows = sum(length) if sum(length) <= shape[1] * len(length) else 1
+                ins = {"X": x, "Length": np.array(length, np.int64)}
+                ins["Out@GRAD"] = _values(key + "d", (rows,) + (shape[2:] or (1,)), dtype)
+                _call(results, record, direct, "sequence_unpad_grad", key, ins, {}, None)
+
+
+def _expand_direct(results, record, direct):
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    forms = [  # (X's rows, X's LoD, Y's LoD, ref_level)
+        (3, None, [[0, 2, 2, 5]], -1),
+        (3, [[0, 1, 3]], [[0, 2, 5]], -1),
+        (5, [[0, 2, 3, 5]], [[0, 1, 3, 4]], 0),
+        (5, [[0, 2, 3, 5]], [[0, 1, 3, 4], [0, 2, 3, 5, 6, 7]], 0),
+        (5, [[0, 2, 3, 5]], [[0, 1, 3, 4], [0, 2, 3, 5, 6, 7]], -1),
+        (3, [[0, 1, 3]], [[0, 2, 5, 6]], -1),
+        (4, [[0, 2], [0, 1, 4]], [[0, 1, 3]], -1),
+    ]
+    for dtype in ("float32", "float64"):
+        for i, (rows, x_lod, y_lod, level) in enumerate(forms):
+            x = _values(f"exp|{dtype}|{i}", (rows, 2), dtype)
+            y = _values(f"exp|y|{i}", (y_lod[-1][-1], 1), "float32")
+            lods = {"Y": y_lod, **({"X": x_lod} if x_lod else {})}
+            key, attrs = f"expand|{dtype}|{i}", {"ref_level": level}
+            ctx = KernelContext(lod=lods)
+            record(results, key, lambda: direct(registry.get("sequence_expand"), {"X": x, "Y": y}, attrs, ctx))
+            results[key + "|lod"] = np.frombuffer(repr(ctx.out_lod).encode(), dtype=np.uint8)
+            try:
+                out = direct(registry.get("sequence_expand"), {"X": x, "Y": y}, attrs, KernelContext(lod=lods))["Out"]
+            except Exception:
+                continue
+            ins = {"X": x, "Y": y, "Out@GRAD": _values(key + "d", out.shape, dtype)}
+            grad = registry.get("sequence_expand_grad")
+            record(results, key + "|g", lambda: direct(grad, ins, attrs, KernelContext(lod=lods)))
+
+
+def _rows_steps(results):
+    """sequence_reverse, sequence_pad and sequence_expand as steps on one shape with two LoDs, each twice."""
+    from pe_cli.base.places import CPUPlace
+    from pe_cli.executor.plan import OpStep, Values, run_step
+    from pe_cli.framework import Program
+
+    forms = [
+        ("sequence_reverse", {"X": ["x"]}, {"Y": ["y"]}, {}),
+        ("sequence_pad", {"X": ["x"], "PadValue": ["p"]}, {"Out": ["y"], "Length": ["n"]}, {}),
+        ("sequence_expand", {"X": ["x"], "Y": ["r"]}, {"Out": ["y"]}, {}),
+    ]
+    r = _values("rows|r", (8, 1), "float32")
+    for n, (op, inputs, outputs, attrs) in enumerate(forms):
+        program = Program()
+        block = program.global_block()
+        for name in ("x", "p", "r", *(v[0] for v in outputs.values())):
+            block.create_var(name=name)
+        block.append_op(op, inputs, outputs, attrs)
+        step = OpStep(block.ops[0], CPUPlace())
+        x = (
+            _values(f"rows|step|{n}", (8, 2), "float32")
+            if op != "sequence_expand"
+            else _values("rows|x3", (3, 2), "float32")
+        )
+        x_lods = [_LODS["three"], _LODS["empty"]] if op != "sequence_expand" else [None, [[0, 1, 2, 3]]]
+        for j, i in enumerate([0, 1, 0, 1]):
+            lods = {"x": x_lods[i]} if x_lods[i] else {}
+            lods["r"] = [[0, 3, 4, 8]] if j % 2 == 0 else [[0, 2, 2, 8]]
+            values = Values({"x": x, "p": np.array([0.5], np.float32), "r": r}, lods)
+            key = f"rows|step|{n}|{op}|{j}"
+            try:
+                run_step(step, values)
+            except Exception as e:
+                results[key + "|error"] = np.frombuffer(f"{type(e).__name__}: {e}".encode(), dtype=np.uint8)
+                continue
+            for name in (v[0] for v in outputs.values()):
+                a = values[name]
+                results[f"{key}|{name}|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
+                results[f"{key}|{name}|lod"] = np.frombuffer(repr(values.lods.get(name)).encode(), dtype=np.uint8)
+
+
+def sequence_rows(results, record, direct):
+    _rows_direct(results, record, direct)
+    _rows_steps(results)

@@ -49,6 +49,7 @@ from tests.ops import (
     cases_primitive,
     cases_selecting,
     cases_sequence,
+    cases_sequence_rows,
     cases_similarity,
     cases_special,
     cases_flattening,
@@ -200,6 +201,10 @@ CONVERTED = {
     "diagonals": {f"{op}{g}" for op in ("diag_v2", "diagonal", "fill_diagonal") for g in ("", "_grad")},
     # (their sentinel buffers, LoD given, a Meta per LoD: tests/kernels/test_structured_sequence.py)
     "sequence": {f"{op}{g}" for op in ("sequence_pool", "sequence_softmax") for g in ("", "_grad")},
+    "sequence rows": {
+        f"{op}{g}" for op in ("sequence_reverse", "sequence_expand", "sequence_pad") for g in ("", "_grad")
+    }
+    | {"sequence_unpad_grad"},  # (sequence_unpad, sequence_mask, sequence_erase: shapes from values, not converted)
 }
 CASES = {
     "activation table": [
@@ -316,6 +321,7 @@ CASES["cumulative"] = [c for c in cases_cumulative.CASES if c.op in CONVERTED["c
 CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.op in CONVERTED["channel rearranging"]]
 CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
 CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
+CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -345,6 +351,7 @@ OWN_TESTS = (
     "padding",
     "diagonals",
     "sequence",
+    "sequence rows",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

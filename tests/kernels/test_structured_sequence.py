@@ -14,6 +14,7 @@ from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
 from tests.kernels.test_structured_kernels import CASES
 from tests.kernels.test_structured_padding import _run, _step
+from tests.ops import cases_sequence_rows
 from tests.ops.cases_sequence import pool_ref, softmax_ref
 
 rng = np.random.default_rng(23)
@@ -98,3 +99,83 @@ def test_sequence_softmax_refuses_more_than_one_value_per_step(shape):
         registry.get("sequence_softmax").kernel("cpu")({"X": x}, {}, ctx)
     with pytest.raises(Exception, match=r"sequence_softmax_grad: Out \[5, .*\] must be \[N, 1\] or \[N\]"):
         registry.get("sequence_softmax_grad").kernel("cpu")({"Out": x, "Out@GRAD": x}, {}, ctx)
+
+
+def _filled(op, ins, attrs, ctx):
+    """The op's meta rule and out-kernel (handed the call's context where it takes one) into buffers of two sentinel
+    patterns: its outputs, the buffers handed, filled completely."""
+    opdef = registry.get(op)
+    meta, told = opdef.structured.meta(attrs, ins, ctx), getattr(opdef.structured.cpu, "takes_context", False)
+    answers = []
+    for fill in (np.nan, -7.25):
+        outs = {
+            s: np.full(shape, fill if np.dtype(d).kind in "fc" else 77, d) for s, (shape, d) in meta.outputs.items()
+        }
+        given = dict(outs)
+        extra = (ctx,) if told else ()
+        assert opdef.structured.cpu(ins, outs, dict(attrs), meta, *extra) is None
+        assert all(outs[s] is b for s, b in given.items()), f"{op}: an output is not the buffer it was handed"
+        answers.append(outs)
+    for slot in meta.outputs:
+        assert answers[0][slot].tobytes() == answers[1][slot].tobytes(), f"{op}: {slot} not filled completely"
+    return answers[0]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["sequence rows"], ids=[c.id for c in CASES["sequence rows"]])
+def test_sequence_rows_out_kernels_fill_what_they_are_handed(case, dtype):
+    """sequence_reverse, sequence_expand, sequence_pad and their grad ops on each op case's values and LoDs: the
+    outputs are the buffers handed, every element written, the op's kernel's bits (and expand's Out LoD)."""
+    attrs = _attrs_with_defaults(case)
+    lods = {s: v.lod() for s, v in case.inputs.items() if hasattr(v, "lod") and v.lod()}
+    ins = {s: np.asarray(v).astype(dtype) for s, v in case.inputs.items()}
+    ctx, want_ctx = KernelContext(lod=lods), KernelContext(lod=lods)
+    outs = _filled(case.op, ins, attrs, ctx)
+    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), want_ctx)
+    assert all(outs[s].tobytes() == want[s].tobytes() and outs[s].shape == want[s].shape for s in outs)
+    assert ctx.out_lod == want_ctx.out_lod
+    first = "Y" if case.op == "sequence_reverse" else "Out"
+    grad = registry.get(case.op + "_grad")
+    given = {**ins, f"{first}@GRAD": rng.uniform(-1, 1, outs[first].shape).astype(dtype)}
+    gins = {s.name: given[s.name] for s in grad.inputs if s.name in given}
+    douts = _filled(grad.type, gins, attrs, KernelContext(lod=lods))
+    gwant = grad.kernel("cpu")(gins, dict(attrs), KernelContext(lod=lods))
+    assert douts["X@GRAD"].tobytes() == gwant["X@GRAD"].tobytes()
+
+
+def test_row_steps_keep_a_meta_per_lod():
+    """sequence_reverse, sequence_pad and sequence_expand as steps on one shape with two LoDs, each twice: each run
+    its own LoD's rows (expand's Out LoD its own too), a Meta per LoD."""
+    x = rng.standard_normal((6, 2))
+    rev = _step("sequence_reverse", {"X": ["x"]}, {}, {"Y": ["y"]})
+    pad = _step("sequence_pad", {"X": ["x"], "PadValue": ["p"]}, {}, {"Out": ["y"], "Length": ["n"]})
+    exp = _step("sequence_expand", {"X": ["x"], "Y": ["r"]}, {}, {"Out": ["y"]})
+    for lengths in ([2, 4], [1, 2, 3], [2, 4], [1, 2, 3]):
+        offs = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+        values = _lod_values("x", x, lengths)
+        run_step(rev, values)
+        assert values["y"].tobytes() == np.concatenate([x[a:b][::-1] for a, b in zip(offs, offs[1:])]).tobytes()
+        values = Values({"x": x, "p": np.zeros(1)}, {"x": [offs]})
+        run_step(pad, values)
+        assert values["y"].shape == (len(lengths), max(lengths), 2) and values["n"].tolist() == lengths
+        assert values["y"][-1, : lengths[-1]].tobytes() == x[offs[-2] :].tobytes()
+        r = np.zeros((len(lengths), 1))  # (Y: one row per sequence of X, each X row repeated once)
+        values = Values({"x": x, "r": r}, {"r": [list(range(len(lengths) + 1))], "x": [offs]})
+        run_step(exp, values)
+        assert values["y"].tobytes() == x.tobytes() and values.lods["y"] == [offs]
+    for step in (rev, pad, exp):
+        assert len(inspect.unwrap(step.kernel).metas) == 2
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", [c for c in cases_sequence_rows.CASES if c.op == "sequence_unpad"])
+def test_unpad_grad_out_kernel_fills_what_it_is_handed(case, dtype):
+    """sequence_unpad_grad on each unpad case: X@GRAD the buffer handed, every element written, the kernel's bits;
+    a Length past the padded length refused as the forward refuses it."""
+    x, length = np.asarray(case.inputs["X"]).astype(dtype), np.asarray(case.inputs["Length"])
+    out = registry.get("sequence_unpad").kernel("cpu")({"X": x, "Length": length}, {}, KernelContext())["Out"]
+    gins = {"X": x, "Length": length, "Out@GRAD": rng.uniform(-1, 1, out.shape).astype(dtype)}
+    douts = _filled("sequence_unpad_grad", gins, {}, KernelContext())
+    assert douts["X@GRAD"].tobytes() == registry.get("sequence_unpad_grad").kernel("cpu")(gins, {})["X@GRAD"].tobytes()
+    with pytest.raises(Exception, match="sequence_unpad: Length .* must be between 0 and the padded length"):
+        registry.get("sequence_unpad_grad").kernel("cpu")(dict(gins, Length=length + x.shape[1]), {})
