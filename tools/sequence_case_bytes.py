@@ -208,3 +208,42 @@ def _rows_steps(results):
 def sequence_rows(results, record, direct):
     _rows_direct(results, record, direct)
     _rows_steps(results)
+
+
+def sequence_shape(results, record, direct):
+    """sequence_expand_as (Y of one and two levels, empty sequences) and sequence_reshape (new_dim, C-contiguous and
+    strided X: a view or a copy) and their grad ops, with their outputs' LoD and layout; and as steps on two LoDs."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    for dtype in ("float32", "float64"):
+        for n, y_lod in enumerate([[[0, 2, 2, 5]], [[0, 1, 3], [0, 2, 2, 5]], [[0, 3]], [[0, 1, 4]]]):
+            x = _values(f"ea|{dtype}|{n}", (3, 2), dtype)
+            y = _values("ea|y", (y_lod[-1][-1], 1), dtype)
+            key, ctx = f"expand_as|{dtype}|{n}", KernelContext(lod={"Y": y_lod})
+            record(results, key, lambda: direct(registry.get("sequence_expand_as"), {"X": x, "Y": y}, {}, ctx))
+            d = _values(key + "d", (y_lod[-1][-1], 2), dtype)
+            ins = {"X": x, "Y": y, "Out@GRAD": d}
+            grad = registry.get("sequence_expand_as_grad")
+            record(results, key + "|g", lambda: direct(grad, ins, {}, KernelContext(lod={"Y": y_lod})))
+        for form in ("c", "strided"):
+            for new_dim in (1, 2, 3, 4, 6):
+                x = (
+                    _values(f"rs|{dtype}", (6, 4), dtype)
+                    if form == "c"
+                    else _values(f"rs|{dtype}", (6, 8), dtype)[:, ::2]
+                )
+                for name in ("three", "two_levels", "none"):
+                    lod = {"three": [[0, 3, 6]], "two_levels": [[0, 1, 2], [0, 3, 6]], "none": None}[name]
+                    key = f"reshape|{dtype}|{form}|{new_dim}|{name}"
+                    outs = _call(results, record, direct, "sequence_reshape", key, {"X": x}, {"new_dim": new_dim}, lod)
+                    if outs is None:
+                        continue
+                    ctx = KernelContext(lod={"X": lod})
+                    direct(registry.get("sequence_reshape"), {"X": x}, {"new_dim": new_dim}, ctx)
+                    results[key + "|lod"] = np.frombuffer(repr(ctx.out_lod).encode(), dtype=np.uint8)
+                    results[key + "|view"] = np.frombuffer(repr(np.shares_memory(outs["Out"], x)).encode(), np.uint8)
+                    d = _values(key + "d", outs["Out"].shape, dtype)
+                    attrs, ins = {"new_dim": new_dim}, {"X": x, "Out@GRAD": d}
+                    _call(results, record, direct, "sequence_reshape_grad", key + "|g", ins, attrs, lod)
+                    _call(results, record, direct, "sequence_reshape_grad", key + "|g1", dict(ins, X=x[1:]), attrs, lod)

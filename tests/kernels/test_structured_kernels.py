@@ -50,6 +50,7 @@ from tests.ops import (
     cases_selecting,
     cases_sequence,
     cases_sequence_rows,
+    cases_sequence_shape,
     cases_similarity,
     cases_special,
     cases_flattening,
@@ -205,6 +206,8 @@ CONVERTED = {
         f"{op}{g}" for op in ("sequence_reverse", "sequence_expand", "sequence_pad") for g in ("", "_grad")
     }
     | {"sequence_unpad_grad"},  # (sequence_unpad, sequence_mask, sequence_erase: shapes from values, not converted)
+    # (sequence_concat, sequence_slice, lod_reset: their kernels for now)
+    "sequence shape": {f"{op}{g}" for op in ("sequence_expand_as", "sequence_reshape") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -322,6 +325,7 @@ CASES["channel rearranging"] = [c for c in cases_channel_rearranging.CASES if c.
 CASES["diagonals"] = [c for c in cases_diagonals.CASES if c.op in CONVERTED["diagonals"]]
 CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
 CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
+CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONVERTED["sequence shape"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -352,6 +356,7 @@ OWN_TESTS = (
     "diagonals",
     "sequence",
     "sequence rows",
+    "sequence shape",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -179,3 +179,55 @@ def test_unpad_grad_out_kernel_fills_what_it_is_handed(case, dtype):
     assert douts["X@GRAD"].tobytes() == registry.get("sequence_unpad_grad").kernel("cpu")(gins, {})["X@GRAD"].tobytes()
     with pytest.raises(Exception, match="sequence_unpad: Length .* must be between 0 and the padded length"):
         registry.get("sequence_unpad_grad").kernel("cpu")(dict(gins, Length=length + x.shape[1]), {})
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["sequence shape"], ids=[c.id for c in CASES["sequence shape"]])
+def test_sequence_shape_out_kernels(case, dtype):
+    """sequence_expand_as (and its gradient) fills the buffers it is handed; sequence_reshape's Out is a view of a
+    C-contiguous X with the rule's LoD, its gradient a view of Out@GRAD: each the op's kernel's bits."""
+    attrs = _attrs_with_defaults(case)
+    lods = {s: v.lod() for s, v in case.inputs.items() if hasattr(v, "lod") and v.lod()}
+    ins = {s: np.asarray(v).astype(dtype) for s, v in case.inputs.items()}
+    opdef, grad = registry.get(case.op), registry.get(case.op + "_grad")
+    if case.op == "sequence_expand_as":
+        outs = _filled(case.op, ins, attrs, KernelContext(lod=lods))
+    else:
+        ctx = KernelContext(lod=lods)
+        outs = opdef.kernel("cpu")(ins, dict(attrs), ctx)
+        assert np.shares_memory(outs["Out"], ins["X"]) and outs["Out"].shape[1] == attrs["new_dim"]
+        offs = np.asarray(lods["X"][-1]) * ins["X"].shape[1] // attrs["new_dim"]
+        assert ctx.out_lod == {"Out": lods["X"][:-1] + [offs.tolist()]}
+    assert outs["Out"].tobytes() == np.asarray(case.ref(case.inputs, attrs)["Out"]).astype(dtype).tobytes()
+    given = {**ins, "Out@GRAD": rng.uniform(-1, 1, outs["Out"].shape).astype(dtype)}
+    gins = {s.name: given[s.name] for s in grad.inputs if s.name in given}
+    if case.op == "sequence_expand_as":
+        douts = _filled(grad.type, gins, attrs, KernelContext(lod=lods))
+    else:
+        douts = grad.kernel("cpu")(gins, dict(attrs), KernelContext(lod=lods))
+        assert np.shares_memory(douts["X@GRAD"], gins["Out@GRAD"]) and douts["X@GRAD"].shape == ins["X"].shape
+    want = {"X@GRAD": np.zeros_like(ins["X"])}
+    if case.op == "sequence_expand_as":
+        offs = lods["Y"][-1]
+        np.add.at(want["X@GRAD"], np.repeat(np.arange(len(offs) - 1), np.diff(offs)), given["Out@GRAD"])
+    else:
+        want["X@GRAD"] = given["Out@GRAD"].reshape(ins["X"].shape)
+    assert douts["X@GRAD"].tobytes() == want["X@GRAD"].tobytes()
+
+
+def test_shape_steps_keep_a_meta_per_lod():
+    """sequence_expand_as and sequence_reshape as steps on one shape with two LoDs, each twice: each run its own
+    LoD's rows and Out LoD, a Meta per LoD."""
+    x = rng.standard_normal((4, 2))
+    expand_as = _step("sequence_expand_as", {"X": ["x"], "Y": ["r"]}, {}, {"Out": ["y"]})
+    reshape = _step("sequence_reshape", {"X": ["x"]}, {"new_dim": 4}, {"Out": ["y"]})
+    for offs in ([0, 1, 3, 3, 6], [0, 2, 3, 5, 6], [0, 1, 3, 3, 6], [0, 2, 3, 5, 6]):
+        values = Values({"x": x, "r": np.zeros((6, 1))}, {"r": [offs]})
+        run_step(expand_as, values)
+        assert values["y"].tobytes() == np.repeat(x, np.diff(offs), axis=0).tobytes() and values.lods["y"] == [offs]
+        x_offs = [0, 2, 4] if offs[1] == 1 else [0, 4]
+        values = Values({"x": x}, {"x": [x_offs]})
+        run_step(reshape, values)
+        assert values["y"].tobytes() == x.tobytes() and values.lods["y"] == [[v // 2 for v in x_offs]]
+    for step in (expand_as, reshape):
+        assert len(inspect.unwrap(step.kernel).metas) == 2
