@@ -247,3 +247,33 @@ def sequence_shape(results, record, direct):
                     attrs, ins = {"new_dim": new_dim}, {"X": x, "Out@GRAD": d}
                     _call(results, record, direct, "sequence_reshape_grad", key + "|g", ins, attrs, lod)
                     _call(results, record, direct, "sequence_reshape_grad", key + "|g1", dict(ins, X=x[1:]), attrs, lod)
+
+
+def lod_resets(results, record, direct):
+    """lod_reset / lod_append over Y's LoD, Y's values, target_lod, append and bad levels: Out, its LoD, X itself."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    x = _values("reset|x", (5, 2), "float32")
+    forms = [  # (inputs, attrs, LoD)
+        ({"Y": np.zeros((5, 1), np.float32)}, {}, {"Y": [[0, 1, 5]]}),
+        ({"Y": np.zeros((5, 1), np.float32)}, {}, {"Y": [[0, 1, 4]]}),
+        ({"Y": np.array([0, 2, 5], np.int32)}, {}, {}),
+        ({"Y": np.array([0, 3, 2, 5], np.int64)}, {}, {}),
+        ({}, {"target_lod": [0, 2, 5]}, {"X": [[0, 5]]}),
+        ({}, {"target_lod": [0, 1, 3]}, {}),
+        ({}, {"target_lod": [0, 1, 2, 5], "append": True}, {"X": [[0, 1, 3]]}),
+        ({}, {"target_lod": [0, 1, 5], "append": True}, {"X": [[0, 1, 3]]}),
+        ({}, {"target_lod": [0, 1, 5], "append": True}, {"X": [[0, 2]]}),
+    ]
+    opdef = registry.get("lod_reset")
+    for n, (ins, attrs, lod) in enumerate(forms):
+        key, ctx = f"lod_reset|{n}", KernelContext(lod=lod)
+        attrs = dict(opdef.default_attrs(), **attrs)
+        record(results, key, lambda: direct(opdef, {"X": x, **ins}, attrs, ctx))
+        results[key + "|lod"] = np.frombuffer(repr(ctx.out_lod).encode(), dtype=np.uint8)
+        try:
+            same = direct(opdef, {"X": x, **ins}, attrs, KernelContext(lod=lod))["Out"] is x
+        except Exception:
+            continue
+        results[key + "|is_x"] = np.frombuffer(repr(same).encode(), dtype=np.uint8)
