@@ -40,6 +40,10 @@ one_hot_v2`` (one_hot: --shape ending in 1): int64 ids [--shape] in [0, --size),
     .venv/bin/python benchmarks/op_overhead.py --op gather[_grad] --shape 100,16 --rows 8
     .venv/bin/python benchmarks/op_overhead.py --op one_hot_v2 --shape 8 --size 10
 
+``--lod``: X's sequence lengths (a sequence op, X's LoD of one level):
+
+    .venv/bin/python benchmarks/op_overhead.py --op sequence_pool --shape 12,16 --lod 3,4,5 --attrs '{"pooltype": "SUM"}'
+
 ``--inputs N``: concat, sum or stack over N values of X [--shape] (concat_grad: and Out@GRAD), split of X [--shape]
 into N parts (--attrs: their num or sections, the axis):
 
@@ -285,6 +289,7 @@ def main():
         "--inputs", type=int, default=0, help="concat, sum, stack (concat_grad): X's values; split: parts"
     )
     parser.add_argument("--cpu-time", action="store_true", help="time the process's CPU time, not the wall clock")
+    parser.add_argument("--lod", default=None, help="X's sequence lengths, comma-separated: a sequence op's LoD")
     args = parser.parse_args()
     shape = tuple(int(d) for d in args.shape.split(",")) if args.shape else (args.size,)
     program = Program()
@@ -318,13 +323,16 @@ def main():
         feeds = _binary(block, args, shape)
         what = f"{list(shape)} and {args.y_shape.split(',')}"
     else:
-        block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True)
+        block.create_var(name="x", shape=shape, dtype=args.dtype, is_data=True, lod_level=1 if args.lod else 0)
         slot = registry.get(args.op).inputs[0].name  # (X, or slice's Input)
         block.append_op(args.op, {slot: ["x"]}, {"Out": ["y"]}, json.loads(args.attrs))
         feeds = {"x": np.linspace(-1, 1, int(np.prod(shape))).astype(args.dtype).reshape(shape)}
         what = list(shape)
     step = OpStep(block.ops[0], CPUPlace())
-    values = Values(feeds)
+    lods = None
+    if args.lod:  # (a sequence op: X's one LoD level, the offsets of these lengths)
+        lods = {"x": [np.concatenate([[0], np.cumsum([int(n) for n in args.lod.split(",")])]).tolist()]}
+    values = Values(feeds, lods)
     for _ in range(2000):
         run_step(step, values)
     timer = time.process_time if args.cpu_time else time.perf_counter

@@ -59,6 +59,10 @@ tools/creation_case_bytes.py's dtypes, layouts, attributes and shapes given by t
 for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
 tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for norms
 (affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's;
+for sequence, sequence_pool, sequence_softmax and their
+grad ops on tools/sequence_case_bytes.py's dtypes, shapes, LoDs and pool types, and as steps run on two LoDs (for
+sequence_rows, sequence_reverse, sequence_expand, sequence_pad and their grad ops the same way; for sequence_shape,
+sequence_expand_as and sequence_reshape and their grad ops, with their outputs' LoD and views, and lod_reset's forms);
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -864,6 +868,13 @@ def dump(root, families, out, threads=1):
         if "norms" in families:
             importlib.import_module("norm_case_bytes").norms(results, _record, _direct)
             importlib.import_module("norm_case_bytes").groups(results, _record, _direct)
+        if "sequence" in families:
+            importlib.import_module("sequence_case_bytes").sequence(results, _record, _direct)
+        if "sequence_rows" in families:
+            importlib.import_module("sequence_case_bytes").sequence_rows(results, _record, _direct)
+        if "sequence_shape" in families:
+            importlib.import_module("sequence_case_bytes").sequence_shape(results, _record, _direct)
+            importlib.import_module("sequence_case_bytes").lod_resets(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

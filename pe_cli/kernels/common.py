@@ -6,10 +6,11 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..shapes.broadcasting import times_of
+from ..shapes.sequence import POOL_CODES, lod_offsets  # noqa: F401  (the sequence kernels' and meta rules')
+from ..shapes.sequence_rows import expand_rows, pad_index, reverse_index  # noqa: F401  (the same)
 
 # -- codes the loops take ------------------------------------------------------------------------
 
-POOL_CODES = {"AVERAGE": 0, "SUM": 1, "SQRT": 2, "MAX": 3, "LAST": 4, "FIRST": 5}
 # the recurrent ops' activations, as their numba and CUDA loops take them
 ACT_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
 # Fluid's sequence RNN ops (lstm, gru, lstmp and the fused ones) compute sigmoid as its math::detail and
@@ -47,19 +48,6 @@ def seq_offsets(ctx, slot, rows):
     return lod_offsets(ctx.lod.get(slot), slot, rows)
 
 
-def lod_offsets(lod, slot, rows):
-    """``seq_offsets`` of the LoD ``lod`` of input ``slot``."""
-    if not lod:
-        raise PeError(
-            f"input {slot} has no LoD: this sequence op needs a LoDTensor "
-            f"(feed one made with fluid.create_lod_tensor, or a variable with lod_level >= 1)"
-        )
-    offs = np.asarray(lod[-1], dtype=np.int64)
-    if offs[-1] != rows:
-        raise PeError(f"input {slot}'s LoD ends at {int(offs[-1])} but it has {rows} rows")
-    return offs
-
-
 def check_initial_states(ins, offs, slots=("H0", "C0")):
     """A recurrent op's initial states (H0, C0) must have one row per sequence of Input."""
     for slot in slots:
@@ -74,49 +62,6 @@ def check_initial_states(ins, offs, slots=("H0", "C0")):
 # -- row maps of the sequence ops that move whole rows (out row i = x row index[i]; -1: padding) --
 
 
-def reverse_index(offs):
-    """Each sequence's rows in reverse order."""
-    idx = np.arange(int(offs[-1]), dtype=np.int64)
-    for a, b in zip(offs[:-1], offs[1:]):
-        idx[a:b] = idx[a:b][::-1]
-    return idx
-
-
-def expand_index(x_offs, ref_offs, x_rows=None):
-    """sequence_expand: x's sequence i (its row i without a LoD: ``x_offs`` None, ``x_rows`` rows)
-    repeated ref's length-i times; returns the row map and the output's offsets (one sequence per
-    repeat), None when x has no LoD (Fluid: a plain X gives a plain Out)."""
-    plain = x_offs is None
-    if plain:
-        x_offs = np.arange(len(ref_offs) if x_rows is None else x_rows + 1, dtype=np.int64)
-    if len(x_offs) != len(ref_offs):
-        what = "rows" if plain else "sequences"
-        raise PeError(
-            f"sequence_expand: X has {len(x_offs) - 1} {what} but Y's LoD level has "
-            f"{len(ref_offs) - 1} sequences; they must match"
-        )
-    rows, out_offs = [], [0]
-    for i in range(len(ref_offs) - 1):
-        for _ in range(int(ref_offs[i + 1] - ref_offs[i])):
-            rows.append(np.arange(x_offs[i], x_offs[i + 1]))
-            out_offs.append(out_offs[-1] + int(x_offs[i + 1] - x_offs[i]))
-    idx = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
-    return idx, (None if plain else out_offs)
-
-
-def pad_index(offs, padded_length):
-    """sequence_pad: [nseq, length] positions -> x row, -1 past a sequence's end."""
-    lengths = np.diff(offs)
-    length = int(lengths.max(initial=0)) if padded_length < 0 else padded_length
-    if lengths.size and lengths.max() > length:
-        raise PeError(
-            f"sequence_pad: padded_length {padded_length} is shorter than the longest sequence ({int(lengths.max())})"
-        )
-    pos = np.arange(length)[None, :]
-    idx = np.where(pos < lengths[:, None], offs[:-1, None] + pos, -1)
-    return idx.reshape(-1).astype(np.int64), length
-
-
 def unpad_index(lengths, padded_length):
     """sequence_unpad: the padded rows each sequence keeps, and the output's offsets."""
     lengths = np.asarray(lengths, dtype=np.int64).reshape(-1)
@@ -127,20 +72,6 @@ def unpad_index(lengths, padded_length):
     idx = [s * padded_length + np.arange(n) for s, n in enumerate(lengths)]
     offs = [0] + np.cumsum(lengths).astype(int).tolist()
     return (np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, np.int64)), offs
-
-
-def expand_rows(attrs, ctx, x_rows, y_rows):
-    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD: X's
-    sequence i repeated as many times as Y's LoD level ``ref_level`` (-1: the last) counts in its
-    sequence i. As in Fluid, only a one-level LoD of X groups its rows; X with a deeper LoD (a beam
-    search's state) expands row by row."""
-    x_lod = ctx.lod.get("X")
-    x_offs = np.asarray(x_lod[0], dtype=np.int64) if x_lod and len(x_lod) == 1 else None
-    ref = seq_offsets(ctx, "Y", y_rows)
-    y_lod, level = ctx.lod["Y"], attrs.get("ref_level", -1)
-    if level not in (-1, len(y_lod) - 1):  # an outer level: each count is of its inner sequences
-        ref = np.asarray(y_lod[level], dtype=np.int64)
-    return expand_index(x_offs, ref, x_rows)
 
 
 def context_index(offs, start, length, trainable=False):

@@ -126,6 +126,17 @@ def dtypes_check(opdef):
     return check
 
 
+def step_checks(opdef):
+    """``check(ins, attrs, ctx)``: ``opdef``'s run_dtypes and run_lod checks (a structured op that reads LoD makes
+    them once per signature of its inputs and their LoD, with its meta: kernels/structured.step_kernel)."""
+
+    def check(ins, attrs, ctx):
+        _check_dtypes(opdef, ins, attrs, ctx)
+        _check_lod(opdef, ins, ctx.lod)
+
+    return check
+
+
 def checked(kernel, opdef):
     """``kernel`` with ``opdef``'s run-time checks (run_dtypes, run_lod, run_infer) before it."""
 

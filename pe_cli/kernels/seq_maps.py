@@ -6,36 +6,11 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..shapes.conv_pool import conv_out_size
-from .common import lod_offsets, seq_offsets
+from ..shapes.sequence_shape import expand_as_index, lod_lists, lod_of, reshape_offsets  # noqa: F401  (kernels')
+from .common import seq_offsets
 
 
 # -- the ops that reshape the LoD (ops/sequence_shape.py): row maps and the output's LoD --
-
-
-def lod_of(ctx, slot, rows, i=None):
-    """The whole LoD (offsets per level) of input ``slot`` (its ``i``-th variable for a duplicable
-    slot), checked as ``seq_offsets`` checks its last level."""
-    lod = ctx.lod.get(slot)
-    if i is not None:
-        lod = lod[i] if lod else None
-    name = slot if i is None else f"{slot} #{i}"
-    lod_offsets(lod, name, rows)
-    return [np.asarray(level, dtype=np.int64) for level in lod]
-
-
-def lod_lists(lod):
-    """A LoD as plain lists of ints (how kernels hand a computed LoD back: ``ctx.set_lod``)."""
-    return [[int(v) for v in level] for level in lod]
-
-
-def expand_as_index(x_rows, y_offs):
-    """sequence_expand_as: row i of X once per step of Y's sequence i."""
-    if x_rows != len(y_offs) - 1:
-        raise PeError(
-            f"sequence_expand_as: X has {x_rows} rows but Y has {len(y_offs) - 1} sequences; "
-            f"X needs one row per sequence of Y"
-        )
-    return np.repeat(np.arange(x_rows, dtype=np.int64), np.diff(y_offs))
 
 
 def concat_index(offs_list):
@@ -84,18 +59,6 @@ def slice_index(offs, offset, length):
     parts = [offs[i] + offset[i] + np.arange(length[i]) for i in range(n)]
     idx = np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
     return idx, np.concatenate([[0], np.cumsum(length)]).astype(np.int64)
-
-
-def reshape_offsets(offs, width, new_dim):
-    """sequence_reshape: each sequence's offsets scaled by width / new_dim (exactly)."""
-    scaled = np.asarray(offs, dtype=np.int64) * width
-    if (scaled % new_dim).any():
-        i = int(np.flatnonzero(np.diff(scaled) % new_dim)[0]) if (np.diff(scaled) % new_dim).any() else 0
-        raise PeError(
-            f"sequence_reshape: sequence {i} holds {int(scaled[i + 1] - scaled[i])} values "
-            f"({int(offs[i + 1] - offs[i])} steps of {width}), not a multiple of new_dim {new_dim}"
-        )
-    return scaled // new_dim
 
 
 # -- ops/sequence_window.py --

@@ -140,15 +140,38 @@ def _listed(values):
 KEPT = 32  # signatures a step keeps the Meta of (more: it forgets them all and starts again)
 
 
-def step_kernel(meta, out_kernel, name, check=None):
+def lod_key(lods):
+    """The key of a call's input LoDs (slot -> offsets per level, a list of them per variable of a duplicable
+    slot): the offsets themselves, as tuples. An op that reads LoD (``needs_lod``) keeps its Meta per signature
+    and LoD, its meta rule reading the LoD as a fact of the call."""
+    return tuple((slot, _frozen(lod)) for slot, lod in lods.items())
+
+
+def lod_signature(ins, ctx):
+    """The key of a call of an op that reads LoD: its inputs' signature and their LoD (None: no Meta kept)."""
+    key = signature(ins)
+    return None if key is None else (key, lod_key(ctx.lod))
+
+
+def _frozen(value):
+    if type(value) is list or type(value) is tuple:
+        return (
+            tuple(_frozen(v) for v in value) if value and type(value[0]) in (list, tuple, np.ndarray) else tuple(value)
+        )
+    if type(value) is np.ndarray:
+        return tuple(value.tolist())
+    return value
+
+
+def step_kernel(meta, out_kernel, name, check=None, lod=False):
     """A structured op's kernel in one executor step, ``kernel(ins, attrs, ctx)``: ``meta(attrs, ins, ctx)``
     once per signature of its inputs (``kernel.metas``: signature -> (Meta, the buffers to allocate as (slot
     or scratch name, shape, dtype), the out-kernel's function of the Meta's variant where it names them:
     ``out_kernel.variants``, the list outputs' (slot, a (shape, dtype) per variable)); the rule is
     ``kernel.meta``), then ``out_kernel(ins, outs, attrs, meta)`` into outputs allocated here
     (``out_kernel(ins, outs, attrs, meta, ctx)`` where the out-kernel says ``takes_context``: the call's own
-    facts, a drawing op's Generator, which no Meta keeps; its variants take it too). ``check(ins, attrs, ctx)``:
-    the op's run-time dtype checks (kernels/run_checks.py), which a signature decides, made with its meta."""
+    facts, a drawing op's Generator, which no Meta keeps; its variants take it too). ``check(ins, attrs, ctx)``: the
+    op's run-time checks (kernels/run_checks.py), made with its meta; ``lod``: the key has the LoD (lod_signature)."""
     metas, told = {}, getattr(out_kernel, "takes_context", False)
 
     def decide(key, ins, attrs, ctx):
@@ -172,7 +195,7 @@ def step_kernel(meta, out_kernel, name, check=None):
         return decided, empties, run, listed
 
     def kernel(ins, attrs, ctx=NO_CONTEXT):
-        key = signature(ins)
+        key = lod_signature(ins, ctx) if lod else signature(ins)
         found = metas.get(key)
         decided, empties, run, listed = decide(key, ins, attrs, ctx) if found is None else found
         overwrite = ctx.inplace or ctx.update_in_place  # (the enable_inplace pass's leave, or an update's)

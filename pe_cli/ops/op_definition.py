@@ -98,8 +98,10 @@ class OpDef:
             return self.kernel(device, blocked)
         out = self.structured.out_kernel(device)
         check = importlib.import_module("pe_cli.kernels.run_checks").dtypes_check(self) if self.run_dtypes else None
+        if self.run_lod:  # (its LoD checks too: the step's Meta is kept per LoD, steps_structured)
+            check = importlib.import_module("pe_cli.kernels.run_checks").step_checks(self)
         fn = importlib.import_module("pe_cli.kernels.structured").step_kernel(
-            self.structured.meta, out, self.kernel_name, check
+            self.structured.meta, out, self.kernel_name, check, self.needs_lod
         )
         if self.channels_last:
             fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
@@ -114,7 +116,10 @@ class OpDef:
         if blocked or self.structured is None or self.structured.out_kernel(device) is None:
             return False
         wrappers = self._wrappers(blocked) - ({"attr_tensors"} if not tensor_attrs else set())
-        return not wrappers - {"run_dtypes", "channels_last", "last_axis", "first_axis"}
+        allowed = {"run_dtypes", "channels_last", "last_axis", "first_axis"} | (
+            {"run_lod"} if self.needs_lod else set()
+        )
+        return not wrappers - allowed
 
     def _module_kernel(self, device, blocked):
         module_name = "blocked" if blocked else self.kernel_module

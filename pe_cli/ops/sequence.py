@@ -1,6 +1,10 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
-last level) through its kernel context's ``lod`` and says how its outputs' LoD follows (``lod=``)."""
+last level) through its kernel context's ``lod`` and says how its outputs' LoD follows (``lod=``).
+Structured kernels: their meta rules (shapes/sequence.py) read that LoD, their Meta kept per signature and LoD."""
 
+from ..kernels.cpu import sequence as cpu_sequence
+from ..shapes import sequence as metas
+from ..shapes.structured import Structured
 from .define import LAYOUT_NAME, Attr, backend_attrs, grads_like, lods_like, register
 
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
@@ -60,6 +64,7 @@ register(
     grad_reads=("X", "MaxIndex"),
     lod=_pool_lod,
     needs_lod=True,
+    structured=Structured(meta=metas.pool_meta, cpu=cpu_sequence.sequence_pool),
     doc="One row per sequence of X's last LoD level: its sum, average, sum / sqrt(length), max, "
     "first or last row; an empty sequence gives pad_value. Out has X's LoD less its last level.",
 )
@@ -72,6 +77,7 @@ register(
     infer=grads_like({"X@GRAD": "X"}),
     lod=lods_like({"X@GRAD": "X"}),
     needs_lod=True,
+    structured=Structured(meta=metas.pool_grad_meta, cpu=cpu_sequence.sequence_pool_grad),
 )
 
 
@@ -104,6 +110,7 @@ register(
     needs_lod=True,
     attrs=_SOFTMAX_ATTRS,
     run_lod={"X": None},
+    structured=Structured(meta=metas.softmax_meta, cpu=cpu_sequence.sequence_softmax),
     doc="Softmax over the time steps of each sequence of X ([N, 1] or [N]); Out keeps X's LoD.",
 )
 register(
@@ -114,5 +121,6 @@ register(
     no_need_buffer=("X",),
     infer=grads_like({"X@GRAD": "Out"}),
     needs_lod=True,
+    structured=Structured(meta=metas.softmax_grad_meta, cpu=cpu_sequence.sequence_softmax_grad),
     attrs=_SOFTMAX_ATTRS,
 )

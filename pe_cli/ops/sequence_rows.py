@@ -2,6 +2,9 @@
 sequence_expand, sequence_pad / sequence_unpad; sequence_erase (drops the steps holding given
 tokens; no gradient); and sequence_mask (lengths -> a 0/1 mask)."""
 
+from ..kernels.cpu import sequence_rows as cpu_rows
+from ..shapes import sequence_rows as metas
+from ..shapes.structured import Structured
 from .define import Attr, grad_of, grads_like, int_list, register
 from .sequence import need_lod
 from .sequence_metric import check_seq
@@ -20,6 +23,7 @@ def _grad_reverse(g):
 register(
     "sequence_reverse",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.reverse_meta, cpu=cpu_rows.sequence_reverse),
     inputs=["X"],
     outputs=["Y"],
     infer=_infer_reverse,
@@ -32,6 +36,7 @@ register(
 register(
     "sequence_reverse_grad",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.reverse_grad_meta, cpu=cpu_rows.sequence_reverse_grad),
     inputs=["X", "Y@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
@@ -52,6 +57,7 @@ def _infer_expand(ctx):
 register(
     "sequence_expand",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.expand_meta, cpu=cpu_rows.sequence_expand),
     inputs=["X", "Y"],
     outputs=["Out"],
     attrs={"ref_level": -1},
@@ -68,6 +74,7 @@ register(
 register(
     "sequence_expand_grad",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.expand_grad_meta, cpu=cpu_rows.sequence_expand_grad),
     inputs=["X", "Y", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs={"ref_level": -1},
@@ -88,6 +95,7 @@ _PAD_ATTRS = {"padded_length": Attr(-1, lambda v: v == -1 or v > 0, "-1 (the lon
 register(
     "sequence_pad",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.pad_meta, cpu=cpu_rows.sequence_pad),
     inputs=["X", "PadValue"],
     outputs=["Out", "Length"],
     attrs=_PAD_ATTRS,
@@ -102,6 +110,7 @@ register(
 register(
     "sequence_pad_grad",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.pad_grad_meta, cpu=cpu_rows.sequence_pad_grad),
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_PAD_ATTRS,
@@ -133,6 +142,7 @@ register(
 register(
     "sequence_unpad_grad",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.unpad_grad_meta, cpu=cpu_rows.sequence_unpad_grad),
     inputs=["X", "Length", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),

@@ -2,6 +2,9 @@
 sequence_reshape, and lod_reset (the rows pass through; only the LoD changes). Each kernel computes its output's offsets from the inputs' LoD (and, for
 sequence_slice, from the Offset / Length values) and hands them back with ``ctx.set_lod``."""
 
+from ..kernels.cpu import sequence_shape as cpu_shape
+from ..shapes import sequence_shape as metas
+from ..shapes.structured import Structured
 from .define import Attr, grad_of, grads_like, register
 from .sequence import need_lod
 
@@ -21,6 +24,7 @@ def _expand_as_lod(in_lods, attrs):
 register(
     "sequence_expand_as",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.expand_as_meta, cpu=cpu_shape.sequence_expand_as),
     inputs=["X", "Y"],
     outputs=["Out"],
     infer=_infer_expand_as,
@@ -34,6 +38,7 @@ register(
 register(
     "sequence_expand_as_grad",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.expand_as_grad_meta, cpu=cpu_shape.sequence_expand_as_grad),
     inputs=["X", "Y", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
@@ -130,6 +135,7 @@ def _infer_reshape(ctx):
 register(
     "sequence_reshape",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.reshape_meta, cpu=cpu_shape.sequence_reshape),
     inputs=["X"],
     outputs=["Out"],
     attrs={"new_dim": Attr(1, lambda v: isinstance(v, int) and v > 0, "an int > 0")},
@@ -145,6 +151,7 @@ register(
 register(
     "sequence_reshape_grad",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.reshape_grad_meta, cpu=cpu_shape.sequence_reshape_grad),
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs={"new_dim": 1},

@@ -49,6 +49,9 @@ from tests.ops import (
     cases_pointwise_math,
     cases_primitive,
     cases_selecting,
+    cases_sequence,
+    cases_sequence_rows,
+    cases_sequence_shape,
     cases_similarity,
     cases_special,
     cases_flattening,
@@ -212,6 +215,14 @@ CONVERTED = {
     # (their sentinel buffers, forward outputs the gradients read: tests/kernels/test_structured_norms.py)
     "affine_channel, lrn and norm": {f"{op}{g}" for op in ("affine_channel", "lrn", "norm") for g in ("", "_grad")},
     "instance_norm and group_norm": {f"{op}{g}" for op in ("instance_norm", "group_norm") for g in ("", "_grad")},
+    # (their sentinel buffers, LoD given, a Meta per LoD: tests/kernels/test_structured_sequence.py)
+    "sequence": {f"{op}{g}" for op in ("sequence_pool", "sequence_softmax") for g in ("", "_grad")},
+    "sequence rows": {
+        f"{op}{g}" for op in ("sequence_reverse", "sequence_expand", "sequence_pad") for g in ("", "_grad")
+    }
+    | {"sequence_unpad_grad"},  # (sequence_unpad, sequence_mask, sequence_erase: shapes from values, not converted)
+    # (sequence_concat, sequence_slice, lod_reset: their kernels for now)
+    "sequence shape": {f"{op}{g}" for op in ("sequence_expand_as", "sequence_reshape") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -339,6 +350,9 @@ CASES["instance_norm and group_norm"] = [
     for c in cases_normalization.CASES
     if c.op in CONVERTED["instance_norm and group_norm"] and c.attrs.get("data_layout") != "NHWC"
 ]
+CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
+CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
+CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONVERTED["sequence shape"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -372,6 +386,9 @@ OWN_TESTS = (
     "matrix",
     "affine_channel, lrn and norm",
     "instance_norm and group_norm",
+    "sequence",
+    "sequence rows",
+    "sequence shape",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -7,20 +7,20 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
-from ..common import lod_offsets, seq_offsets
-from ..context import KernelContext
+from ..common import POOL_CODES, lod_offsets, seq_offsets
 from ..lstm_math import VEC_ACTS
 from .runtime.loops import is_float, lazy, run_in_parts
 from .embedding import add_rows
-from .sequence import sequence_pool
 
 _loops = lazy("_seq_loops")
 
 
 def _sums(x, offs):
-    """Each sequence's rows of the 2-D ``x`` summed in order (an empty one: 0)."""
-    attrs, ctx = {"pooltype": "SUM", "pad_value": 0.0}, KernelContext(lod={"X": [offs]})
-    return sequence_pool({"X": np.ascontiguousarray(x)}, attrs, ctx)["Out"]
+    """Each sequence's rows of the 2-D ``x`` summed in order (an empty one: 0): sequence_pool's SUM loop."""
+    x = np.ascontiguousarray(x)
+    out, idx = np.empty((offs.size - 1, x.shape[1]), x.dtype), np.empty((offs.size - 1, x.shape[1]), np.int32)
+    _loops().pool(x, lod_offsets([offs], "X", x.shape[0]), POOL_CODES["SUM"], x.dtype.type(0.0), out, idx)
+    return out
 
 
 # ids from which a lookup's rows are summed on the device's threads (lookup_table's gather's threshold)

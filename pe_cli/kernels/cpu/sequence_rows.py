@@ -1,10 +1,11 @@
 """CPU kernels of the sequence ops that move whole rows (ops/sequence_rows.py): the row map comes
 from the LoD (kernels/common.py), then one gather forward and one scatter-add backward; sequence_erase's kept rows and LoD from
-kernels/seq_dp.py."""
+kernels/seq_dp.py. sequence_reverse, sequence_expand, sequence_pad and their gradients are out-kernels (their meta
+rules, which decide the row map from the call's LoD: shapes/sequence_rows.py) writing into the buffers handed."""
 
 import numpy as np
 
-from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_index
+from ..common import unpad_index
 from ..seq_dp import erase
 from ...shapes.sequence import mask_length
 
@@ -25,40 +26,55 @@ def _scatter(dout, idx, x):
     return dx
 
 
-def sequence_reverse(ins, attrs, ctx):
+def _take(x, idx, out):
+    """out = x's rows at idx (no -1 in it): an empty x gives zeros, as ``_gather``."""
+    if len(x):
+        np.take(x, idx, axis=0, out=out)
+    else:
+        out.fill(0)
+
+
+def _scatter_into(dout, args, dx):
+    """dx = zeros, dout's rows added at the map's rows (``_scatter``'s sums, into the buffer handed)."""
+    idx, valid, every = args
+    dx.fill(0)
+    rows = dout.reshape((len(idx),) + dx.shape[1:])
+    np.add.at(dx, idx if every else idx[valid], rows if every else rows[valid])
+
+
+def sequence_reverse(ins, outs, attrs, meta):
+    _take(ins["X"], meta.args[0], outs["Y"])
+
+
+def sequence_reverse_grad(ins, outs, attrs, meta):
+    _scatter_into(ins["Y@GRAD"], meta.args, outs["X@GRAD"])
+
+
+def sequence_expand(ins, outs, attrs, meta, ctx):
+    idx, lods = meta.args
+    ctx.set_lod_map({slot: list(lod) for slot, lod in lods.items()})
+    _take(ins["X"], idx, outs["Out"])
+
+
+sequence_expand.takes_context = True  # (Out's LoD, the rule's, set on the call's context)
+
+
+def sequence_expand_grad(ins, outs, attrs, meta):
+    _scatter_into(ins["Out@GRAD"], meta.args, outs["X@GRAD"])
+
+
+def sequence_pad(ins, outs, attrs, meta):
+    idx, past, lengths = meta.args
     x = ins["X"]
-    return {"Y": _gather(x, reverse_index(seq_offsets(ctx, "X", x.shape[0])))}
+    out = outs["Out"].reshape((len(idx),) + x.shape[1:])
+    _take(x, idx, out)
+    pad = np.asarray(ins["PadValue"], dtype=x.dtype)
+    out[past] = pad.reshape(x.shape[1:] if pad.size > 1 else ())
+    outs["Length"][...] = lengths
 
 
-def sequence_reverse_grad(ins, attrs, ctx):
-    x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Y@GRAD"], reverse_index(seq_offsets(ctx, "X", x.shape[0])), x)}
-
-
-def sequence_expand(ins, attrs, ctx):
-    x = ins["X"]
-    idx, offs = expand_rows(attrs, ctx, x.shape[0], ins["Y"].shape[0])
-    ctx.set_lod_map({"Out": [offs]} if offs is not None else {})
-    return {"Out": _gather(x, idx)}
-
-
-def sequence_expand_grad(ins, attrs, ctx):
-    x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, ctx, x.shape[0], ins["Y"].shape[0])[0], x)}
-
-
-def sequence_pad(ins, attrs, ctx):
-    x = ins["X"]
-    offs = seq_offsets(ctx, "X", x.shape[0])
-    idx, length = pad_index(offs, attrs["padded_length"])
-    out = _gather(x, idx, ins["PadValue"]).reshape((len(offs) - 1, length) + x.shape[1:])
-    return {"Out": out, "Length": np.diff(offs).astype(np.int64)}
-
-
-def sequence_pad_grad(ins, attrs, ctx):
-    x = ins["X"]
-    idx, _ = pad_index(seq_offsets(ctx, "X", x.shape[0]), attrs["padded_length"])
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, x)}
+def sequence_pad_grad(ins, outs, attrs, meta):
+    _scatter_into(ins["Out@GRAD"], meta.args, outs["X@GRAD"])
 
 
 def sequence_unpad(ins, attrs, ctx):
@@ -69,11 +85,10 @@ def sequence_unpad(ins, attrs, ctx):
     return {"Out": _gather(rows, idx)}
 
 
-def sequence_unpad_grad(ins, attrs):
-    x = ins["X"]
-    idx, _ = unpad_index(ins["Length"], x.shape[1])
-    rows = x.reshape((-1,) + (x.shape[2:] or (1,)))
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, rows).reshape(x.shape)}
+def sequence_unpad_grad(ins, outs, attrs, meta):
+    padded, rows = meta.args
+    idx, _ = unpad_index(ins["Length"], padded)  # (Length's values, checked as the forward checks them)
+    _scatter_into(ins["Out@GRAD"], (idx, None, True), outs["X@GRAD"].reshape(rows))
 
 
 def sequence_mask(ins, attrs):

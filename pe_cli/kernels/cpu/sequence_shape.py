@@ -1,24 +1,19 @@
 """CPU kernels of the ops that reshape the LoD (ops/sequence_shape.py): the row map and the new
-offsets come from kernels/common.py; one gather forward, its scatter-add (or inverse gather) backward."""
+offsets come from kernels/common.py; one gather forward, its scatter-add (or inverse gather) backward. sequence_expand_as, sequence_reshape and their
+gradients are out-kernels (their meta rules: shapes/sequence_shape.py) into the buffers or views the Meta makes."""
 
 import numpy as np
 
-from ..common import seq_offsets
-from ..seq_maps import concat_map, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
-from .sequence_rows import _gather, _scatter
+from ..seq_maps import concat_map, lod_lists, lod_of, reset_lod, slice_index
+from .sequence_rows import _gather, _scatter, _scatter_into, _take
 
 
-def _expand_map(ins, attrs, ctx):
-    y_lod = lod_of(ctx, "Y", ins["Y"].shape[0])
-    return expand_as_index(ins["X"].shape[0], y_lod[-1])
+def sequence_expand_as(ins, outs, attrs, meta):
+    _take(ins["X"], meta.args[0], outs["Out"])
 
 
-def sequence_expand_as(ins, attrs, ctx):
-    return {"Out": _gather(ins["X"], _expand_map(ins, attrs, ctx))}
-
-
-def sequence_expand_as_grad(ins, attrs, ctx):
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs, ctx), ins["X"])}
+def sequence_expand_as_grad(ins, outs, attrs, meta):
+    _scatter_into(ins["Out@GRAD"], meta.args, outs["X@GRAD"])
 
 
 def sequence_concat(ins, attrs, ctx):
@@ -52,18 +47,16 @@ def sequence_slice_grad(ins, attrs, ctx):
     return {"X@GRAD": _scatter(ins["Out@GRAD"], _slice_map(ins, attrs, ctx)[0], ins["X"])}
 
 
-def sequence_reshape(ins, attrs, ctx):
-    x, new_dim = ins["X"], attrs["new_dim"]
-    lod = lod_of(ctx, "X", x.shape[0])
-    offs = reshape_offsets(lod[-1], x.shape[1], new_dim)
-    ctx.set_lod_map({"Out": lod_lists(lod[:-1] + [offs])})
-    return {"Out": np.ascontiguousarray(x).reshape(-1, new_dim)}
+def sequence_reshape(ins, outs, attrs, meta, ctx):
+    """Out: a view of X (the Meta's); its LoD, the offsets the rule scaled."""
+    ctx.set_lod_map({slot: [list(level) for level in lod] for slot, lod in meta.args[0].items()})
 
 
-def sequence_reshape_grad(ins, attrs, ctx):
-    x = ins["X"]
-    seq_offsets(ctx, "X", x.shape[0])
-    return {"X@GRAD": np.ascontiguousarray(ins["Out@GRAD"]).reshape(x.shape)}
+sequence_reshape.takes_context = True
+
+
+def sequence_reshape_grad(ins, outs, attrs, meta):
+    """X@GRAD: Out@GRAD in X's shape (the Meta's view)."""
 
 
 def lod_reset(ins, attrs, ctx):
