@@ -11,6 +11,7 @@ from op_test import _attrs_with_defaults, analytic_grads, run_forward
 from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.ops import registry
 from pe_cli.base.selected_rows import SelectedRows
+from tests.ops.cases_indexing import topk_ref
 from tests.ops.test_ops import all_cases
 
 # Ops whose results sum many terms (products, reductions, normalizations): 1e-4 relative.
@@ -133,6 +134,10 @@ def test_forward_matches_cpu(case):
             return
     want = run_forward(case, "cpu")
     assert set(got) == set(want)
+    if case.op == "top_k" and "ties" in case.id:
+        # equal values: Paddle's GPU top_k orders them by index, its CPU one as libstdc++'s partial_sort (pe's
+        # CPU kernel), docs/COMPAT.md; the values are the same
+        want = dict(want, Indices=topk_ref(case.inputs, _attrs_with_defaults(case))["Indices"])
     for slot in want:
         _assert_close(np.asarray(got[slot]), np.asarray(want[slot]), case, f"output {slot}")
 

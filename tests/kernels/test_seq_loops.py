@@ -8,7 +8,7 @@ import pytest
 from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.common import POOL_CODES
 from pe_cli.kernels.cpu.runtime import loops as _numba
-from pe_cli.kernels.cpu import _seq_loops, sequence
+from pe_cli.kernels.cpu import _seq_loops
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(11)
@@ -53,7 +53,7 @@ def test_embedding_sums_are_lookup_then_sequence_pool_on_one_thread_and_in_block
     w = rng.standard_normal((30, 5)).astype(np.float32)
     lookup = registry.get("lookup_table").kernel("cpu")
     rows = lookup({"W": w, "Ids": ids.reshape(-1, 1)}, {"padding_idx": pad})["Out"]
-    want = sequence.sequence_pool(
+    want = registry.get("sequence_pool").kernel("cpu")(
         {"X": rows.reshape(len(ids), -1)},
         {"pooltype": "SUM", "pad_value": 0.0},
         KernelContext(lod={"X": [offs.tolist()]}),
