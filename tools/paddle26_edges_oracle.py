@@ -2,8 +2,8 @@
 pe's compositions of other ops gave other values or gradients than the op Paddle builds, before 2026-11-29:
 atan2 at (0, -0), fmax/fmin at ties and NaN, heaviside of NaN, lerp's Weight (no gradient), trunc and frac of
 NaN, asinh at 0, atanh, logit at 0 and 1, celu at 0, rrelu of 0 and NaN; pe now builds Paddle's ops. And where
-pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddle 2.6's), log_softmax of masked
-logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
+pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddle 2.6's), leaky_relu's gradient
+of alpha <= 0 (of X), log_softmax of masked logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
 frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 (their ops). Equal values: the
 indices Paddle's CPU top_k_v2, kthvalue, argsort and top_k op leave (libstdc++'s partial_sort / nth_element /
 sort order) and the gradients of paddle.median and paddle.sort, which follow them. pow's gradient to Y where X
@@ -187,6 +187,12 @@ CASES = {
     "celu_zero": case(lambda P, x: [P.nn.functional.celu(x)], x=X),
     "rrelu_eval_zero_nan": case(lambda P, x: [P.nn.functional.rrelu(x, training=False)], x=X),
     "leaky_relu_zero_nan": case(lambda P, x: [P.nn.functional.leaky_relu(x, 0.1)], x=X),
+    # alpha <= 0: Paddle 2.6's gradient reads X (1 where X >= 0, alpha where X < 0); Fluid's read Out
+    "leaky_relu_alpha_negative": case(lambda P, x: [P.nn.functional.leaky_relu(x, -0.2)], x=X),
+    "leaky_relu_alpha_zero": case(lambda P, x: [P.nn.functional.leaky_relu(x, 0.0)], x=X),
+    "leaky_relu_op_alpha_negative": case(
+        lambda P, x: _op(P, "leaky_relu", {"X": x}, {"Out": "float32"}, {"alpha": -0.5}), x=X
+    ),
     "sqrt_abs_zero": case(lambda P, x: [P.sqrt(P.abs(x))], x=X),
     "log_softmax_masked": case(lambda P, z: [P.nn.functional.log_softmax(z, axis=1)], z=MASKED),
     "log_softmax_masked_axis0": case(lambda P, z: [P.nn.functional.log_softmax(z, axis=0)], z=MASKED),

@@ -8,7 +8,7 @@ import numbers
 
 from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
-from ..base.activations_paddle2_forms import PADDLE2_FORMS
+from ..base.activations_paddle2_forms import GRAD_READS_X, PADDLE2_FORMS
 from ..base.dims import known_numel
 from .convolution import _known
 from .image import POS_INT, div, divides
@@ -47,7 +47,7 @@ def _activation(
 
     def grad(g):
         given = {slot: g.input(slot) for slot in tensors if g.input(slot)}
-        read = {uses: g.input("X") if uses == "X" else g.output("Out")} if uses else {}
+        read = _grad_inputs(g, name, uses)
         g.op(f"{name}_grad", {**read, "Out@GRAD": g.out_grad("Out"), **given}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     slots = [f"{slot}?" for slot in tensors]
@@ -62,7 +62,7 @@ def _activation(
         doc=doc,
         traits=("activation",) + traits,
         attr_tensors=tensors,
-        grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
+        grad_reads=_grad_reads(name, uses, grad_as, tensors) if differentiable else (),
         kernel_module="activation",
         inplace=inplace[0] if inplace else (),
         structured=structured[0],
@@ -70,7 +70,7 @@ def _activation(
     if differentiable:
         register(
             f"{name}_grad",
-            inputs=[uses] * bool(uses) + ["Out@GRAD"] + slots,
+            inputs=[uses] * bool(uses) + ["X?"] * (name in GRAD_READS_X) + ["Out@GRAD"] + slots,
             outputs=["X@GRAD"],
             attrs=attrs,
             infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
@@ -83,6 +83,19 @@ def _activation(
         )
         if name in ORDERS:
             _register_grad_grad(name, uses, attrs, ("DDOut", "DDX") if inplace else ())
+
+
+def _grad_inputs(g, name, uses):
+    """What ``name``'s grad op reads: X or Out (``uses``), and X in Paddle 2.x where Paddle 2.6's reads it."""
+    read = {uses: g.input("X") if uses == "X" else g.output("Out")} if uses else {}
+    if name in GRAD_READS_X and g.fwd.paddle2:
+        read["X"] = g.input("X")
+    return read
+
+
+def _grad_reads(name, uses, grad_as, tensors):
+    """The forward slots the grad op of ``name`` reads (``grad_reads``): those of _grad_inputs and its tensors."""
+    return (uses,) * bool(uses and not grad_as) + ("X",) * (name in GRAD_READS_X) + tuple(tensors)
 
 
 # -- gradients of gradients ---------------------------------------------------------------------

@@ -101,7 +101,8 @@ def _paddle2_form(name):
     table = _ROW_KERNELS[name]
 
     def kernel(ins, attrs, cpu_kernel, ctx=NO_CONTEXT):
-        return (on_host(cpu_kernel) if ctx.paddle2 and computes_paddle2(name, attrs) else table)(ins, attrs)
+        paddle2 = ctx.paddle2 and computes_paddle2(name, attrs, ins.get("X") is not None)
+        return (on_host(cpu_kernel) if paddle2 else table)(ins, attrs)
 
     kernel.__name__ = name
     return given_cpu_kernel(kernel)
