@@ -57,3 +57,9 @@ def computes_paddle2(name, attrs, given_x=False):
     if form is None or not form[0](attrs):
         return False
     return name != forward or not _SAME_FORWARD.get(forward, lambda a: False)(attrs)
+
+
+def prelu_mode(attrs):
+    """prelu's mode, "channel_last" for 'channel' with data_format NHWC (Paddle 2.x's: X's last dim)."""
+    channel_last = attrs["mode"] == "channel" and attrs.get("data_format") == "NHWC"
+    return "channel_last" if channel_last else attrs["mode"]

@@ -290,12 +290,13 @@ _activation(
 # -- prelu ------------------------------------------------------------------------------------------
 
 
-def prelu_alpha_size(x, mode):
-    """The number of alphas prelu's mode needs for X's shape (-1: unknown)."""
+def prelu_alpha_size(x, mode, data_format="NCHW"):
+    """The number of alphas prelu's mode needs for X's shape (-1: unknown); 'channel' with NHWC: X's last dim's."""
     if mode == "all":
         return 1
     if mode == "channel":
-        return x[1] if _known(x[1]) else -1
+        c = x[-1] if data_format == "NHWC" else x[1]
+        return c if _known(c) else -1
     return known_numel(x[1:])
 
 
@@ -303,9 +304,7 @@ def _infer_prelu(ctx):
     x, alpha, mode = ctx.shape("X"), ctx.shape("Alpha"), ctx.attrs["mode"]
     if x is None or len(x) < (2 if mode != "all" else 1):
         ctx.fail(f"X {fmt_shape(x)} needs a batch dim and, for mode '{mode}', the dims after it")
-    if mode == "channel" and ctx.attrs["data_format"] != "NCHW":
-        ctx.fail("mode 'channel' with data_format NHWC is not supported by pe; give NCHW input")
-    want, have = prelu_alpha_size(x, mode), known_numel(alpha)
+    want, have = prelu_alpha_size(x, mode, ctx.attrs["data_format"]), known_numel(alpha)
     if want >= 0 and have >= 0 and want != have:
         ctx.fail(f"Alpha {fmt_shape(alpha)} has {have} values but mode '{mode}' needs {want} for X {fmt_shape(x)}")
     if ctx.dtype("X") != ctx.dtype("Alpha"):
@@ -324,7 +323,7 @@ def _grad_prelu(g):
 
 _PRELU_ATTRS = {
     "mode": Attr("all", choices=("all", "channel", "element")),
-    # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
+    # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels (X's last dim)
     "data_format": Attr("NCHW", choices=("NCHW", "NHWC")),
 }
 register(
