@@ -148,3 +148,12 @@ for _shape in ((2, 3, 4), (2, 3, 2, 4), (2, 2, 2, 3, 4)):
         grad=("X", "Alpha"),
         kink=True,
     )
+
+# test_conv3d_transpose_op.py's NHWC cases: data_format 'NHWC' given to conv3d_transpose is channels last (pe refused)
+CASES["conv3d_transpose_nhwc"] = case(
+    "conv3d_transpose",
+    {"Input": u(1, 2, 3, 2, 3), "Filter": u(3, 2, 2, 2, 2)},
+    {"data_format": "NHWC", "strides": [1, 2, 1], "paddings": [0, 1, 0], "dilations": [1, 1, 1], "groups": 1},
+    outputs=("Output",),
+    grad=("Input", "Filter"),
+)
