@@ -159,6 +159,7 @@ NLL_LABEL = np.array([2, 0, 1, 0], "int64")
 NLL_X4 = np.random.default_rng(7).uniform(-3.0, 0.0, (2, 3, 2, 2)).astype("float32")
 NLL_L4 = np.array([[[0, 2], [1, 1]], [[2, 0], [1, 2]]], "int64")
 NLL_W = np.array([0.5, 2.0, 1.5], "float32")
+PS_X = np.random.default_rng(11).uniform(-2.0, 2.0, (2, 3, 2, 8)).astype("float32")
 POW_X = np.array([[-2.0, -1.0, 0.0, 0.0, 2.0, 3.0, -0.5, 0.0]], "float32")
 POW_Y = np.array([[2.0, 3.0, 2.0, 0.0, 0.5, 2.0, 1.0, -1.0]], "float32")
 LOG_SIGMOID = np.array([-np.inf, np.inf, 0.0, -100.0, 50.0, NAN, -20.0, 17.0], "float32")
@@ -188,6 +189,7 @@ CASES = {
     "rrelu_eval_zero_nan": case(lambda P, x: [P.nn.functional.rrelu(x, training=False)], x=X),
     "leaky_relu_zero_nan": case(lambda P, x: [P.nn.functional.leaky_relu(x, 0.1)], x=X),
     # alpha <= 0: Paddle 2.6's gradient reads X (1 where X >= 0, alpha where X < 0); Fluid's read Out
+    "pixel_shuffle_nhwc": case(lambda P, x: [P.nn.functional.pixel_shuffle(x, 2, data_format="NHWC")], x=PS_X),
     "leaky_relu_alpha_negative": case(lambda P, x: [P.nn.functional.leaky_relu(x, -0.2)], x=X),
     "leaky_relu_alpha_zero": case(lambda P, x: [P.nn.functional.leaky_relu(x, 0.0)], x=X),
     "leaky_relu_op_alpha_negative": case(
