@@ -2,8 +2,8 @@
 pe's compositions of other ops gave other values or gradients than the op Paddle builds, before 2026-11-29:
 atan2 at (0, -0), fmax/fmin at ties and NaN, heaviside of NaN, lerp's Weight (no gradient), trunc and frac of
 NaN, asinh at 0, atanh, logit at 0 and 1, celu at 0, rrelu of 0 and NaN; pe now builds Paddle's ops. And where
-pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddle 2.6's), log_softmax of masked
-logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
+pe's kernels or functions differed: leaky_relu's and abs's gradients at 0 (Paddle 2.6's), leaky_relu's gradient
+of alpha <= 0 (of X), log_softmax of masked logits (clipped at -64, as Paddle's CPU kernel), paddle.linalg.norm / normalize / dist at a zero norm (p_norm,
 frobenius_norm: gradient 0), clip's gradient of an inf dOut, tan / log2 / log10 (their ops). Equal values: the
 indices Paddle's CPU top_k_v2, kthvalue, argsort and top_k op leave (libstdc++'s partial_sort / nth_element /
 sort order) and the gradients of paddle.median and paddle.sort, which follow them. pow's gradient to Y where X
@@ -111,6 +111,55 @@ def _tie_cases():
     return out
 
 
+def _op(P, op, ins, outs, attrs, stop=()):
+    """One op appended to the program as Paddle's op tests and saved programs hold it (``block.append_op``, no
+    layer): its outputs, ``stop`` of them without a gradient."""
+    block = P.static.default_main_program().current_block()
+    made = {s: block.create_var(name=f"{op}_{s}_{len(block.ops)}", dtype=dt) for s, dt in outs.items()}
+    block.append_op(
+        type=op, inputs={s: [v] for s, v in ins.items()}, outputs={s: [v] for s, v in made.items()}, attrs=attrs
+    )
+    for s in stop:
+        made[s].stop_gradient = True
+    return list(made.values())
+
+
+def _nll(P, x, label, reduction, weight=None):
+    ins = {"X": x, "Label": label, **({"Weight": weight} if weight is not None else {})}
+    outs = {"Out": "float32", "Total_weight": "float32"}
+    return _op(P, "nll_loss", ins, outs, {"reduction": reduction, "ignore_index": 1}, stop=("Total_weight",))
+
+
+def _loss_0d_cases():
+    """kldiv_loss and nll_loss appended as ops: their one-value results 0-D (Paddle 2.6's InferMeta), with
+    nll_loss's Total_weight 0-D (reduction 'none' too: 0). Before 2026-11-29 pe gave them [1]."""
+    out = {}
+    for red in ("mean", "sum", "batchmean", "none"):
+        out[f"kldiv_loss_op_{red}"] = case(
+            lambda P, x, t, r=red: _op(P, "kldiv_loss", {"X": x, "Target": t}, {"Loss": "float32"}, {"reduction": r}),
+            x=np.log(KL_P),
+            t=KL_T,
+        )
+    for red in ("mean", "sum", "none"):
+        out[f"nll_loss_op_{red}"] = case(lambda P, x, label, r=red: _nll(P, x, label, r), x=NLL_X, label=NLL_LABEL)
+        out[f"nll_loss_op_{red}_weight"] = case(
+            lambda P, x, label, w, r=red: _nll(P, x, label, r, w), x=NLL_X, label=NLL_LABEL, w=NLL_W
+        )
+    # (X of 4 dims reduced: Paddle 2.6.2's CPU kernel corrupts its heap and aborts; 'none' only)
+    out["nll_loss_op_none_4d_weight"] = case(
+        lambda P, x, label, w: _nll(P, x, label, "none", w), x=NLL_X4, label=NLL_L4, w=NLL_W
+    )
+    return out
+
+
+KL_P = np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5]], "float32")
+KL_T = np.array([[0.3, 0.3, 0.4], [0.5, 0.0, 0.5], [0.2, 0.7, 0.1]], "float32")
+NLL_X = np.log(np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5], [0.7, 0.2, 0.1]], "float32"))
+NLL_LABEL = np.array([2, 0, 1, 0], "int64")
+NLL_X4 = np.random.default_rng(7).uniform(-3.0, 0.0, (2, 3, 2, 2)).astype("float32")
+NLL_L4 = np.array([[[0, 2], [1, 1]], [[2, 0], [1, 2]]], "int64")
+NLL_W = np.array([0.5, 2.0, 1.5], "float32")
+PS_X = np.random.default_rng(11).uniform(-2.0, 2.0, (2, 3, 2, 8)).astype("float32")
 POW_X = np.array([[-2.0, -1.0, 0.0, 0.0, 2.0, 3.0, -0.5, 0.0]], "float32")
 POW_Y = np.array([[2.0, 3.0, 2.0, 0.0, 0.5, 2.0, 1.0, -1.0]], "float32")
 LOG_SIGMOID = np.array([-np.inf, np.inf, 0.0, -100.0, 50.0, NAN, -20.0, 17.0], "float32")
@@ -139,6 +188,13 @@ CASES = {
     "celu_zero": case(lambda P, x: [P.nn.functional.celu(x)], x=X),
     "rrelu_eval_zero_nan": case(lambda P, x: [P.nn.functional.rrelu(x, training=False)], x=X),
     "leaky_relu_zero_nan": case(lambda P, x: [P.nn.functional.leaky_relu(x, 0.1)], x=X),
+    # alpha <= 0: Paddle 2.6's gradient reads X (1 where X >= 0, alpha where X < 0); Fluid's read Out
+    "pixel_shuffle_nhwc": case(lambda P, x: [P.nn.functional.pixel_shuffle(x, 2, data_format="NHWC")], x=PS_X),
+    "leaky_relu_alpha_negative": case(lambda P, x: [P.nn.functional.leaky_relu(x, -0.2)], x=X),
+    "leaky_relu_alpha_zero": case(lambda P, x: [P.nn.functional.leaky_relu(x, 0.0)], x=X),
+    "leaky_relu_op_alpha_negative": case(
+        lambda P, x: _op(P, "leaky_relu", {"X": x}, {"Out": "float32"}, {"alpha": -0.5}), x=X
+    ),
     "sqrt_abs_zero": case(lambda P, x: [P.sqrt(P.abs(x))], x=X),
     "log_softmax_masked": case(lambda P, z: [P.nn.functional.log_softmax(z, axis=1)], z=MASKED),
     "log_softmax_masked_axis0": case(lambda P, z: [P.nn.functional.log_softmax(z, axis=0)], z=MASKED),
@@ -161,6 +217,7 @@ CASES = {
         lambda P, x: [P.nn.functional.label_smooth(x * 2.0, epsilon=0.1), x * 3.0], x=X0
     ),
     **_tie_cases(),
+    **_loss_0d_cases(),
 }
 
 if __name__ == "__main__":

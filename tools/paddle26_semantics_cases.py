@@ -137,3 +137,23 @@ CASES.update(
         "flip_no_axis": case("flip", {"X": u(2, 3)}, {"axis": []}, grad=("X",)),
     }
 )
+
+# Paddle 2.6's op tests (test_prelu_op.py's TestModeChannelRank3NHWC, ...): prelu 'channel' with data_format NHWC
+# takes one alpha per channel of X's last dim; pe refused
+for _shape in ((2, 3, 4), (2, 3, 2, 4), (2, 2, 2, 3, 4)):
+    CASES[f"prelu_channel_nhwc_rank{len(_shape)}"] = case(
+        "prelu",
+        {"X": u(*_shape), "Alpha": np.array([0.1, -0.2, 0.3, 0.25])},
+        {"mode": "channel", "data_format": "NHWC"},
+        grad=("X", "Alpha"),
+        kink=True,
+    )
+
+# test_conv3d_transpose_op.py's NHWC cases: data_format 'NHWC' given to conv3d_transpose is channels last (pe refused)
+CASES["conv3d_transpose_nhwc"] = case(
+    "conv3d_transpose",
+    {"Input": u(1, 2, 3, 2, 3), "Filter": u(3, 2, 2, 2, 2)},
+    {"data_format": "NHWC", "strides": [1, 2, 1], "paddings": [0, 1, 0], "dilations": [1, 1, 1], "groups": 1},
+    outputs=("Output",),
+    grad=("Input", "Filter"),
+)

@@ -38,15 +38,28 @@ PADDLE2_FORMS = {
     ),
 }
 
+# the grad ops Paddle 2.6 gives X where the table's (Fluid 1.8's) read Out: in a program that follows Paddle 2.6 pe's
+# grad op is given X too (an optional slot) and computes Paddle 2.x's derivative of it, for every attribute value
+# (leaky_relu with alpha <= 0: Out's sign is not X's)
+GRAD_READS_X = frozenset({"leaky_relu"})
+
 # where only the gradient differs: the table's forward is Paddle 2.x's for these attributes (its loops kept)
 _SAME_FORWARD = {"leaky_relu": lambda a: a["alpha"] <= 1, "abs": lambda a: True}
 
 
-def computes_paddle2(name, attrs):
+def computes_paddle2(name, attrs, given_x=False):
     """Whether op ``name`` (an activation or its ``_grad``) with ``attrs`` computes PADDLE2_FORMS' form in a
-    program that follows Paddle 2.6, rather than the table's."""
+    program that follows Paddle 2.6, rather than the table's (a grad op ``given_x``: of GRAD_READS_X, always)."""
     forward = name.removesuffix("_grad")
+    if given_x and name != forward and forward in GRAD_READS_X:
+        return True
     form = PADDLE2_FORMS.get(forward)
     if form is None or not form[0](attrs):
         return False
     return name != forward or not _SAME_FORWARD.get(forward, lambda a: False)(attrs)
+
+
+def prelu_mode(attrs):
+    """prelu's mode, "channel_last" for 'channel' with data_format NHWC (Paddle 2.x's: X's last dim)."""
+    channel_last = attrs["mode"] == "channel" and attrs.get("data_format") == "NHWC"
+    return "channel_last" if channel_last else attrs["mode"]

@@ -8,7 +8,7 @@ import numbers
 
 from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
-from ..base.activations_paddle2_forms import PADDLE2_FORMS
+from ..base.activations_paddle2_forms import GRAD_READS_X, PADDLE2_FORMS
 from ..base.dims import known_numel
 from .convolution import _known
 from .image import POS_INT, div, divides
@@ -47,7 +47,7 @@ def _activation(
 
     def grad(g):
         given = {slot: g.input(slot) for slot in tensors if g.input(slot)}
-        read = {uses: g.input("X") if uses == "X" else g.output("Out")} if uses else {}
+        read = _grad_inputs(g, name, uses)
         g.op(f"{name}_grad", {**read, "Out@GRAD": g.out_grad("Out"), **given}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     slots = [f"{slot}?" for slot in tensors]
@@ -62,7 +62,7 @@ def _activation(
         doc=doc,
         traits=("activation",) + traits,
         attr_tensors=tensors,
-        grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
+        grad_reads=_grad_reads(name, uses, grad_as, tensors) if differentiable else (),
         kernel_module="activation",
         inplace=inplace[0] if inplace else (),
         structured=structured[0],
@@ -70,7 +70,7 @@ def _activation(
     if differentiable:
         register(
             f"{name}_grad",
-            inputs=[uses] * bool(uses) + ["Out@GRAD"] + slots,
+            inputs=[uses] * bool(uses) + ["X?"] * (name in GRAD_READS_X) + ["Out@GRAD"] + slots,
             outputs=["X@GRAD"],
             attrs=attrs,
             infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
@@ -83,6 +83,19 @@ def _activation(
         )
         if name in ORDERS:
             _register_grad_grad(name, uses, attrs, ("DDOut", "DDX") if inplace else ())
+
+
+def _grad_inputs(g, name, uses):
+    """What ``name``'s grad op reads: X or Out (``uses``), and X in Paddle 2.x where Paddle 2.6's reads it."""
+    read = {uses: g.input("X") if uses == "X" else g.output("Out")} if uses else {}
+    if name in GRAD_READS_X and g.fwd.paddle2:
+        read["X"] = g.input("X")
+    return read
+
+
+def _grad_reads(name, uses, grad_as, tensors):
+    """The forward slots the grad op of ``name`` reads (``grad_reads``): those of _grad_inputs and its tensors."""
+    return (uses,) * bool(uses and not grad_as) + ("X",) * (name in GRAD_READS_X) + tuple(tensors)
 
 
 # -- gradients of gradients ---------------------------------------------------------------------
@@ -277,12 +290,13 @@ _activation(
 # -- prelu ------------------------------------------------------------------------------------------
 
 
-def prelu_alpha_size(x, mode):
-    """The number of alphas prelu's mode needs for X's shape (-1: unknown)."""
+def prelu_alpha_size(x, mode, data_format="NCHW"):
+    """The number of alphas prelu's mode needs for X's shape (-1: unknown); 'channel' with NHWC: X's last dim's."""
     if mode == "all":
         return 1
     if mode == "channel":
-        return x[1] if _known(x[1]) else -1
+        c = x[-1] if data_format == "NHWC" else x[1]
+        return c if _known(c) else -1
     return known_numel(x[1:])
 
 
@@ -290,9 +304,7 @@ def _infer_prelu(ctx):
     x, alpha, mode = ctx.shape("X"), ctx.shape("Alpha"), ctx.attrs["mode"]
     if x is None or len(x) < (2 if mode != "all" else 1):
         ctx.fail(f"X {fmt_shape(x)} needs a batch dim and, for mode '{mode}', the dims after it")
-    if mode == "channel" and ctx.attrs["data_format"] != "NCHW":
-        ctx.fail("mode 'channel' with data_format NHWC is not supported by pe; give NCHW input")
-    want, have = prelu_alpha_size(x, mode), known_numel(alpha)
+    want, have = prelu_alpha_size(x, mode, ctx.attrs["data_format"]), known_numel(alpha)
     if want >= 0 and have >= 0 and want != have:
         ctx.fail(f"Alpha {fmt_shape(alpha)} has {have} values but mode '{mode}' needs {want} for X {fmt_shape(x)}")
     if ctx.dtype("X") != ctx.dtype("Alpha"):
@@ -311,7 +323,7 @@ def _grad_prelu(g):
 
 _PRELU_ATTRS = {
     "mode": Attr("all", choices=("all", "channel", "element")),
-    # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
+    # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels (X's last dim)
     "data_format": Attr("NCHW", choices=("NCHW", "NHWC")),
 }
 register(

@@ -35,9 +35,12 @@ _ATTRS = {
     ),
 }
 _LAST = ("NDHWC", "NHWC")
-# Fluid's conv3d_transpose declares data_format NCHW (channels first) by default
+# Fluid's conv3d_transpose declares data_format NCHW (channels first) by default; NHWC given to the op is channels
+# last (Paddle 2.6's op tests give it: test_conv3d_transpose_op.py's NHWC cases)
 _TRANSPOSE_ATTRS = dict(
-    _ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"), data_format=layout_attr("NCHW", 3)
+    _ATTRS,
+    output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"),
+    data_format=Attr("NCHW", choices=("NCHW", "NHWC", "NCDHW", "NDHWC", "AnyLayout")),
 )
 
 

@@ -1,13 +1,10 @@
 """Classification losses (kernels in kernels/<device>/loss_classification.py; the CPU's structured out-kernels
 there and in loss_softmax_ce.py and loss_cross_entropy.py, their meta rules in shapes/loss_classification.py):
-softmax_with_cross_entropy,
-cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entropy_with_logits,
-teacher_student_sigmoid_loss, kldiv_loss, label_smooth, log_loss; Fluid 1.8's bce_loss (binary cross-entropy of
-probabilities), nll_loss (the negative log-likelihood of log-probabilities), hinge_loss and modified_huber_loss
-(margin losses of two-class scores). The shape checks and grad makers here serve the other loss families too.
-
-The two-class losses (teacher_student_sigmoid_loss, log_loss, bce_loss, hinge_loss, modified_huber_loss)
-are registered in loss_classification_binary.py."""
+softmax_with_cross_entropy, cross_entropy and cross_entropy2 (X holding probabilities),
+sigmoid_cross_entropy_with_logits, teacher_student_sigmoid_loss, kldiv_loss, label_smooth, log_loss; Fluid 1.8's bce_loss (binary cross-entropy
+of probabilities), nll_loss (the negative log-likelihood of log-probabilities), hinge_loss and modified_huber_loss
+(margin losses of two-class scores); the two-class ones are registered in loss_classification_binary.py. The shape
+checks and grad makers here serve the other loss families too."""
 
 from ..base.activations import real_number
 from ..kernels.cpu import loss_classification as cpu_loss, loss_cross_entropy as cpu_ce, loss_softmax_ce as cpu_sce
@@ -317,8 +314,8 @@ register(
 
 def _infer_kldiv(ctx):
     same_shape(ctx, "X", "Target")
-    x = ctx.shape("X")
-    ctx.set_output("Loss", x if ctx.attrs["reduction"] == "none" else [1], ctx.dtype("X"))
+    one = list(meta_rules.scalar_shape(ctx.op.zero_dim))  # (0-D in a Paddle 2.x program: Paddle 2.6's KLDivInferMeta)
+    ctx.set_output("Loss", ctx.shape("X") if ctx.attrs["reduction"] == "none" else one, ctx.dtype("X"))
 
 
 _KL_ATTRS = {"reduction": Attr("mean", choices=("none", "batchmean", "mean", "sum"))}
@@ -329,6 +326,7 @@ register(
     outputs=["Loss"],
     attrs=_KL_ATTRS,
     infer=_infer_kldiv,
+    traits=("result_0d_in_paddle2",),
     grad=_grad_of("kldiv_loss_grad", ("X", "Target"), out_grads=("Loss",)),
     grad_reads=("Target", "X"),
     lod="drop",
@@ -364,8 +362,9 @@ def _infer_nll(ctx):
     w = ctx.shape("Weight") if ctx.has_input("Weight") else None
     if w is not None and (len(w) != 1 or (x[1] >= 0 and w[0] >= 0 and x[1] != w[0])):
         ctx.fail(f"Weight {fmt_shape(ctx.shape('Weight'))} must be 1-D, one weight per class of X {fmt_shape(x)}")
-    ctx.set_output("Out", kept if reduction == "none" else [1], ctx.dtype("X"))
-    ctx.set_output("Total_weight", [1], ctx.dtype("X"))
+    one = list(meta_rules.scalar_shape(ctx.op.zero_dim))  # (0-D in Paddle 2.x: its NllLossRawInferMeta)
+    ctx.set_output("Out", kept if reduction == "none" else one, ctx.dtype("X"))
+    ctx.set_output("Total_weight", one, ctx.dtype("X"))
 
 
 _NLL_ATTRS = {
@@ -379,6 +378,7 @@ register(
     outputs=["Out", "Total_weight"],
     attrs=_NLL_ATTRS,
     infer=_infer_nll,
+    traits=("result_0d_in_paddle2",),
     lod="drop",
     grad=_grad_of("nll_loss_grad", ("X", "Label", "Weight"), ("Total_weight",)),
     grad_reads=("X", "Label", "Weight", "Total_weight"),

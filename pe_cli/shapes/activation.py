@@ -99,8 +99,9 @@ def grad_meta(row):
     reads = row.reads or "Out@GRAD"
 
     def meta(attrs, ins, facts):
-        a, dout = ins[reads], ins["Out@GRAD"]
-        if paddle2 is not None and facts.paddle2 and computes_paddle2(row.name + "_grad", attrs):
+        given_x = ins.get("X") is not None and reads != "X"  # (Paddle 2.6's grad op reads X: GRAD_READS_X)
+        a, dout = ins["X" if given_x else reads], ins["Out@GRAD"]
+        if paddle2 is not None and facts.paddle2 and computes_paddle2(row.name + "_grad", attrs, given_x):
             # (the table's derivative's dtype: abs's of a complex X is complex)
             dtype = _derivative_dtype(row.name, a.dtype, dout.dtype, params_in(row, attrs, dout.dtype))
             shape = _broadcast(a.shape, dout.shape)

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..base.broadcast_shapes import broadcast
 from ..base.dims import numel
+from .reduction import scalar_shape
 from .structured import Meta
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -192,7 +193,7 @@ def kldiv_meta(attrs, ins, facts):
     x = ins["X"]
     if attrs["reduction"] == "none":
         return Meta({"Loss": (_shape(x, ins["Target"]), x.dtype)}, "none", fresh=True)
-    return Meta({"Loss": ((1,), x.dtype)}, "reduce", fresh=True)
+    return Meta({"Loss": (scalar_shape(facts.zero_dim), x.dtype)}, "reduce", fresh=True)
 
 
 def kldiv_grad_meta(attrs, ins, facts):
@@ -203,13 +204,14 @@ def kldiv_grad_meta(attrs, ins, facts):
 
 
 def nll_meta(attrs, ins, facts):
-    """nll_loss's Out (Label's shape, or [1] reduced) and Total_weight [1]; ``args``: whether X's class dim
-    is moved last (X of more than 2 dims) to make its rows."""
+    """nll_loss's Out (Label's shape, or [1] reduced) and Total_weight [1] (both 0-D where the op says so:
+    ``facts.zero_dim``, a Paddle 2.x program's, as Paddle 2.6's); ``args``: whether X's class dim is moved last
+    (X of more than 2 dims) to make its rows."""
     x, label = ins["X"], ins["Label"]
-    total, moved = ((1,), x.dtype), (len(x.shape) > 2,)
+    total, moved = (scalar_shape(facts.zero_dim), x.dtype), (len(x.shape) > 2,)
     if attrs["reduction"] == "none":
         return Meta({"Out": (tuple(label.shape), x.dtype), "Total_weight": total}, "none", args=moved, fresh=True)
-    return Meta({"Out": ((1,), x.dtype), "Total_weight": total}, "reduce", args=moved, fresh=True)
+    return Meta({"Out": total, "Total_weight": total}, "reduce", args=moved, fresh=True)
 
 
 def nll_grad_meta(attrs, ins, facts):

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from op_test import OpCase
+from tests.ops.paddle26 import recorded_cases
 
 rng = np.random.default_rng(11)
 
@@ -380,3 +381,4 @@ CASES += [
         name="mish_threshold_zero",
     ),
 ]
+CASES += recorded_cases("activation")  # recorded from Paddle 2.6.2 (prelu 'channel' with data_format NHWC)

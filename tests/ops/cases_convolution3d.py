@@ -8,6 +8,7 @@ import numpy as np
 
 from op_test import OpCase
 from tests.ops.cases_convolution_geometry import conv_ref, conv_transpose_ref
+from tests.ops.paddle26 import recorded_cases
 
 rng = np.random.default_rng(303)
 
@@ -154,3 +155,4 @@ CASES += [
         name="conv3d_transpose_any_geometry",
     ),
 ]
+CASES += recorded_cases("convolution3d")  # recorded from Paddle 2.6.2 (conv3d_transpose given NHWC)

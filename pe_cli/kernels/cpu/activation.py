@@ -8,6 +8,7 @@ axis (shapes/softmax.py, softmax.py). prelu and maxout are written here, and Flu
 
 import numpy as np
 
+from ...base.activations_paddle2_forms import prelu_mode
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, bind
 from ...shapes import activation as meta_rules, softmax as softmax_rules
@@ -70,6 +71,8 @@ def alpha_view(alpha, x_shape, mode):
     """Alpha shaped to broadcast against X."""
     if mode == "all":
         return alpha.reshape(())
+    if mode == "channel_last":
+        return alpha.reshape((1,) * (len(x_shape) - 1) + (x_shape[-1],))
     if mode == "channel":
         return alpha.reshape((1, x_shape[1]) + (1,) * (len(x_shape) - 2))
     return alpha.reshape((1,) + tuple(x_shape[1:]))
@@ -77,17 +80,18 @@ def alpha_view(alpha, x_shape, mode):
 
 def prelu(ins, attrs):
     x = ins["X"]
-    a = alpha_view(ins["Alpha"], x.shape, attrs["mode"])
+    a = alpha_view(ins["Alpha"], x.shape, prelu_mode(attrs))
     return {"Out": np.where(x > 0, x, a * x).astype(x.dtype, copy=False)}
 
 
 def prelu_grad(ins, attrs):
     x, alpha, dout = ins["X"], ins["Alpha"], ins["Out@GRAD"]
-    mode = attrs["mode"]
+    mode = prelu_mode(attrs)
     pos = x > 0
     dx = np.where(pos, dout, alpha_view(alpha, x.shape, mode) * dout).astype(x.dtype, copy=False)
     neg = np.where(pos, 0, x * dout)
-    axes = {"all": None, "channel": (0,) + tuple(range(2, x.ndim)), "element": (0,)}[mode]
+    last = tuple(range(x.ndim - 1))
+    axes = {"all": None, "channel": (0,) + tuple(range(2, x.ndim)), "channel_last": last, "element": (0,)}[mode]
     dalpha = neg.sum(axis=axes).reshape(alpha.shape).astype(alpha.dtype, copy=False)
     return {"X@GRAD": dx, "Alpha@GRAD": dalpha}
 

@@ -131,7 +131,8 @@ def _grad_out(row):
         _run_loop(meta.loop, outs["X@GRAD"], flat(ins[reads]), flat(ins["Out@GRAD"]))
 
     def paddle2_form(ins, outs, attrs, meta):
-        result = paddle2[2](ins[reads], ins["Out@GRAD"], attrs)
+        x = ins.get("X")  # (Paddle 2.6's grad op reads X where it is given: GRAD_READS_X)
+        result = paddle2[2](ins[reads] if x is None else x, ins["Out@GRAD"], attrs)
         outs["X@GRAD"] = fresh_output(result, meta.outputs["X@GRAD"], tuple(ins.values()))
 
     def array(ins, outs, attrs, meta):

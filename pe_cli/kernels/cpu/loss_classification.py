@@ -171,12 +171,13 @@ def _nll(ins, outs, attrs, meta):
     losses = -rows[np.arange(len(ids)), ids] * w
     if meta.variant == "none":
         put(outs, "Out", losses.reshape(ins["Label"].shape).astype(x.dtype, copy=False), meta, (x,))
-        outs["Total_weight"] = np.zeros(1, x.dtype)
+        outs["Total_weight"] = np.zeros(meta.outputs["Total_weight"][0], x.dtype)
         return
     total, out = w.sum(dtype=x.dtype), losses.sum(dtype=x.dtype)
     if attrs["reduction"] == "mean" and total != 0:
         out = out / total
-    outs["Out"], outs["Total_weight"] = np.array([out], x.dtype), np.array([total], x.dtype)
+    one = meta.outputs["Out"][0]  # ([1], or 0-D in a Paddle 2.x program: the Meta's)
+    outs["Out"], outs["Total_weight"] = np.full(one, out, x.dtype), np.full(one, total, x.dtype)
 
 
 def _nll_grad(ins, outs, attrs, meta):

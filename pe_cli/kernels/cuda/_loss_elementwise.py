@@ -13,7 +13,8 @@ from ._elementwise import Binary, Ternary, Unary
 from ._launch import flat, grid
 from ._reduce import reduce
 from .launcher import jit_kernel
-from ...shapes.reduction import kl_scale
+from ..context import NO_CONTEXT
+from ...shapes.reduction import kl_scale, scalar_shape
 
 
 # -- label_smooth -----------------------------------------------------------------------------------
@@ -72,13 +73,13 @@ _kl_terms = Binary(_kl)
 divide = Unary(_div)
 
 
-def kldiv_loss(ins, attrs):
+def kldiv_loss(ins, attrs, ctx=NO_CONTEXT):
     x, t = ins["X"], ins["Target"]
     loss = _kl_terms(x, t)
     red = attrs["reduction"]
     if red == "none":
         return {"Loss": loss}
-    total = reduce(flat(loss), (0,), "sum").reshape((1,))
+    total = reduce(flat(loss), (0,), "sum").reshape(scalar_shape(ctx.zero_dim))  # (0-D: a Paddle 2.x program's)
     return {"Loss": divide(total, float(max(kl_scale(x, red), 1)))}
 
 

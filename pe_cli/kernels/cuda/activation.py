@@ -1,9 +1,8 @@
-"""CUDA twins of kernels/cpu/activation.py, made from the rows of the activation table
-(pe_cli/base/activations.py): each activation is the row's scalar forward, a device function of x and
-the row's attributes, mapped in one launch; each gradient the row's scalar derivative of (X or Out,
-as the row reads, and Out@GRAD). Attributes are passed in the input's dtype (Out@GRAD's for the
-gradient). softmax and log_softmax are block reductions along their axis, written here; prelu is
-one elementwise kernel, maxout one thread per output. Fluid's second-order ops of five rows
+"""CUDA twins of kernels/cpu/activation.py, made from the rows of the activation table (pe_cli/base/activations.py):
+each activation is the row's scalar forward, a device function of x and the row's attributes, mapped in one launch;
+each gradient the row's scalar derivative of (X or Out, as the row reads, and Out@GRAD). Attributes are passed in
+the input's dtype (Out@GRAD's for the gradient). softmax and log_softmax are block reductions along their axis,
+written here; prelu is one elementwise kernel, maxout one thread per output. Fluid's second-order ops of five rows
 (``<op>_grad_grad``) are the row's gradient and one elementwise launch (activations_second_order.py)."""
 
 import math
@@ -13,7 +12,7 @@ from numba import cuda
 
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, SCALAR_HELPERS, bind, kernels
-from ...base.activations_paddle2_forms import PADDLE2_FORMS, computes_paddle2
+from ...base.activations_paddle2_forms import PADDLE2_FORMS, computes_paddle2, prelu_mode
 from .. import kernel_of
 from . import runtime as rt
 from ._host import given_cpu_kernel, on_host
@@ -101,7 +100,8 @@ def _paddle2_form(name):
     table = _ROW_KERNELS[name]
 
     def kernel(ins, attrs, cpu_kernel, ctx=NO_CONTEXT):
-        return (on_host(cpu_kernel) if ctx.paddle2 and computes_paddle2(name, attrs) else table)(ins, attrs)
+        paddle2 = ctx.paddle2 and computes_paddle2(name, attrs, ins.get("X") is not None)
+        return (on_host(cpu_kernel) if paddle2 else table)(ins, attrs)
 
     kernel.__name__ = name
     return given_cpu_kernel(kernel)
@@ -289,6 +289,8 @@ def _alpha_index(x_shape, mode):
         inner *= d
     if mode == "all":
         return 1, 1
+    if mode == "channel_last":
+        return 1, x_shape[-1]
     if mode == "channel":
         return inner, x_shape[1]
     return 1, inner * x_shape[1]
@@ -323,21 +325,22 @@ def prelu(ins, attrs):
     x = ins["X"]
     out = rt.empty(x.shape, x.dtype)
     if out.size:
-        _prelu[grid(out.size)](flat(x), flat(ins["Alpha"]), flat(out), *_alpha_index(x.shape, attrs["mode"]))
+        _prelu[grid(out.size)](flat(x), flat(ins["Alpha"]), flat(out), *_alpha_index(x.shape, prelu_mode(attrs)))
     return {"Out": out}
 
 
 def prelu_grad(ins, attrs):
-    x, alpha = ins["X"], ins["Alpha"]
-    div, mod = _alpha_index(x.shape, attrs["mode"])
+    x, alpha, mode = ins["X"], ins["Alpha"], prelu_mode(attrs)
+    div, mod = _alpha_index(x.shape, mode)
     dx, neg = rt.empty(x.shape, x.dtype), rt.empty(x.shape, x.dtype)
     if dx.size:
         _prelu_grad[grid(dx.size)](flat(x), flat(alpha), flat(ins["Out@GRAD"]), flat(dx), flat(neg), div, mod)
-    if attrs["mode"] == "channel":
+    rows = x.size // max(mod, 1) if mode == "channel_last" else x.shape[0]  # (NHWC: alpha per last dim)
+    if mode == "channel":
         dalpha = reduce(neg.reshape((x.shape[0], x.shape[1], div)), (0, 2), "sum")
     else:
-        dalpha = reduce(neg.reshape((x.shape[0], x.size // max(x.shape[0], 1))), (0,), "sum")
-        if attrs["mode"] == "all":
+        dalpha = reduce(neg.reshape((rows, x.size // max(rows, 1))), (0,), "sum")
+        if mode == "all":
             dalpha = reduce(dalpha, (0,), "sum")
     return {"X@GRAD": dx, "Alpha@GRAD": dalpha.reshape(tuple(alpha.shape))}
 

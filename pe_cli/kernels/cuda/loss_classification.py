@@ -33,6 +33,8 @@ from ._loss_elementwise import (
 )
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
+from ..context import NO_CONTEXT
+from ...shapes.reduction import scalar_shape
 
 HOST_OPS = host_ops("log_loss", "log_loss_grad")  # the CPU kernels on the host: no device twin yet
 _APPROX_INF = 1e20  # Fluid's TolerableValue: log(0) is capped instead of being -inf
@@ -313,8 +315,8 @@ def _nll_args(ins, attrs):
     return (flat(label), flat(weight if weight is not None else x), weight is not None), x.shape[1], inner
 
 
-def nll_loss(ins, attrs):
-    x = ins["X"]
+def nll_loss(ins, attrs, ctx=NO_CONTEXT):
+    x, one = ins["X"], scalar_shape(ctx.zero_dim)  # ([1], or 0-D in a Paddle 2.x program)
     (label, weight, has_weight), classes, inner = _nll_args(ins, attrs)
     losses, ws = rt.empty((label.size,), x.dtype), rt.empty((label.size,), x.dtype)
     if label.size:
@@ -322,8 +324,8 @@ def nll_loss(ins, attrs):
             flat(x), label, weight, has_weight, losses, ws, classes, inner, attrs["ignore_index"]
         )
     if attrs["reduction"] == "none":
-        return {"Out": losses.reshape(tuple(ins["Label"].shape)), "Total_weight": zeros((1,), x.dtype)}
-    out, total = reduce(losses, (0,), "sum").reshape((1,)), reduce(ws, (0,), "sum").reshape((1,))
+        return {"Out": losses.reshape(tuple(ins["Label"].shape)), "Total_weight": zeros(one, x.dtype)}
+    out, total = reduce(losses, (0,), "sum").reshape(one), reduce(ws, (0,), "sum").reshape(one)
     if attrs["reduction"] == "mean":
         _nll_mean[1, 1, rt.stream()](out, total)
     return {"Out": out, "Total_weight": total}

@@ -260,9 +260,11 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
 
 
 def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
-    if data_format != "NCHW":
-        raise PeError(f"pixel_shuffle: data_format={data_format!r}: pe's op takes NCHW")
-    return L.pixel_shuffle(x, int(upscale_factor))
+    """Paddle 2.6's pixel_shuffle op, its data_format given (NHWC: channels last)."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"pixel_shuffle: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+    attrs = {"upscale_factor": int(upscale_factor), "data_format": data_format}
+    return _single("pixel_shuffle", x, {"X": [x]}, attrs, name=name)
 
 
 def channel_shuffle(x, groups, data_format="NCHW", name=None):
