@@ -284,8 +284,7 @@ def log_softmax_grad(ins, attrs):
 # -- prelu: one elementwise kernel, its alpha gradient a reduction of x * dout where x <= 0 ------------
 def _alpha_index(x_shape, mode):
     """(div, mod): element e of X uses alpha[(e // div) % mod]."""
-    x_shape = tuple(x_shape)  # (the simulator's device shapes take no negative index)
-    inner = 1
+    x_shape, inner = tuple(x_shape), 1  # (a tuple: the simulator's device shapes take no negative index)
     for d in x_shape[2:]:
         inner *= d
     if mode == "all":
