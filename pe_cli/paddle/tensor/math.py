@@ -2,6 +2,7 @@
 the same objects as ``paddle.add``, ``paddle.count_nonzero``, ... (pe_cli/paddle/tensor_math.py,
 tensor_elementwise.py, tensor_reduce.py)."""
 
+from . import _module_fallback
 from ..tensor_math import *  # noqa: F401,F403
 from ..tensor_elementwise import *  # noqa: F401,F403
 from ..tensor_reduce import *  # noqa: F401,F403
@@ -31,12 +32,4 @@ _divide_with_axis = _with_axis("elementwise_div")
 
 
 def __getattr__(name):
-    """A function of Paddle 2.6's tensor/math.py this module does not name (an in-place form, ``add_``): paddle.tensor's
-    (or paddle's: ``create_parameter``)."""
-    import importlib
-
-    for package in ("pe_cli.paddle.tensor", "pe_cli.paddle"):
-        found = getattr(importlib.import_module(package), name, None)
-        if found is not None:
-            return found
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _module_fallback.module_attribute(__name__, name)
