@@ -10,7 +10,7 @@ from .. import layers as L
 from ..layers.manipulation import reshape_variable
 from ..layers.manipulation import tiled
 from ..layers.checks import check_type, check_variable_and_dtype
-from ..base.errors import PeError, ShapeError
+from ..base.errors import FluidUnsupported, PeError, ShapeError
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from ..base.dtypes import VarType
@@ -174,6 +174,8 @@ def unstack(x, axis=0, num=None):
 def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
+    if isinstance(axis, Variable) or (isinstance(axis, (list, tuple)) and any(isinstance(a, Variable) for a in axis)):
+        raise FluidUnsupported("paddle.squeeze(axis=Tensor)", "pe takes axis as an int, a list of ints or None")
     _zero_d_axes(x, axis, "squeeze")
     dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)] if x.shape else []
     if not dims:  # (nothing to drop, a 0-D x too: a new Variable all the same, as Paddle 2.6's squeeze2 gives,

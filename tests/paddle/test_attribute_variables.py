@@ -64,3 +64,16 @@ def test_tile_takes_its_times_as_tensors():
     got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": a}, fetch_list=outs)
     for g, w in zip(got, [np.tile(a, (3, 2, 1)), np.tile(a, (2, 2)), np.tile(a, 2)]):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("axis", ["tensor", "list"])
+def test_squeeze_refuses_axes_given_as_tensors(axis):
+    """Paddle 2.6 squeezes by axes a Tensor holds when the program runs (squeeze2's ``axes`` a Variable); pe does
+    not, and says so in one line rather than fail on an int() of a Variable."""
+    from pe_cli.base.errors import FluidUnsupported
+
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        x = paddle.static.data("x", [2, 1, 3], "float32")
+        ax = paddle.full([1], 1, "int64")
+        with pytest.raises(FluidUnsupported, match=r"^paddle.squeeze\(axis=Tensor\): pe takes axis as an int"):
+            paddle.squeeze(x, axis=ax if axis == "tensor" else [ax])
