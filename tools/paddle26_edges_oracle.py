@@ -9,7 +9,8 @@ indices Paddle's CPU top_k_v2, kthvalue, argsort and top_k op leave (libstdc++'s
 sort order) and the gradients of paddle.median and paddle.sort, which follow them. pow's gradient to Y where X
 <= 0 (log X: NaN, -inf), log_sigmoid at -inf (NaN) and 50 (-0.0), logsumexp of lines holding +inf or only -inf
 (NaN), logcumsumexp's running value at a second +inf (NaN) and a NaN value (a copy of the running value plus
-log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it).
+log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it); mean and
+l1_norm appended as ops (0-D).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -152,6 +153,15 @@ def _loss_0d_cases():
     return out
 
 
+def _reduce_0d_cases():
+    """mean and l1_norm appended as ops (``block.append_op``) in a Paddle 2.x program: 0-D, as Paddle 2.6's
+    InferMeta gives. Before 2026-11-30 pe gave them Fluid's [1] (only ``paddle.mean`` gave 0-D)."""
+    return {
+        f"{op}_op": case(lambda P, x, op=op: _op(P, op, {"X": x}, {"Out": "float32"}, {}), x=X0)
+        for op in ("mean", "l1_norm")
+    }
+
+
 KL_P = np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5]], "float32")
 KL_T = np.array([[0.3, 0.3, 0.4], [0.5, 0.0, 0.5], [0.2, 0.7, 0.1]], "float32")
 NLL_X = np.log(np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5], [0.7, 0.2, 0.1]], "float32"))
@@ -218,6 +228,7 @@ CASES = {
     ),
     **_tie_cases(),
     **_loss_0d_cases(),
+    **_reduce_0d_cases(),
 }
 
 if __name__ == "__main__":

@@ -153,12 +153,12 @@ def user_code():
 def mark_zero_dim(op):
     """An op appended now that reduces to one value (trait ``scalar_0d_in_paddle2``) gives 0-D ([])
     rather than Fluid's [1] (``op.zero_dim``, which its shape inference and kernels read) in a Paddle
-    2.x program when the call that built it entered a ``paddle_face`` first (``paddle.mean``), and [1]
-    when it entered a ``fluid_face`` first (``fluid.layers.mean``) or none (a ``block.append_op`` of the
-    user's); inside ``reductions_0d``, as that says. An op whose result is one value (trait
-    ``result_0d_in_paddle2``: ``x[0, 1]``, numel) gives 0-D in a Paddle 2.x program unless a ``fluid_face``
-    built it or the program built a fluid.layers reduction before (a program mixing the two, as 2.0-2.4's,
-    whose ``loss[0]`` was [1]: ``Program._mixes_fluid_layers``). A program
+    2.x program when the call that built it entered a ``paddle_face`` first (``paddle.mean``) or none (a
+    ``block.append_op`` of the user's: Paddle 2.6's mean and l1_norm ops give 0-D), and [1] when it entered a
+    ``fluid_face`` first (``fluid.layers.mean``); inside ``reductions_0d``, as that says. An op whose result is
+    one value (trait ``result_0d_in_paddle2``: ``x[0, 1]``, numel) gives 0-D in a Paddle 2.x program unless a
+    ``fluid_face`` built it. Neither does in a program that built a fluid.layers reduction before (a program
+    mixing the two, as 2.0-2.4's, whose ``loss[0]`` was [1]: ``Program._mixes_fluid_layers``). A program
     loaded from its desc declares its output first: 0-D where that variable is."""
     if op.zero_dim:
         return
@@ -176,6 +176,6 @@ def mark_zero_dim(op):
         program, face = op.block.program, _face.get()  # (the user's ``x[0]`` enters none)
         if face is False and program._follows_paddle2:
             program._mixes_fluid_layers = True
-        unfaced = result and face is None and not program._mixes_fluid_layers
+        unfaced = face is None and not program._mixes_fluid_layers
         zero_dim = bool(program._follows_paddle2 and (face or unfaced))
     op.zero_dim = zero_dim

@@ -93,12 +93,13 @@ register(
     kernel_module="reduction",
     inputs=["X"],
     outputs=["Out"],
-    infer=lambda ctx: ctx.set_output("Out", [1], ctx.dtype("X")),
+    infer=lambda ctx: ctx.set_output("Out", ctx.scalar_shape(), ctx.dtype("X")),
     grad=grad_of("l1_norm_grad", ("X",)),
+    traits=("scalar_0d_in_paddle2",),
     structured=Structured(meta=meta_rules.l1_norm_meta, cpu=cpu_reduction.L1_NORM),
     grad_reads=("X",),
     lod="drop",
-    doc="Out = the sum of |X| over all of X, shape [1]. The gradient is sign(X) * Out@GRAD.",
+    doc="Out = the sum of |X| over all of X, shape [1] ([] in a Paddle 2.x program). The gradient is sign(X) * Out@GRAD.",
 )
 register(
     "l1_norm_grad",

@@ -258,8 +258,8 @@ def p_norm_grad_meta(attrs, ins, facts):
 
 
 def l1_norm_meta(attrs, ins, facts):
-    """l1_norm's Out: [1] of X's dtype."""
-    return Meta({"Out": ((1,), np.dtype(ins["X"].dtype))}, "numpy")
+    """l1_norm's Out: [1] of X's dtype ([] where the op is 0-D: a Paddle 2.x program's)."""
+    return Meta({"Out": (scalar_shape(facts.zero_dim), np.dtype(ins["X"].dtype))}, "numpy")
 
 
 def l1_norm_grad_meta(attrs, ins, facts):

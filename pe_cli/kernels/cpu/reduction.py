@@ -238,7 +238,7 @@ def _p_norm_grad(form):
 
 def _l1_norm(ins, outs, attrs, meta):
     x = ins["X"]
-    outs["Out"][0] = np.sum(np.abs(x), dtype=x.dtype)
+    outs["Out"][...] = np.sum(np.abs(x), dtype=x.dtype)
 
 
 def _l1_norm_grad(ins, outs, attrs, meta):

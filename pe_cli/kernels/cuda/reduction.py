@@ -296,9 +296,10 @@ def _as_vector(attrs):
     return attrs.get("asvector") or attrs["porder"] == 0 or math.isinf(attrs["porder"])
 
 
-def l1_norm(ins, attrs):
+def l1_norm(ins, attrs, ctx=NO_CONTEXT):
     x = ins["X"]
-    return {"Out": reduce(_ABS_POW(x, scalar_arg(x.dtype, 1.0)), range(x.ndim), "sum").reshape((1,))}
+    total = reduce(_ABS_POW(x, scalar_arg(x.dtype, 1.0)), range(x.ndim), "sum")
+    return {"Out": total.reshape(scalar_shape(ctx.zero_dim))}
 
 
 def l1_norm_grad(ins, attrs):
