@@ -2,7 +2,7 @@
 Paddle 2.x static program. Results that hold one value are 0-D ([]) in Paddle 2.6, where Fluid 1.8 and pe
 before 2026-11-29 gave [1] (so ``paddle.stack`` of two such values was
 [2, 1], not [2]): an index that drops every dim (``x[0, 1]``, ``paddle.shape(x)[0]``, ``x[-1][2]``), numel,
-rank, sign of ints (Paddle 2.6 takes them), argmax/argmin over all of x (with keepdim: 1s in x's rank), dot and matmul of vectors, trace, dist, einsum to a scalar, allclose, is_empty, accuracy, median,
+rank, sign of ints (Paddle 2.6 takes them), argmax/argmin over all of x (with keepdim: 1s in x's rank), dot and matmul of vectors, trace, dist, einsum to a scalar, allclose, is_empty, accuracy, auc, median,
 quantile, the slices of unbind/unstack of a vector, gather at a 0-D index; and a bool mask as an index
 (``v[v > 1]``: the elements where it is true, as Paddle 2.6's; pe read the mask as an int index); the sum of
 an int32 or bool tensor is int64 (pe summed int32 in int32, overflowing). Records each case's values, dtype,
@@ -31,6 +31,8 @@ V = np.array([3.0, -1.5, 2.25, 0.5], "float32")
 SQ = np.array([[2.0, -1.0, 0.5], [0.25, 3.0, -2.0], [1.5, 0.75, -0.5]], "float32")
 P = np.array([[0.1, 0.7, 0.2], [0.5, 0.25, 0.25], [0.3, 0.3, 0.4], [0.05, 0.15, 0.8]], "float32")
 LABEL = np.array([[1], [2], [2], [0]], "int64")
+PB = np.array([[0.2, 0.8], [0.6, 0.4], [0.3, 0.7], [0.9, 0.1], [0.45, 0.55], [0.7, 0.3]], "float32")
+LB = np.array([[1], [0], [0], [0], [1], [1]], "int64")
 
 
 def _stopped(v):
@@ -62,6 +64,7 @@ CASES = {
         p=P,
         label=LABEL,
     ),
+    "auc": case(lambda P, p, label: list(P.static.auc(p, label, num_thresholds=15)[:2]), grad=False, p=PB, label=LB),
     "median": case(lambda P, x, v: [P.median(x), P.median(v, axis=0), P.median(x, axis=1)], grad=False, x=X, v=V),
     "quantile": case(
         lambda P, x, v: [P.quantile(x, 0.3), P.quantile(v, [0.25, 0.5]), P.quantile(x, 0.75, axis=1)],

@@ -44,7 +44,7 @@ def _infer_auc(ctx):
     buckets, steps = a["num_thresholds"] + 1, a["slide_steps"]
     for slot in ("StatPos", "StatNeg"):
         ctx.set_output(slot + "Out", [(1 + steps) * buckets + 1] if steps else [1, buckets], "int64")
-    ctx.set_output("AUC", [1], "float64")
+    ctx.set_output("AUC", ctx.scalar_shape(), "float64")  # ([1]; 0-D in a Paddle 2.x program, as 2.6's InferMeta)
 
 
 register(
@@ -54,7 +54,7 @@ register(
     outputs=["AUC", "StatPosOut", "StatNegOut"],
     infer=_infer_auc,
     run_infer=True,
-    traits=("metric",),
+    traits=("metric", "result_0d_in_paddle2"),
     lod="drop",
     # (curve: Fluid's kernel computes the ROC area whatever it names; its layer writes ROC or PR)
     attrs={

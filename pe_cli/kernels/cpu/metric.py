@@ -29,7 +29,7 @@ def auc_area(pos, neg):
     return area / tp[-1] / fp[-1] if tp[-1] > 0 and fp[-1] > 0 else area
 
 
-def auc(ins, attrs):
+def auc(ins, attrs, ctx=NO_CONTEXT):
     """Fluid 1.8's auc kernel: this batch's counts per bucket added to the stats (in a ring of
     slide_steps batches plus their sum and the batch counter, or accumulated when slide_steps is 0),
     then the area of the summed counts."""
@@ -63,7 +63,7 @@ def auc(ins, attrs):
         total = (stat_pos[total_at], stat_neg[total_at])
     shape = (want,) if steps else (1, size)
     return {
-        "AUC": np.array([auc_area(*total)], dtype=np.float64),
+        "AUC": np.full(scalar_shape(ctx.zero_dim), auc_area(*total), dtype=np.float64),
         "StatPosOut": stat_pos.reshape(shape),
         "StatNegOut": stat_neg.reshape(shape),
     }
