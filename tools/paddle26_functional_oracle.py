@@ -1,6 +1,6 @@
 """Paddle 2.6.2 as the oracle of ``paddle.nn.functional`` calls pe refused or built otherwise before 2026-11-29:
 batch_norm without weight and bias (1 and 0, as Paddle's kernel takes them), interpolate's 'area' mode (the
-adaptive average pool to ``size``); and of ``paddle.vision.ops`` functions pe lacked before 2026-11-30
+adaptive average pool to ``size``) and its 'bicubic' mode (pe refused it before 2026-11-30); and of ``paddle.vision.ops`` functions pe lacked before 2026-11-30
 (prior_box, box_coder, roi_pool, RoIPool, roi_align, RoIAlign, yolo_loss). Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/functional26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -47,6 +47,14 @@ CASES = {
     ),
     "interpolate_area_2d": case(lambda P, x: [P.nn.functional.interpolate(x, size=[3, 2], mode="area")], x=IMG),
     "interpolate_area_1d": case(lambda P, x: [P.nn.functional.interpolate(x, size=4, mode="area")], x=SEQ),
+    "interpolate_bicubic": case(
+        lambda P, x: [
+            P.nn.functional.interpolate(x, size=[7, 4], mode="bicubic"),
+            P.nn.functional.interpolate(x, scale_factor=1.6, mode="bicubic", align_corners=True),
+            P.nn.functional.interpolate(x, size=[3, 8], mode="bicubic", data_format="NHWC"),
+        ],
+        x=IMG,
+    ),
     "vision_prior_box": case(
         lambda P, x, im: list(P.vision.ops.prior_box(x, im, [2.0, 4.0], [5.0, 6.0], [2.0], flip=True, clip=True)),
         grad=False,

@@ -154,6 +154,7 @@ _METHODS = {
     "nearest": ("nearest_interp_v2", 4),
     "bilinear": ("bilinear_interp_v2", 4),
     "trilinear": ("trilinear_interp_v2", 5),
+    "bicubic": ("bicubic_interp_v2", 4),
     "linear": ("bilinear_interp_v2", 3),
 }
 
@@ -163,14 +164,14 @@ def interpolate(
     x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format="NCHW", name=None
 ):
     """Resizes the spatial dims to ``size`` or by ``scale_factor`` ('nearest', 'linear' (3-D),
-    'bilinear' (4-D), 'trilinear' (5-D)); 'area' is the adaptive average pool to ``size`` (Paddle 2.6's, which
-    takes x as channels first whatever data_format says); 'bicubic' needs an op pe lacks."""
+    'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D)); 'area' is the adaptive average pool to ``size`` (Paddle
+    2.6's, which takes x as channels first whatever data_format says)."""
     check_type(x, "x", Variable, "interpolate")
     mode = mode.lower()
     if mode == "area":
         return _area(x, size)
     if mode not in _METHODS:
-        raise PeError(f"interpolate: mode={mode!r}: pe has {sorted(_METHODS)} and 'area' (no bicubic op)")
+        raise ValueError(f"interpolate: mode={mode!r}: one of {sorted(_METHODS)} and 'area'")
     op_type, rank = _METHODS[mode]
     if mode == "nearest" and len(x.shape) in (3, 5):  # (Paddle 2.6 resizes them; pe's kernels do 4-D only)
         raise PeError(
