@@ -95,6 +95,7 @@ register(
         "Beta2Pow",
         "Beta1Tensor?",
         "Beta2Tensor?",
+        "EpsilonTensor?",
     ],
     outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut"],
     attrs={
@@ -112,10 +113,10 @@ register(
             ("Beta1PowOut", "Beta1Pow"),
             ("Beta2PowOut", "Beta2Pow"),
         ],
-        scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor"),
+        scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor", "EpsilonTensor"),
     ),
     traits=("selected_rows", "updates_in_place"),
-    attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
+    attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2", "EpsilonTensor": "epsilon"},
     reads_outputs=("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut"),
     structured=Structured(meta=meta_rules.adam_meta, cpu=cpu_updates.ADAM),
     doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
@@ -128,7 +129,7 @@ register(
     "(Fluid's SparseAdamFunctor); without epsilon_scaled both bias-correct with the next step's powers "
     "where Beta1PowOut is Beta1Pow's variable (Fluid 1.8.5 writes it first); an empty Grad changes "
     "nothing. One-value tensors "
-    "Beta1Tensor / Beta2Tensor, when given, are beta1 / beta2 (Fluid 1.8's). "
+    "Beta1Tensor / Beta2Tensor, when given, are beta1 / beta2 (Fluid 1.8's), EpsilonTensor epsilon (Paddle 2.x's). "
     "min_row_size_to_use_multithread is Fluid's threading threshold for sparse updates, taken "
     "and unused.",
 )

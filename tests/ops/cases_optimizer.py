@@ -671,4 +671,21 @@ CASES += [
         attrs={"epsilon": 1e-3},
         name="adam_beta_tensors",
     ),
+    # (Paddle 2.x's EpsilonTensor: the program's epsilon when it runs, the attribute another value)
+    OpCase(
+        "adam",
+        {
+            "Param": r(3, 4),
+            "Grad": r(3, 4),
+            "LearningRate": lr(0.1),
+            "Moment1": r(3, 4),
+            "Moment2": rng.uniform(0.1, 1.0, (3, 4)),
+            "Beta1Pow": lr(0.9**2),
+            "Beta2Pow": lr(0.999**2),
+            "EpsilonTensor": lr(0.25),
+        },
+        lambda i, a: _adam(i, dict(a, epsilon=float(i["EpsilonTensor"][0]))),
+        attrs={"epsilon": 1e-8},
+        name="adam_epsilon_tensor",
+    ),
 ]
