@@ -10,7 +10,7 @@ sort order) and the gradients of paddle.median and paddle.sort, which follow the
 <= 0 (log X: NaN, -inf), log_sigmoid at -inf (NaN) and 50 (-0.0), logsumexp of lines holding +inf or only -inf
 (NaN), logcumsumexp's running value at a second +inf (NaN) and a NaN value (a copy of the running value plus
 log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it); mean and
-l1_norm appended as ops (0-D).
+l1_norm appended as ops (0-D); allclose at infinities and NaN, and given Rtol / Atol tensors.
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -153,6 +153,43 @@ def _loss_0d_cases():
     return out
 
 
+def _allclose_cases():
+    """paddle.allclose at infinities, NaN and the bound's edge, and the op appended with Rtol / Atol tensors and
+    string tolerances (as op_test.py and saved programs hold it): Paddle 2.6's rule (equal values close, within
+    1e-15 of the bound). Before 2026-11-30 pe computed Fluid 1.8's (|inf - inf| is NaN: not close) and refused
+    Rtol / Atol."""
+    return {
+        "allclose_edges": case(
+            lambda P, x, y, n: [
+                P.allclose(x, y),
+                P.allclose(x, y, rtol=0.0, atol=0.0),
+                P.allclose(x, x, equal_nan=True),
+                P.allclose(n, n),
+                P.allclose(n, n, equal_nan=True),
+                P.allclose(x[:2], y[:2] * 1.5),
+            ],
+            grad=False,
+            x=AC_X,
+            y=AC_Y,
+            n=np.where(np.isinf(AC_X), NAN, AC_X).astype("float32"),
+        ),
+        "allclose_op_tensors": case(
+            lambda P, x, y, r, a: _op(
+                P,
+                "allclose",
+                {"Input": x, "Other": y, "Rtol": r, "Atol": a},
+                {"Out": "bool"},
+                {"rtol": "1e-05", "atol": "1e-08", "equal_nan": False},
+            ),
+            grad=False,
+            x=AC_X,
+            y=AC_Y * np.float32(1.01),
+            r=np.array([0.02], "float64"),
+            a=np.array([0.0], "float64"),
+        ),
+    }
+
+
 def _reduce_0d_cases():
     """mean and l1_norm appended as ops (``block.append_op``) in a Paddle 2.x program: 0-D, as Paddle 2.6's
     InferMeta gives. Before 2026-11-30 pe gave them Fluid's [1] (only ``paddle.mean`` gave 0-D)."""
@@ -162,6 +199,8 @@ def _reduce_0d_cases():
     }
 
 
+AC_X = np.array([np.inf, 1.0, -np.inf, 2.0, 0.0, 1e-3], "float32")
+AC_Y = np.array([np.inf, 1.0, -np.inf, 2.0, -0.0, 1.00001e-3], "float32")
 KL_P = np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5]], "float32")
 KL_T = np.array([[0.3, 0.3, 0.4], [0.5, 0.0, 0.5], [0.2, 0.7, 0.1]], "float32")
 NLL_X = np.log(np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5], [0.7, 0.2, 0.1]], "float32"))
@@ -229,6 +268,7 @@ CASES = {
     **_tie_cases(),
     **_loss_0d_cases(),
     **_reduce_0d_cases(),
+    **_allclose_cases(),
 }
 
 if __name__ == "__main__":

@@ -131,6 +131,14 @@ register(
 )
 
 
+def _tolerance(v):
+    try:
+        float(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
 def _infer_allclose(ctx):
     x, y = ctx.shape("Input"), ctx.shape("Other")
     if len(x) != len(y) or any(a >= 0 and b >= 0 and a != b for a, b in zip(x, y)):
@@ -141,28 +149,27 @@ def _infer_allclose(ctx):
 register(
     "allclose",
     kernel_module="logic",
-    inputs=["Input", "Other"],
+    inputs=["Input", "Other", "Rtol?", "Atol?"],
     outputs=["Out"],
     lod="drop",
-    attrs={"rtol": Attr(1e-5), "atol": Attr(1e-8), "equal_nan": Attr(False, choices=(False, True))},
+    attrs={
+        "rtol": Attr(1e-5, _tolerance, "a number (Paddle 2.x writes it as a string)"),
+        "atol": Attr(1e-8, _tolerance, "a number (Paddle 2.x writes it as a string)"),
+        "equal_nan": Attr(False, choices=(False, True)),
+    },
     infer=_infer_allclose,
     structured=_structured("allclose"),
-    traits=("result_0d_in_paddle2",),
-    doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]; 0-D in a Paddle 2.x program), computed in Input's dtype; with "
-    "equal_nan a NaN equals a NaN at the same place.",
+    traits=("result_0d_in_paddle2", "paddle2_semantics"),
+    attr_tensors={"Rtol": "rtol", "Atol": "atol"},
+    doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]; 0-D in a Paddle 2.x program), computed in "
+    "Input's dtype; with equal_nan a NaN equals a NaN at the same place (Fluid 1.8's). In a Paddle 2.x program "
+    "Paddle 2.6's rule: an element is close where Input == Other too (infinities of one sign), or within 1e-15 of "
+    "the bound; a NaN on either side only with equal_nan, both NaN. Rtol / Atol, one-value tensors, are rtol / atol.",
 )
 
 
 # -- Paddle 2.x's: isclose (elementwise, its tolerances as strings or tensors), isfinite_v2 / isinf_v2 /
 # isnan_v2 (elementwise, unlike Fluid's isfinite: one bool of the whole tensor), equal_all (one 0-D bool)
-
-
-def _tolerance(v):
-    try:
-        float(v)
-        return True
-    except (TypeError, ValueError):
-        return False
 
 
 def _infer_isclose(ctx):

@@ -108,9 +108,10 @@ def _same_shape(op, ins):
 
 def allclose_meta(attrs, ins, facts):
     """allclose's rule: Input and Other of one shape; Out a bool [1], 0-D where the op says so (``facts.zero_dim``:
-    a paddle.allclose of a Paddle 2.x program)."""
+    a paddle.allclose of a Paddle 2.x program); Paddle 2.6's closeness where the op computes Paddle 2.x's
+    (``facts.paddle2``): "paddle2_rule"."""
     _same_shape("allclose", ins)
-    return Meta({"Out": (scalar_shape(facts.zero_dim), _BOOL)}, "reduce")
+    return Meta({"Out": (scalar_shape(facts.zero_dim), _BOOL)}, "paddle2_rule" if facts.paddle2 else "reduce")
 
 
 def isclose_meta(attrs, ins, facts):

@@ -129,12 +129,28 @@ def _allclose(ins, outs, attrs, meta):
     x, y = ins["Input"], ins["Other"]
     t = x.dtype.type
     with np.errstate(invalid="ignore"):
-        close = np.abs(x - y) <= t(attrs["atol"]) + t(attrs["rtol"]) * np.abs(y)
+        close = np.abs(x - y) <= t(float(attrs["atol"])) + t(float(attrs["rtol"])) * np.abs(y)
     if attrs["equal_nan"]:
         x_nan, y_nan = np.isnan(x), np.isnan(y)
         outs["Out"][...] = bool(np.all(x_nan == y_nan) and np.all(close != x_nan))
     else:
         outs["Out"][...] = bool(np.all(close))
+
+
+def _allclose_paddle2(ins, outs, attrs, meta):
+    """Paddle 2.6's AllCloseKernel (phi/kernels/cpu/allclose_kernel.cc): an element is close where Input == Other,
+    or |a - b| <= atol + rtol |b| (the bound taken in double, then Input's dtype), or within 1e-15 of that bound; a
+    NaN on either side: close only with equal_nan, both NaN. Out: whether every element is close."""
+    a, b = ins["Input"], ins["Other"]
+    rtol, atol = float(attrs["rtol"]), float(attrs["atol"])
+    with np.errstate(invalid="ignore", over="ignore"):
+        left = np.abs(a - b)
+        right = (atol + rtol * np.abs(b.astype(np.float64))).astype(a.dtype)
+        close = (a == b) | (left <= right) | (np.abs(left - right).astype(np.float64) <= 1e-15)
+    if a.dtype.kind == "f":  # (Paddle's kernel takes float32 and float64; pe's ints have no NaN)
+        nan_a, nan_b = np.isnan(a), np.isnan(b)
+        close = np.where(nan_a | nan_b, (nan_a == nan_b) & bool(attrs["equal_nan"]), close)
+    outs["Out"][...] = bool(np.all(close))
 
 
 def _isclose(ins, outs, attrs, meta):
@@ -154,7 +170,7 @@ def _isclose(ins, outs, attrs, meta):
 
 
 OUT["equal_reduce"] = by_variant("equal_reduce_out", _no_launches, reduce=_equal_reduce)
-OUT["allclose"] = by_variant("allclose_out", _no_launches, reduce=_allclose)
+OUT["allclose"] = by_variant("allclose_out", _no_launches, reduce=_allclose, paddle2_rule=_allclose_paddle2)
 OUT["isclose"] = by_variant("isclose_out", _no_launches, numpy=_isclose)
 
 _KERNELS = {op: adapter(meta_rules.META[op], out, op) for op, out in OUT.items()}
