@@ -154,7 +154,8 @@ def _loss_0d_cases():
 
 
 def _allclose_cases():
-    """paddle.allclose at infinities, NaN and the bound's edge, and the op appended with Rtol / Atol tensors and
+    """paddle.allclose at infinities, NaN and the bound's edge, paddle.isclose at its bound (Paddle builds the
+    isclose op, whose bound is a double; pe composed ops in float32 before 2026-11-30), and the op appended with Rtol / Atol tensors and
     string tolerances (as op_test.py and saved programs hold it): Paddle 2.6's rule (equal values close, within
     1e-15 of the bound). Before 2026-11-30 pe computed Fluid 1.8's (|inf - inf| is NaN: not close) and refused
     Rtol / Atol."""
@@ -172,6 +173,19 @@ def _allclose_cases():
             x=AC_X,
             y=AC_Y,
             n=np.where(np.isinf(AC_X), NAN, AC_X).astype("float32"),
+        ),
+        "isclose_bounds": case(
+            lambda P, x, y, z, w: [
+                P.isclose(x, y, rtol=1e-3, atol=1e-5),
+                P.isclose(z, w),
+                P.isclose(z, w, equal_nan=True),
+                P.isclose(P.cast(x, "float64"), P.cast(y, "float64"), rtol=1e-3, atol=1e-5),
+            ],
+            grad=False,
+            x=IC_A,
+            y=IC_B,
+            z=np.concatenate([AC_X, [NAN, NAN, 1.0]]).astype("float32"),
+            w=np.concatenate([AC_Y, [NAN, 1.0, NAN]]).astype("float32"),
         ),
         "allclose_op_tensors": case(
             lambda P, x, y, r, a: _op(
@@ -199,6 +213,10 @@ def _reduce_0d_cases():
     }
 
 
+IC_B = np.random.default_rng(155).uniform(-3, 3, 1024).astype("float32")  # (3 of them decided by the double bound)
+IC_A = (  # (each a at atol + rtol |b| from b, as near the bound as float32 comes: Paddle's double bound decides)
+    IC_B + (1e-5 + 1e-3 * np.abs(IC_B.astype(np.float64))) * np.random.default_rng(156).choice([-1, 1], 1024)
+).astype("float32")
 AC_X = np.array([np.inf, 1.0, -np.inf, 2.0, 0.0, 1e-3], "float32")
 AC_Y = np.array([np.inf, 1.0, -np.inf, 2.0, -0.0, 1.00001e-3], "float32")
 KL_P = np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5]], "float32")

@@ -16,6 +16,7 @@ from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from . import tensor_create as TC
 from . import tensor_math as TM
+from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.helper import single as _op
 
 __all__ = [
@@ -126,13 +127,16 @@ def logaddexp(x, y, name=None):
 
 
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    """|x - y| <= atol + rtol * |y| elementwise (equal infinities are close; NaNs are close to each
-    other only with ``equal_nan``)."""
-    bound = L.scale(L.abs(y), float(rtol), bias=float(atol))
-    close = L.logical_or(L.less_equal(L.abs(TM.subtract(x, y)), bound), L.equal(x, y))
-    if equal_nan:
-        close = L.logical_or(close, L.logical_and(TM.isnan(x), TM.isnan(y)))
-    return close
+    """Paddle 2.6's isclose op: a == b, or |a - b| <= atol + rtol |b| (the bound in double), or within 1e-15 of it,
+    elementwise (equal infinities are close; NaNs are close to each other only with ``equal_nan``)."""
+    dtypes = ("float16", "float32", "float64", "complex64", "complex128")
+    check_variable_and_dtype(x, "input", dtypes, "isclose")
+    check_variable_and_dtype(y, "input", dtypes, "isclose")
+    check_type(rtol, "rtol", float, "isclose")
+    check_type(atol, "atol", float, "isclose")
+    check_type(equal_nan, "equal_nan", bool, "isclose")
+    attrs = {"rtol": str(rtol), "atol": str(atol), "equal_nan": equal_nan}
+    return _op("isclose", x, {"Input": [x], "Other": [y]}, attrs, name=name, dtype="bool", stop_gradient=True)
 
 
 def masked_fill(x, mask, value, name=None):

@@ -145,7 +145,7 @@ def _allclose_paddle2(ins, outs, attrs, meta):
     rtol, atol = float(attrs["rtol"]), float(attrs["atol"])
     with np.errstate(invalid="ignore", over="ignore"):
         left = np.abs(a - b)
-        right = (atol + rtol * np.abs(b.astype(np.float64))).astype(a.dtype)
+        right = (atol + rtol * np.abs(b).astype(np.float64)).astype(a.dtype)
         close = (a == b) | (left <= right) | (np.abs(left - right).astype(np.float64) <= 1e-15)
     if a.dtype.kind == "f":  # (Paddle's kernel takes float32 and float64; pe's ints have no NaN)
         nan_a, nan_b = np.isnan(a), np.isnan(b)
@@ -158,11 +158,11 @@ def _isclose(ins, outs, attrs, meta):
     that bound; a NaN on either side: close only with equal_nan, both NaN."""
     a, b = ins["Input"], ins["Other"]
     t = a.dtype.type if a.dtype.kind == "f" else np.float64
-    rtol, atol = t(float(attrs["rtol"])), t(float(attrs["atol"]))
-    with np.errstate(invalid="ignore", over="ignore"):
+    rtol, atol = float(attrs["rtol"]), float(attrs["atol"])
+    with np.errstate(invalid="ignore", over="ignore"):  # (the bound in double, then T, as Paddle's functor)
         left = np.abs(a - b)
-        right = atol + rtol * np.abs(b)
-        close = (a == b) | (left <= right) | (np.abs(left - right) <= 1e-15)
+        right = (atol + rtol * np.abs(b).astype(np.float64)).astype(t)
+        close = (a == b) | (left <= right) | (np.abs(left - right).astype(np.float64) <= 1e-15)
     nan_a, nan_b = np.isnan(a), np.isnan(b)
     either = nan_a | nan_b
     result = np.where(either, (nan_a == nan_b) & bool(attrs["equal_nan"]), close)
