@@ -221,29 +221,24 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     return L.reduce_prod(x, dim=_axes(axis), keep_dim=keepdim, name=name)
 
 
-def _count(x, axis):
-    shape, count = x.shape, 1  # (a 0-D x: one value, its axis 0 or -1 checked by the reduction)
-    axes = range(len(shape)) if _axes(axis) is None else axis if isinstance(axis, (list, tuple)) else [axis]
-    for d in (a % len(shape) for a in axes if shape):
-        if shape[d] < 0:
-            raise PeError(
-                f"paddle.var/std over dim {d} of {list(shape)}: its size must be known when the program is built"
-            )
-        count *= shape[d]
-    return count
-
-
 @paddle_face
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """The variance over ``axis`` (None: all); divided by n - 1 when ``unbiased``."""
-    n = _count(x, axis)
+    """The variance over ``axis`` (None: all), as Paddle 2.6 builds it: the sum of (x - mean)^2 divided by n, the
+    count of values reduced (numel(x) / numel(result), when the program runs: a dim of unknown size too), or by
+    n - 1 where ``unbiased`` and n > 1."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "var")
     centered = subtract(x, L.reduce_mean(x, dim=_axes(axis), keep_dim=True))
     total = L.reduce_sum(L.square(centered), dim=_axes(axis), keep_dim=keepdim)
-    return L.scale(total, scale=1.0 / builtins.max(n - 1 if unbiased else n, 1), name=name)
+    n = divide(L.cast(L.size(x), x.dtype), L.cast(L.size(total), x.dtype))
+    if unbiased:  # (Paddle's where(n > 1, n - 1, 1): n is a count)
+        n = maximum(L.scale(n, bias=-1.0), L.fill_constant([], x.dtype, 1.0, zero_dim=True))
+    n.stop_gradient = True
+    return divide(total, n, name=name)
 
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """The standard deviation: sqrt(var)."""
+    """The standard deviation: sqrt(var) (float16, float32, float64 x: Paddle 2.6's check)."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "std")
     return L.sqrt(var(x, axis, unbiased, keepdim), name=name)
 
 

@@ -350,3 +350,20 @@ def test_grad_switches_change_nothing_in_static_mode():
     assert double(3) == 6 and double.__name__ == "double"
     with pytest.raises(TypeError, match=r"paddle\.set_grad_enabled: mode must be a bool, got 'yes'"):
         paddle.set_grad_enabled("yes")
+
+
+def test_var_and_std_count_a_dim_of_unknown_size_when_the_program_runs(paddle2):
+    """paddle.var / std over a dim of unknown size (a batch of None): n is numel(x) / numel(result) when the program
+    runs, as Paddle 2.6 builds it (pe refused the dim before 2026-11-30); unbiased n - 1, and 1 where n is 1."""
+    x_value = np.random.default_rng(5).standard_normal((5, 4)).astype("float32")
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        outs = [paddle.var(x, axis=0), paddle.std(x), paddle.var(x, axis=0, unbiased=False), paddle.var(x[:1], axis=0)]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    for rows in (5, 2):
+        got = exe.run(main, feed={"x": x_value[:rows]}, fetch_list=outs)
+        want = [x_value[:rows].var(0, ddof=1), x_value[:rows].std(ddof=1), x_value[:rows].var(0), np.zeros(4)]
+        for g, w in zip(got, want):
+            assert g.shape == np.shape(w)
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-7)

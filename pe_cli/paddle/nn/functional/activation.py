@@ -95,8 +95,9 @@ def sigmoid(x, name=None):
 
 
 def silu(x, name=None):
-    """x * sigmoid(x)."""
-    return TMa.multiply(x, sigmoid(x), name=name)
+    """x * sigmoid(x): Paddle 2.6's silu op."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "silu")
+    return _act("silu", x, name)
 
 
 def swish(x, name=None):
@@ -104,8 +105,9 @@ def swish(x, name=None):
 
 
 def mish(x, name=None):
-    """x * tanh(softplus(x)) (softplus's threshold 20 as Paddle's)."""
-    return TMa.multiply(x, TMa.tanh(softplus(x, 1.0, 20.0)), name=name)
+    """x * tanh(softplus(x)) (softplus's threshold 20): Paddle 2.6's mish op."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "mish")
+    return _act("mish", x, name)
 
 
 def tanh(x, name=None):
