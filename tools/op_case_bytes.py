@@ -63,6 +63,8 @@ for sequence, sequence_pool, sequence_softmax and their
 grad ops on tools/sequence_case_bytes.py's dtypes, shapes, LoDs and pool types, and as steps run on two LoDs (for
 sequence_rows, sequence_reverse, sequence_expand, sequence_pad and their grad ops the same way; for sequence_shape,
 sequence_expand_as and sequence_reshape and their grad ops, with their outputs' LoD and views, and lod_reset's forms);
+for random, sampling and complex, their ops and grad ops with seeded draws on tools/random_case_bytes.py's dtypes,
+shapes, layouts, engines, attributes, shapes given by tensors and executor steps;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -872,6 +874,9 @@ def dump(root, families, out, threads=1):
             importlib.import_module("sequence_case_bytes").sequence(results, _record, _direct)
         if "sequence_rows" in families:
             importlib.import_module("sequence_case_bytes").sequence_rows(results, _record, _direct)
+        for family in ("random", "sampling", "complex"):
+            if family in families:
+                getattr(importlib.import_module("random_case_bytes"), family)(results, _record, _direct)
         if "sequence_shape" in families:
             importlib.import_module("sequence_case_bytes").sequence_shape(results, _record, _direct)
             importlib.import_module("sequence_case_bytes").lod_resets(results, _record, _direct)

@@ -9,7 +9,9 @@ gradients are each other's op."""
 
 from ..base.dtypes import COMPLEX_OF, REAL_OF
 from ..base.dims import fmt_shape
-from .define import register
+from ..kernels.cpu import complex as cpu
+from ..shapes import complex as metas
+from .define import Structured, register
 
 
 def _broadcast(ctx, a, b):
@@ -39,6 +41,7 @@ def _grad_complex(g):
 register(
     "complex",
     kernel_module="complex",
+    structured=Structured(meta=metas.complex_meta, cpu=cpu.complex_out),
     inputs=["X", "Y"],
     outputs=["Out"],
     infer=_infer_complex,
@@ -50,6 +53,7 @@ register(
 register(
     "complex_grad",
     kernel_module="complex",
+    structured=Structured(meta=metas.complex_grad_meta, cpu=cpu.complex_grad_out),
     inputs=["X", "Y", "Out@GRAD"],
     outputs=["X@GRAD?", "Y@GRAD?"],
     infer=lambda ctx: [ctx.set_output(s + "@GRAD", ctx.shape(s), ctx.dtype(s)) for s in ("X", "Y")],
@@ -80,9 +84,23 @@ def _part(op_type, doc):
         ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), COMPLEX_OF[ctx.dtype("Out@GRAD")])
 
     register(
-        op_type, kernel_module="complex", inputs=["X"], outputs=["Out"], infer=_part_infer(op_type), grad=grad, doc=doc
+        op_type,
+        kernel_module="complex",
+        structured=Structured(meta=metas.part_meta, cpu=getattr(cpu, f"{op_type}_out")),
+        inputs=["X"],
+        outputs=["Out"],
+        infer=_part_infer(op_type),
+        grad=grad,
+        doc=doc,
     )
-    register(f"{op_type}_grad", kernel_module="complex", inputs=["Out@GRAD"], outputs=["X@GRAD"], infer=grad_infer)
+    register(
+        f"{op_type}_grad",
+        kernel_module="complex",
+        structured=Structured(meta=metas.part_grad_meta, cpu=getattr(cpu, f"{op_type}_grad_out")),
+        inputs=["Out@GRAD"],
+        outputs=["X@GRAD"],
+        infer=grad_infer,
+    )
 
 
 _part("real", "Out = the real part of X (complex64 -> float32, complex128 -> float64).")
@@ -96,6 +114,7 @@ def _grad_angle(g):
 register(
     "angle",
     kernel_module="complex",
+    structured=Structured(meta=metas.angle_meta, cpu=cpu.angle_out),
     inputs=["X"],
     outputs=["Out"],
     infer=_part_infer("angle", True),
@@ -106,6 +125,7 @@ register(
 register(
     "angle_grad",
     kernel_module="complex",
+    structured=Structured(meta=metas.angle_grad_meta, cpu=cpu.angle_grad_out),
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
@@ -137,6 +157,7 @@ def _grad_by(op_type):
 register(
     "as_complex",
     kernel_module="complex",
+    structured=Structured(meta=metas.as_complex_meta, cpu=cpu.as_complex_out),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_as_complex,
@@ -147,6 +168,7 @@ register(
 register(
     "as_real",
     kernel_module="complex",
+    structured=Structured(meta=metas.as_real_meta, cpu=cpu.as_real_out),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_as_real,

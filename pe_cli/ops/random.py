@@ -4,8 +4,13 @@ recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8
 and dirichlet (draws with given rates and concentrations). The kernels draw on the seeded numpy Generator
 the executor hands them."""
 
+from ..kernels.cpu import random as cpu
+from ..shapes import random as metas
 from .creation import SHAPE_INPUTS, infer_fill, infer_fill_like
-from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
+from .define import Attr, Structured, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
+
+# a shape given by ShapeTensor or ShapeTensorList replaces the shape attribute before the meta rule runs
+_SHAPE_TENSORS = {"ShapeTensor": "shape", "ShapeTensorList": "shape"}
 
 
 _RANDOM_ATTRS = {"shape": Attr([], long=True), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
@@ -13,6 +18,8 @@ _DIAGONAL = {"diag_num": 0, "diag_step": 0, "diag_val": 1.0}
 register(
     "uniform_random",
     kernel_module="random",
+    structured=Structured(meta=metas.uniform_random_meta, cpu=cpu.uniform_random_out),
+    attr_tensors=_SHAPE_TENSORS,
     inputs=SHAPE_INPUTS,
     outputs=["Out"],
     infer=infer_fill,
@@ -25,6 +32,8 @@ register(
 register(
     "gaussian_random",
     kernel_module="random",
+    structured=Structured(meta=metas.shaped_meta, cpu=cpu.gaussian_random_out),
+    attr_tensors=_SHAPE_TENSORS,
     inputs=SHAPE_INPUTS,
     outputs=["Out"],
     infer=infer_fill,
@@ -37,6 +46,7 @@ register(
 register(
     "truncated_gaussian_random",
     kernel_module="random",
+    structured=Structured(meta=metas.shaped_meta, cpu=cpu.truncated_gaussian_random_out),
     inputs=[],
     outputs=["Out"],
     infer=infer_fill,
@@ -49,6 +59,7 @@ register(
 register(
     "seed",
     kernel_module="random",
+    structured=Structured(meta=metas.seed_meta, cpu=cpu.seed_out),
     inputs=[],
     outputs=["Out"],
     attrs={"seed": Attr(0, is_int, "an int")},
@@ -69,6 +80,7 @@ _LIKE_ATTRS = {
 register(
     "uniform_random_batch_size_like",
     kernel_module="random",
+    structured=Structured(meta=metas.uniform_random_batch_size_like_meta, cpu=cpu.uniform_random_batch_size_like_out),
     inputs=["Input"],
     outputs=["Out"],
     lod="drop",
@@ -81,6 +93,7 @@ register(
 register(
     "gaussian_random_batch_size_like",
     kernel_module="random",
+    structured=Structured(meta=metas.gaussian_random_batch_size_like_meta, cpu=cpu.gaussian_random_batch_size_like_out),
     inputs=["Input"],
     outputs=["Out"],
     lod="drop",
@@ -103,6 +116,7 @@ def _infer_random_crop(ctx):
 register(
     "random_crop",
     kernel_module="random",
+    structured=Structured(meta=metas.random_crop_meta, cpu=cpu.random_crop_out),
     inputs=["X", "Seed"],
     outputs=["Out", "SeedOut"],
     run_dtypes={"Seed": ("int64",)},
@@ -132,6 +146,8 @@ def _infer_randint(ctx):
 register(
     "randint",
     kernel_module="random",
+    structured=Structured(meta=metas.shaped_meta, cpu=cpu.randint_out),
+    attr_tensors=_SHAPE_TENSORS,
     inputs=SHAPE_INPUTS,
     outputs=["Out"],
     infer=_infer_randint,
@@ -151,6 +167,7 @@ register(
 register(
     "randperm",
     kernel_module="random",
+    structured=Structured(meta=metas.randperm_meta, cpu=cpu.randperm_out),
     inputs=[],
     outputs=["Out"],
     needs_rng=True,
@@ -179,6 +196,7 @@ def _grad_poisson(g):
 register(
     "poisson",
     kernel_module="random",
+    structured=Structured(meta=metas.poisson_meta, cpu=cpu.poisson_out),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_poisson,
@@ -191,6 +209,7 @@ register(
 register(
     "poisson_grad",
     kernel_module="random",
+    structured=Structured(meta=metas.poisson_grad_meta, cpu=cpu.poisson_grad_out),
     inputs=["Out@GRAD"],
     outputs=["X@GRAD"],
     infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
@@ -206,6 +225,7 @@ def _infer_dirichlet(ctx):
 register(
     "dirichlet",
     kernel_module="random",
+    structured=Structured(meta=metas.dirichlet_meta, cpu=cpu.dirichlet_out),
     inputs=["Alpha"],
     outputs=["Out"],
     infer=_infer_dirichlet,

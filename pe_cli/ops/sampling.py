@@ -5,7 +5,9 @@ U[lower, upper] per element in training, (lower + upper) / 2 in inference; Noise
 (dropout whose mask is shared along the dims outside `axis`). The draws come from the seeded numpy Generator
 the executor hands the kernels, not Paddle's stream: the distributions are Paddle's, not the numbers."""
 
-from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
+from ..kernels.cpu import sampling as cpu
+from ..shapes import sampling as metas
+from .define import Attr, Structured, fmt_shape, grads_like, int_list, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -16,6 +18,7 @@ def _like(ctx, dtype=None):
 register(
     "bernoulli",
     kernel_module="sampling",
+    structured=Structured(meta=metas.bernoulli_meta, cpu=cpu.bernoulli_out),
     inputs=["X"],
     outputs=["Out"],
     attrs=dict(QUANT),
@@ -28,6 +31,7 @@ register(
 register(
     "exponential",
     kernel_module="sampling",
+    structured=Structured(meta=metas.exponential_meta, cpu=cpu.exponential_out),
     inputs=["X"],
     outputs=["Out"],
     attrs={"lambda": Attr(1.0, lambda v: v > 0, "> 0"), **QUANT},
@@ -50,6 +54,7 @@ def _infer_multinomial(ctx):
 register(
     "multinomial",
     kernel_module="sampling",
+    structured=Structured(meta=metas.multinomial_meta, cpu=cpu.multinomial_out),
     inputs=["X"],
     outputs=["Out"],
     needs_rng=True,
@@ -89,6 +94,7 @@ _RRELU = {"is_test": Attr(False, choices=(False, True)), "lower": Attr(0.125), "
 register(
     "rrelu",
     kernel_module="sampling",
+    structured=Structured(meta=metas.rrelu_meta, cpu=cpu.rrelu_out),
     inputs=["X"],
     outputs=["Out", "Noise"],
     attrs=_RRELU,
@@ -102,6 +108,7 @@ register(
 register(
     "rrelu_grad",
     kernel_module="sampling",
+    structured=Structured(meta=metas.rrelu_grad_meta, cpu=cpu.rrelu_grad_out),
     inputs=["X", "Noise", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_RRELU,
@@ -128,6 +135,7 @@ _DROPOUT_ND = {
 register(
     "dropout_nd",
     kernel_module="sampling",
+    structured=Structured(meta=metas.dropout_nd_meta, cpu=cpu.dropout_nd_out),
     inputs=["X", "Seed?"],
     outputs=["Out", "Mask"],
     attrs=_DROPOUT_ND,
@@ -142,6 +150,7 @@ register(
 register(
     "dropout_nd_grad",
     kernel_module="sampling",
+    structured=Structured(meta=metas.dropout_nd_grad_meta, cpu=cpu.dropout_nd_grad_out),
     inputs=["X", "Mask", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_DROPOUT_ND,
@@ -175,6 +184,7 @@ _GUMBEL = {
 register(
     "gumbel_softmax",
     kernel_module="sampling",
+    structured=Structured(meta=metas.gumbel_softmax_meta, cpu=cpu.gumbel_softmax_out),
     inputs=["X"],
     outputs=["Out"],
     attrs=_GUMBEL,
@@ -188,6 +198,7 @@ register(
 register(
     "gumbel_softmax_grad",
     kernel_module="sampling",
+    structured=Structured(meta=metas.gumbel_softmax_grad_meta, cpu=cpu.gumbel_softmax_grad_out),
     inputs=["Out", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_GUMBEL,
@@ -198,6 +209,7 @@ register(
 register(
     "uniform_random_inplace",
     kernel_module="sampling",
+    structured=Structured(meta=metas.uniform_random_inplace_meta, cpu=cpu.uniform_random_inplace_out),
     inputs=["X"],
     outputs=["Out"],
     needs_rng=True,
@@ -219,6 +231,7 @@ register(
 register(
     "gaussian_inplace",
     kernel_module="sampling",
+    structured=Structured(meta=metas.gaussian_inplace_meta, cpu=cpu.gaussian_inplace_out),
     inputs=["x"],
     outputs=["out"],
     needs_rng=True,

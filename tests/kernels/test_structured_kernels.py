@@ -34,6 +34,7 @@ from tests.ops import (
     cases_adamw,
     cases_broadcasting,
     cases_channel_rearranging,
+    cases_complex,
     cases_convolution,
     cases_convolution_geometry,
     cases_convolution_transpose,
@@ -48,6 +49,8 @@ from tests.ops import (
     cases_paddle2_attrs,
     cases_pointwise_math,
     cases_primitive,
+    cases_random,
+    cases_sampling,
     cases_selecting,
     cases_sequence,
     cases_sequence_rows,
@@ -223,6 +226,14 @@ CONVERTED = {
     | {"sequence_unpad_grad"},  # (sequence_unpad, sequence_mask, sequence_erase: shapes from values, not converted)
     # (sequence_concat, sequence_slice, lod_reset: their kernels for now)
     "sequence shape": {f"{op}{g}" for op in ("sequence_expand_as", "sequence_reshape") for g in ("", "_grad")},
+    # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
+    "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
+    | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
+    | {"random_crop", "poisson", "poisson_grad", "dirichlet"},
+    "sampling": {"bernoulli", "exponential", "multinomial", "uniform_random_inplace", "gaussian_inplace"}
+    | {f"{op}{g}" for op in ("rrelu", "dropout_nd", "gumbel_softmax") for g in ("", "_grad")},
+    "complex": {f"{op}{g}" for op in ("complex", "real", "imag", "angle") for g in ("", "_grad")}
+    | {"as_complex", "as_real"},
 }
 CASES = {
     "activation table": [
@@ -353,6 +364,9 @@ CASES["instance_norm and group_norm"] = [
 CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
 CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
 CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONVERTED["sequence shape"]]
+CASES["random"] = cases_random.CASES
+CASES["sampling"] = cases_sampling.CASES
+CASES["complex"] = cases_complex.CASES
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -389,6 +403,9 @@ OWN_TESTS = (
     "sequence",
     "sequence rows",
     "sequence shape",
+    "random",
+    "sampling",
+    "complex",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,8 +1,11 @@
-"""The complex family's CPU kernels, over numpy's complex64 / complex128 arrays."""
+"""The complex family's CPU out-kernels (their meta rules: shapes/complex.py), over numpy's complex64 / complex128
+arrays, which compute into the buffers they are handed (the ops' kernels by name: the same meta rule and out-kernel,
+kernels/structured.adapter; CUDA runs them on the host)."""
 
 import numpy as np
 
-_COMPLEX = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
+from ...shapes import complex as rules
+from ..structured import adapter
 
 
 def _reduce_to(grad, shape):
@@ -13,63 +16,78 @@ def _reduce_to(grad, shape):
     return (grad.sum(axis=dims, keepdims=True) if dims else grad).reshape(shape)
 
 
-def complex(ins, attrs):  # noqa: A001 -- the op's name
-    x, y = ins["X"], ins["Y"]
-    out = np.empty(np.broadcast_shapes(x.shape, y.shape), dtype=_COMPLEX[x.dtype])
-    out.real, out.imag = x, y
-    return {"Out": out}
+def complex_out(ins, outs, attrs, meta):
+    """Out = X + i Y, broadcast."""
+    out = outs["Out"]
+    out.real, out.imag = ins["X"], ins["Y"]
 
 
-def complex_grad(ins, attrs):
+def complex_grad_out(ins, outs, attrs, meta):
+    """X@GRAD, Y@GRAD: Out@GRAD's real and imaginary parts, summed over the dims X and Y were broadcast along."""
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    return {
-        "X@GRAD": _reduce_to(np.real(dout), x.shape).astype(x.dtype),
-        "Y@GRAD": _reduce_to(np.imag(dout), y.shape).astype(y.dtype),
-    }
+    np.copyto(outs["X@GRAD"], _reduce_to(np.real(dout), x.shape), casting="unsafe")
+    np.copyto(outs["Y@GRAD"], _reduce_to(np.imag(dout), y.shape), casting="unsafe")
 
 
-def real(ins, attrs):
-    return {"Out": np.ascontiguousarray(ins["X"].real)}
+def real_out(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], ins["X"].real)
 
 
-def imag(ins, attrs):
-    return {"Out": np.ascontiguousarray(ins["X"].imag)}
+def imag_out(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], ins["X"].imag)
 
 
-def real_grad(ins, attrs):
-    d = ins["Out@GRAD"]
-    return {"X@GRAD": d.astype(_COMPLEX[d.dtype])}
+def real_grad_out(ins, outs, attrs, meta):
+    np.copyto(outs["X@GRAD"], ins["Out@GRAD"])  # (+ 0i)
 
 
-def imag_grad(ins, attrs):
-    d = ins["Out@GRAD"]
-    out = np.zeros(d.shape, dtype=_COMPLEX[d.dtype])
-    out.imag = d
-    return {"X@GRAD": out}
+def imag_grad_out(ins, outs, attrs, meta):
+    out = outs["X@GRAD"]
+    out.real = 0
+    out.imag = ins["Out@GRAD"]
 
 
-def angle(ins, attrs):
+def angle_out(ins, outs, attrs, meta):
+    """atan2(im, re) of a complex X (numpy's angle), else pi where X < 0 and 0 elsewhere."""
     x = ins["X"]
-    if x.dtype.kind == "c":
-        return {"Out": np.angle(x).astype(x.real.dtype)}
-    return {"Out": np.where(x < 0, np.pi, 0.0).astype(x.dtype)}
+    if meta.variant == "complex":
+        np.arctan2(x.imag, x.real, out=outs["Out"])
+    else:
+        np.copyto(outs["Out"], np.where(x < 0, np.pi, 0.0), casting="unsafe")
 
 
-def angle_grad(ins, attrs):
+def angle_grad_out(ins, outs, attrs, meta):
+    """Out@GRAD (-im + i re) / |X|^2 (0 at 0) of a complex X; zeros of a real one."""
     x, d = ins["X"], ins["Out@GRAD"]
-    if x.dtype.kind != "c":
-        return {"X@GRAD": np.zeros_like(x)}
+    if meta.variant == "real":
+        outs["X@GRAD"].fill(0)
+        return
     r2 = x.real * x.real + x.imag * x.imag
     with np.errstate(divide="ignore", invalid="ignore"):
         grad = np.where(r2 == 0, 0, d * (-x.imag + 1j * x.real) / r2)
-    return {"X@GRAD": grad.astype(x.dtype)}
+    np.copyto(outs["X@GRAD"], grad, casting="unsafe")
 
 
-def as_complex(ins, attrs):
-    x = np.ascontiguousarray(ins["X"])
-    return {"Out": x.view(_COMPLEX[x.dtype]).reshape(x.shape[:-1])}
+def as_complex_out(ins, outs, attrs, meta):
+    """Out's parts, seen as X's shape of reals, are X."""
+    x = ins["X"]
+    outs["Out"].reshape(-1).view(x.dtype).reshape(x.shape)[...] = x
 
 
-def as_real(ins, attrs):
-    x = np.ascontiguousarray(ins["X"])
-    return {"Out": x.view(x.real.dtype).reshape(x.shape + (2,))}
+def as_real_out(ins, outs, attrs, meta):
+    """Out, seen as X's shape of complex values, is X."""
+    x = ins["X"]
+    outs["Out"].reshape(-1).view(x.dtype).reshape(x.shape)[...] = x
+
+
+# the kernels by name (CUDA's host ops run them): the same meta rules and out-kernels
+complex = adapter(rules.complex_meta, complex_out, "complex")  # noqa: A001 -- the op's name
+complex_grad = adapter(rules.complex_grad_meta, complex_grad_out, "complex_grad")
+real = adapter(rules.part_meta, real_out, "real")
+imag = adapter(rules.part_meta, imag_out, "imag")
+real_grad = adapter(rules.part_grad_meta, real_grad_out, "real_grad")
+imag_grad = adapter(rules.part_grad_meta, imag_grad_out, "imag_grad")
+angle = adapter(rules.angle_meta, angle_out, "angle")
+angle_grad = adapter(rules.angle_grad_meta, angle_grad_out, "angle_grad")
+as_complex = adapter(rules.as_complex_meta, as_complex_out, "as_complex")
+as_real = adapter(rules.as_real_meta, as_real_out, "as_real")

@@ -81,13 +81,6 @@ LINSPACE = by_variant("linspace_out", None, paddle2=_linspace_paddle2, fluid=_li
 # -- the other creation ops' out-kernels (their meta rules: shapes/creation.py) ------------------------------------
 
 
-def batch_size_like(ins, attrs):
-    """The shape of fill_constant_batch_size_like's Out (and the random ops' of that form: kernels/cpu/random.py)."""
-    shape = list(attrs["shape"])
-    shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
-    return shape
-
-
 def _zeros(slot):
     def run(ins, outs, attrs, meta):
         outs[slot].fill(0)

@@ -1,84 +1,132 @@
-"""Kernels of pe_cli/ops/sampling.py: draws from the seeded numpy Generator the executor hands them
-(ctx.rng), float attributes as the float32 Paddle holds; bernoulli, in a program that follows Paddle
-2.6, Paddle's values from Paddle's engine (ctx.rng a ``Mt19937_64``)."""
+"""CPU out-kernels of pe_cli/ops/sampling.py (their meta rules: shapes/sampling.py), which compute the variant the
+rule names into the buffers they are handed (the ops' kernels by name: the same meta rule and out-kernel,
+kernels/structured.adapter; CUDA runs them on the host). They draw from the call's context's seeded numpy
+Generator (ctx.rng, ``takes_context``; a fresh one where none), float attributes as the float32 Paddle holds;
+bernoulli, in a program that follows Paddle 2.6 (the "paddle" variant), Paddle's values from Paddle's engine
+(ctx.rng a ``Mt19937_64``)."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import sampling as rules
 from . import _paddle_random
-from .mersenne_twister import Mt19937_64
+from ..structured import adapter
 
 
 def _rng(ctx):
     return ctx.rng or np.random.default_rng()
 
 
-def bernoulli(ins, attrs, ctx):
+def _bernoulli_paddle(ins, outs, attrs, meta, ctx):
+    with ctx.rng.lock:
+        np.copyto(outs["Out"], _paddle_random.bernoulli(ctx.rng, ins["X"]))
+
+
+def _bernoulli_numpy(ins, outs, attrs, meta, ctx):
     x = ins["X"]
-    if isinstance(ctx.rng, Mt19937_64) and x.dtype in (np.float32, np.float64):
-        with ctx.rng.lock:
-            return {"Out": _paddle_random.bernoulli(ctx.rng, x)}
-    return {"Out": (_rng(ctx).random(x.shape) < x).astype(x.dtype)}
+    np.copyto(outs["Out"], _rng(ctx).random(x.shape) < x)
 
 
-def exponential(ins, attrs, ctx):
-    x = ins["X"]
-    return {"Out": _rng(ctx).exponential(1 / float(np.float32(attrs["lambda"])), x.shape).astype(x.dtype)}
+def bernoulli_out(ins, outs, attrs, meta, ctx):
+    """Out = 1 where a uniform in [0, 1) is below X, else 0."""
+    bernoulli_out.variants[meta.variant](ins, outs, attrs, meta, ctx)
 
 
-def multinomial(ins, attrs, ctx):
+bernoulli_out.variants = {"paddle": _bernoulli_paddle, "numpy": _bernoulli_numpy}
+
+
+def exponential_out(ins, outs, attrs, meta, ctx):
+    out = outs["Out"]
+    np.copyto(out, _rng(ctx).exponential(1 / float(np.float32(attrs["lambda"])), out.shape), casting="unsafe")
+
+
+def multinomial_out(ins, outs, attrs, meta, ctx):
+    """num_samples indices of each row of X (probabilities, checked here), drawn by numpy's choice."""
     x = np.asarray(ins["X"], dtype=np.float64)
     rows = x.reshape(-1, x.shape[-1])
     if np.any(rows < 0) or np.any(rows.sum(axis=1) <= 0):
         raise PeError("multinomial: each row of X must hold probabilities >= 0, not all 0")
-    rng, n = _rng(ctx), attrs["num_samples"]
-    out = [rng.choice(rows.shape[1], size=n, replace=attrs["replacement"], p=r / r.sum()) for r in rows]
-    return {"Out": np.array(out, np.int64).reshape(x.shape[:-1] + (n,))}
+    rng, n, out = _rng(ctx), attrs["num_samples"], outs["Out"]
+    drawn = [rng.choice(rows.shape[1], size=n, replace=attrs["replacement"], p=r / r.sum()) for r in rows]
+    np.copyto(out, np.array(drawn, np.int64).reshape(out.shape))
 
 
-def rrelu(ins, attrs, ctx):
+def _rrelu(ins, outs, slope):
+    x, noise = ins["X"], outs["Noise"]
+    np.copyto(noise, np.where(x < 0, slope, x.dtype.type(1)))  # (Paddle's: a NaN takes slope 1)
+    np.multiply(x, noise, out=outs["Out"])
+
+
+def _rrelu_test(ins, outs, attrs, meta, ctx):
     x = ins["X"]
     lo, hi = np.float32(attrs["lower"]), np.float32(attrs["upper"])
-    if attrs["is_test"]:
-        slope = np.full(x.shape, (lo + hi) / 2, x.dtype)
-    else:
-        slope = _rng(ctx).uniform(lo, hi, x.shape).astype(x.dtype)
-    noise = np.where(x < 0, slope, x.dtype.type(1))  # (Paddle's: a NaN takes slope 1)
-    return {"Out": (x * noise).astype(x.dtype, copy=False), "Noise": noise}
+    _rrelu(ins, outs, np.full(x.shape, (lo + hi) / 2, x.dtype))
 
 
-def rrelu_grad(ins, attrs):
-    return {"X@GRAD": ins["Out@GRAD"] * ins["Noise"]}
-
-
-def _scale(attrs, dtype):
-    p = np.float32(attrs["dropout_prob"])
-    up = attrs["dropout_implementation"] == "upscale_in_train"
-    return dtype.type(1 / (1 - p)) if up and p < 1 else dtype.type(0 if up else 1)
-
-
-def dropout_nd(ins, attrs, ctx):
+def _rrelu_train(ins, outs, attrs, meta, ctx):
     x = ins["X"]
-    p = np.float32(attrs["dropout_prob"])
-    up = attrs["dropout_implementation"] == "upscale_in_train"
-    mask_shape = tuple(d if i in attrs["axis"] or not attrs["axis"] else 1 for i, d in enumerate(x.shape))
-    if attrs["is_test"]:
-        out = x if up else (x * x.dtype.type(1 - p)).astype(x.dtype)
-        return {"Out": out, "Mask": np.ones(mask_shape, np.uint8)}
-    mask = (_rng(ctx).random(mask_shape) >= p).astype(np.uint8)
-    return {"Out": (x * mask * _scale(attrs, x.dtype)).astype(x.dtype, copy=False), "Mask": mask}
+    lo, hi = np.float32(attrs["lower"]), np.float32(attrs["upper"])
+    _rrelu(ins, outs, _rng(ctx).uniform(lo, hi, x.shape).astype(x.dtype))
 
 
-def dropout_nd_grad(ins, attrs):
-    d, mask = ins["Out@GRAD"], ins["Mask"]
-    if attrs["is_test"]:
-        p = np.float32(attrs["dropout_prob"])
-        up = attrs["dropout_implementation"] == "upscale_in_train"
-        return {"X@GRAD": d if up else (d * d.dtype.type(1 - p)).astype(d.dtype)}
-    return {"X@GRAD": (d * mask * _scale(attrs, d.dtype)).astype(d.dtype, copy=False)}
+def rrelu_out(ins, outs, attrs, meta, ctx):
+    """Noise = the slopes where X < 0 (the mean in inference, drawn in training), else 1; Out = X * Noise."""
+    rrelu_out.variants[meta.variant](ins, outs, attrs, meta, ctx)
 
 
-def gumbel_softmax(ins, attrs, ctx):
+rrelu_out.variants = {"test": _rrelu_test, "train": _rrelu_train}
+
+
+def rrelu_grad_out(ins, outs, attrs, meta):
+    np.multiply(ins["Out@GRAD"], ins["Noise"], out=outs["X@GRAD"])
+
+
+def _masked(values, mask, scale, out):
+    np.multiply(values * mask, scale, out=out, casting="unsafe")
+
+
+def _dropout_nd_test_copy(ins, outs, attrs, meta, ctx=None):
+    if "Mask" in outs:  # (Out is X: Meta.aliases)
+        outs["Mask"].fill(1)
+
+
+def _test_scale(slot, out):
+    def run(ins, outs, attrs, meta, ctx=None):
+        np.multiply(ins[slot], meta.args[0], out=outs[out], casting="unsafe")
+        if "Mask" in outs:
+            outs["Mask"].fill(1)
+
+    return run
+
+
+def _dropout_nd_draw(ins, outs, attrs, meta, ctx):
+    """Mask = uniforms (of Mask's shape, shared along the dims outside axis) >= p; Out = X * Mask * scale."""
+    mask = outs["Mask"]
+    np.greater_equal(_rng(ctx).random(mask.shape), np.float32(attrs["dropout_prob"]), out=mask.view(np.bool_))
+    _masked(ins["X"], mask, meta.args[0], outs["Out"])
+
+
+def dropout_nd_out(ins, outs, attrs, meta, ctx):
+    dropout_nd_out.variants[meta.variant](ins, outs, attrs, meta, ctx)
+
+
+dropout_nd_out.variants = {
+    "test_copy": _dropout_nd_test_copy,
+    "test_scale": _test_scale("X", "Out"),
+    "draw": _dropout_nd_draw,
+}
+
+
+def dropout_nd_grad_out(ins, outs, attrs, meta):
+    """X@GRAD = Out@GRAD * Mask * scale (in inference: Out@GRAD itself, or times 1 - p)."""
+    if meta.variant == "mask":
+        _masked(ins["Out@GRAD"], ins["Mask"], meta.args[0], outs["X@GRAD"])
+    elif meta.variant == "test_scale":
+        _test_scale("Out@GRAD", "X@GRAD")(ins, outs, attrs, meta)
+
+
+def gumbel_softmax_out(ins, outs, attrs, meta, ctx):
+    """softmax((X + Gumbel noise) / temperature) along axis (float64 noise), or its one-hot of the largest."""
     x = ins["X"]
     axis = attrs["axis"] % max(x.ndim, 1)
     g = -np.log(-np.log(_rng(ctx).uniform(np.finfo(np.float64).tiny, 1.0, x.shape)))
@@ -89,29 +137,53 @@ def gumbel_softmax(ins, attrs, ctx):
         hot = np.zeros_like(out)
         np.put_along_axis(hot, np.expand_dims(np.argmax(out, axis=axis), axis), 1, axis=axis)
         out = hot
-    return {"Out": out.astype(x.dtype)}
+    np.copyto(outs["Out"], out, casting="unsafe")
 
 
-def gumbel_softmax_grad(ins, attrs):
+def gumbel_softmax_grad_out(ins, outs, attrs, meta):
     out, d = ins["Out"], ins["Out@GRAD"]
     axis = attrs["axis"] % max(out.ndim, 1)
     dx = out * (d - np.sum(d * out, axis=axis, keepdims=True)) / out.dtype.type(np.float32(attrs["temperature"]))
-    return {"X@GRAD": dx.astype(out.dtype, copy=False)}
+    np.copyto(outs["X@GRAD"], dx, casting="unsafe")
 
 
-def uniform_random_inplace(ins, attrs, ctx):
-    x = ins["X"]
-    out = _rng(ctx).uniform(float(np.float32(attrs["min"])), float(np.float32(attrs["max"])), x.shape)
-    out = out.astype(x.dtype).reshape(-1)
+def uniform_random_inplace_out(ins, outs, attrs, meta, ctx):
+    out = outs["Out"]
+    drawn = _rng(ctx).uniform(float(np.float32(attrs["min"])), float(np.float32(attrs["max"])), out.shape)
+    np.copyto(out, drawn, casting="unsafe")
     if attrs["diag_num"] > 0:
-        out[np.arange(attrs["diag_num"]) * (attrs["diag_step"] + 1)] = np.float32(attrs["diag_val"])
-    return {"Out": out.reshape(x.shape)}
+        out.reshape(-1)[np.arange(attrs["diag_num"]) * (attrs["diag_step"] + 1)] = np.float32(attrs["diag_val"])
 
 
-def gaussian_inplace(ins, attrs, ctx):
-    x = ins["x"]
-    return {
-        "out": _rng(ctx)
-        .normal(float(np.float32(attrs["mean"])), float(np.float32(attrs["std"])), x.shape)
-        .astype(x.dtype)
-    }
+def gaussian_inplace_out(ins, outs, attrs, meta, ctx):
+    out = outs["out"]
+    drawn = _rng(ctx).normal(float(np.float32(attrs["mean"])), float(np.float32(attrs["std"])), out.shape)
+    np.copyto(out, drawn, casting="unsafe")
+
+
+for _out in (
+    bernoulli_out,
+    exponential_out,
+    multinomial_out,
+    rrelu_out,
+    dropout_nd_out,
+    gumbel_softmax_out,
+    uniform_random_inplace_out,
+    gaussian_inplace_out,
+):
+    _out.takes_context = True  # (the call's Generator: kernels/structured.py hands it on)
+
+# the kernels by name (CUDA's host ops run them): the same meta rules and out-kernels
+bernoulli = adapter(rules.bernoulli_meta, bernoulli_out, "bernoulli")
+exponential = adapter(rules.exponential_meta, exponential_out, "exponential")
+multinomial = adapter(rules.multinomial_meta, multinomial_out, "multinomial")
+rrelu = adapter(rules.rrelu_meta, rrelu_out, "rrelu")
+rrelu_grad = adapter(rules.rrelu_grad_meta, rrelu_grad_out, "rrelu_grad")
+dropout_nd = adapter(rules.dropout_nd_meta, dropout_nd_out, "dropout_nd")
+dropout_nd_grad = adapter(rules.dropout_nd_grad_meta, dropout_nd_grad_out, "dropout_nd_grad")
+gumbel_softmax = adapter(rules.gumbel_softmax_meta, gumbel_softmax_out, "gumbel_softmax")
+gumbel_softmax_grad = adapter(rules.gumbel_softmax_grad_meta, gumbel_softmax_grad_out, "gumbel_softmax_grad")
+uniform_random_inplace = adapter(
+    rules.uniform_random_inplace_meta, uniform_random_inplace_out, "uniform_random_inplace"
+)
+gaussian_inplace = adapter(rules.gaussian_inplace_meta, gaussian_inplace_out, "gaussian_inplace")
