@@ -241,3 +241,25 @@ def adapter(meta, out_kernel, name):
     kernel.__name__ = kernel.__qualname__ = name
     kernel.structured = (meta, out_kernel)
     return kernel
+
+
+def fresh_kernel(compute, name):
+    """The out-kernel of a ``fresh`` variant over a numpy form with no ``out=`` (numpy's LAPACK): ``compute(ins,
+    attrs)`` (slot -> the arrays numpy made; a list slot's, a list of them), each output the Meta lists handed over
+    (``fresh_output``: a copy only where one is no new C-contiguous array of its shape and dtype). An output whose
+    length the values give (-1 in the Meta's shape: lstsq's Residuals) is the array of numpy's shape."""
+
+    def out(ins, outs, attrs, meta):
+        inputs = tuple(v for v in ins.values() if type(v) is np.ndarray)
+        for slot, value in compute(ins, attrs).items():
+            spec = meta.outputs[slot]
+            if type(spec) is list:
+                outs[slot] = [fresh_output(v, s, inputs) for v, s in zip(value, spec)]
+            elif -1 in spec[0]:
+                outs[slot] = fresh_output(value, (np.shape(value), spec[1]), inputs)
+            else:
+                outs[slot] = fresh_output(value, spec, inputs)
+
+    out.__name__ = out.__qualname__ = name
+    out.launches = None
+    return out
