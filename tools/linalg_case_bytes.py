@@ -5,7 +5,8 @@ ops/linalg_decomposition.py (svd, lstsq) and inverse, cholesky and spectral_norm
 their CPU kernels (``OpDef.kernel``): float32, float64, ints and complex where the op takes them, mixed dtypes,
 batches, empty matrices, C-contiguous, Fortran-ordered and strided inputs, every attribute's values, singular and
 non-positive-definite matrices (their refusals), shapes that do not meet; each grad op on its forward's outputs and
-dOuts in the outputs' dtypes (each optional one alone and together)."""
+dOuts in the outputs' dtypes (each optional one alone and together); and some of them as executor steps (_steps: a
+Meta kept per shape signature) on values of a few shapes and dtypes, and values they refuse."""
 
 import itertools
 
@@ -244,7 +245,58 @@ def _spectral(results, record):
                         _run(results, record, "spectral_norm", key, {"Weight": w, "U": u, "V": v}, attrs)
 
 
+def _steps(results):
+    """Ops as executor steps (a Meta kept per shape signature), each on values of a few shapes and dtypes, the first
+    twice, and on values numpy refuses."""
+    from pe_cli.base.places import CPUPlace
+    from pe_cli.executor.plan import OpStep, Values, run_step
+    from pe_cli.framework import Program
+
+    sq = [_square(f"st|{s}|{d}", s, d, "spd") for s, d in (((3, 3), "float64"), ((2, 4, 4), "float32"))]
+    rect = [_values(f"st|r|{s}", s, d) for s, d in (((5, 3), "float64"), ((2, 3, 5), "float32"))]
+    vec = {"float64": _values("st|v", (3,), "float64"), "float32": _values("st|v32", (3,), "float32")}
+    forms = [  # (op, {slot: names}, output slots, attrs, feeds: name -> value)
+        ("mv", {"X": ["x"], "Vec": ["v"]}, ["Out"], {}, [{"x": rect[0], "v": vec[d]} for d in vec]),
+        ("solve", {"X": ["x"], "Y": ["y"]}, ["Out"], {}, [{"x": a, "y": a[..., :1]} for a in sq]),
+        ("multi_dot", {"X": ["x", "v"]}, ["Out"], {}, [{"x": rect[0], "v": vec[d]} for d in vec]),
+        ("eigh", {"X": ["x"]}, ["Eigenvalues", "Eigenvectors"], {"UPLO": "U"}, [{"x": a} for a in sq]),
+        ("qr", {"X": ["x"]}, ["Q", "R"], {"mode": "reduced"}, [{"x": a} for a in rect]),
+        ("svd", {"X": ["x"]}, ["U", "S", "VH"], {"full_matrices": False}, [{"x": a} for a in rect]),
+        ("lu", {"X": ["x"]}, ["Out", "Pivots", "Infos"], {}, [{"x": a} for a in rect + sq]),
+        ("cholesky", {"X": ["x"]}, ["Out"], {"upper": True}, [{"x": a} for a in sq] + [{"x": -sq[0]}]),
+        (
+            "lstsq",
+            {"X": ["x"], "Y": ["y"]},
+            ["Solution", "Residuals", "Rank", "SingularValues"],
+            {"driver": "gelsd"},
+            [
+                {"x": rect[0], "y": rect[0][:, :2]},
+                {"x": rect[1], "y": rect[1][..., :1]},
+                {"x": rect[0], "y": vec["float64"]},
+            ],
+        ),
+    ]
+    for i, (op, ins, outs, attrs, feeds) in enumerate(forms):
+        program = Program()
+        block = program.global_block()
+        for n in {n for names in ins.values() for n in names} | {o.lower() for o in outs}:
+            block.create_var(name=n)
+        block.append_op(op, ins, {o: [o.lower()] for o in outs}, attrs)
+        step = OpStep(block.ops[0], CPUPlace())
+        for j, feed in enumerate(feeds[:1] + feeds):
+            values, key = Values(dict(feed)), f"linalg|step|{i}|{op}|{j}"
+            try:
+                run_step(step, values)
+            except Exception as e:
+                results[key + "|error"] = np.frombuffer(f"{type(e).__name__}: {e}".encode(), dtype=np.uint8)
+                continue
+            for o in outs:
+                a = np.asarray(values[o.lower()])
+                results[f"{key}|{o}|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
+
+
 def linalg_lapack(results, record, direct):
+    _steps(results)
     with np.errstate(all="ignore"):
         _solving(results, record)
         _chains(results, record)
