@@ -1,7 +1,9 @@
 """The CPU out-kernels of pe_cli/ops/linalg_solve.py (structured kernels; meta rules: shapes/linalg_solve.py):
 numpy's LAPACK over batches of matrices, the gradients by their closed forms (those of Paddle 2.6's grad kernels).
 numpy's linalg has no ``out=``: each is a "numpy" variant, ``fresh`` (kernels/structured.fresh_kernel: the arrays
-numpy made, in the dtypes the Meta names). The kernels by name, which CUDA runs on the host, are their adapters."""
+numpy made, in the dtypes the Meta names); mv's, multi_dot's and their gradients' "out" variants write numpy's matmul
+through its ``out=`` (values of one dtype whose shapes meet). The kernels by name, which CUDA runs on the host, are
+their adapters."""
 
 import numpy as np
 
