@@ -58,7 +58,9 @@ for creation and filling, their ops and grad ops through their kernels and execu
 tools/creation_case_bytes.py's dtypes, layouts, attributes and shapes given by tensors;
 for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
 tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for norms
-(affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's;
+(affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's; for linalg_lapack
+(the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
+cholesky, spectral_norm) and their grad ops on tools/linalg_case_bytes.py's dtypes, layouts, shapes and attributes;
 for sequence, sequence_pool, sequence_softmax and their
 grad ops on tools/sequence_case_bytes.py's dtypes, shapes, LoDs and pool types, and as steps run on two LoDs (for
 sequence_rows, sequence_reverse, sequence_expand, sequence_pad and their grad ops the same way; for sequence_shape,
@@ -149,6 +151,8 @@ def _family_cases(family):
         "top_k",
         "norms",
     ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's forms alone)
+        return []
+    if family == "linalg_lapack":  # (tools/linalg_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -867,6 +871,8 @@ def dump(root, families, out, threads=1):
                 getattr(importlib.import_module("creation_case_bytes"), family)(results, _record, _direct)
         if "matrix" in families:
             importlib.import_module("matrix_case_bytes").matrix(results, _record, _direct)
+        if "linalg_lapack" in families:
+            importlib.import_module("linalg_case_bytes").linalg_lapack(results, _record, _direct)
         if "norms" in families:
             importlib.import_module("norm_case_bytes").norms(results, _record, _direct)
             importlib.import_module("norm_case_bytes").groups(results, _record, _direct)

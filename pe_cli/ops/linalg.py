@@ -5,8 +5,10 @@ from ..base.activations import real_number
 from ..base.dims import known_numel
 from ..base.errors import ShapeError
 from ..kernels.cpu import gemm as cpu_gemm
+from ..kernels.cpu import linalg as cpu_linalg
 from ..kernels.cpu import matmul as cpu_matmul
 from ..shapes import gemm as meta_rules
+from ..shapes import linalg_solve as lapack_rules
 from ..shapes import matmul as matmul_rules
 from ..shapes.linalg import matmul_flag, matmul_fused_out, matmul_v1_attrs
 from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
@@ -297,6 +299,7 @@ register(
     lod="drop",
     doc="Output = the inverse of each square matrix in Input's last two dims (Gauss-Jordan with partial "
     "pivoting; a singular matrix is an error). The gradient is -Output^T dOutput Output^T.",
+    structured=Structured(meta=lapack_rules.inverse_meta, cpu=cpu_linalg.OUT["inverse"]),
 )
 
 
@@ -322,6 +325,7 @@ register(
     lod="drop",
     doc="Out = L with L L^T = X (lower), or U = L^T (upper), for each symmetric positive-definite matrix "
     "in X's last two dims (X is read as (X + X^T) / 2; one that is not positive definite is an error).",
+    structured=Structured(meta=lapack_rules.cholesky_meta, cpu=cpu_linalg.OUT["cholesky"]),
 )
 register(
     "cholesky_grad",
@@ -332,6 +336,7 @@ register(
     infer=grads_like({"X@GRAD": "Out"}),
     doc="X@GRAD = sym(L^-T Phi(L^T dL) L^-1) (L = Out, or Out^T when upper; Phi: the lower triangle with "
     "its diagonal halved; sym(S) = (S + S^T) / 2; Murray, 2016).",
+    structured=Structured(meta=lapack_rules.cholesky_grad_meta, cpu=cpu_linalg.OUT["cholesky_grad"]),
 )
 
 
@@ -378,6 +383,7 @@ register(
     doc="W = Weight as a matrix [shape[dim], rest]; from U and V (left as they are), power_iters steps "
     "v = W^T u / (|W^T u| + eps), u = W v / (|W v| + eps); Out = Weight / (u^T W v). The gradient "
     "takes u and v as constants: (Out@GRAD - sum(Out@GRAD * Out) u v^T) / sigma.",
+    structured=Structured(meta=lapack_rules.spectral_norm_meta, cpu=cpu_linalg.OUT["spectral_norm"]),
 )
 register(
     "spectral_norm_grad",
@@ -386,4 +392,5 @@ register(
     outputs=["Weight@GRAD"],
     attrs=_SN_ATTRS,
     infer=grads_like({"Weight@GRAD": "Weight"}),
+    structured=Structured(meta=lapack_rules.spectral_norm_grad_meta, cpu=cpu_linalg.OUT["spectral_norm_grad"]),
 )

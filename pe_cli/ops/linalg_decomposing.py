@@ -6,7 +6,9 @@ pivoting, LAPACK's getrf: Out holds L below the diagonal and U, Pivots 1-based) 
 numpy's LAPACK (kernels/<device>/linalg_decomposing.py); gradients: eigh's, eigvalsh's and qr's."""
 
 from ..base.errors import PeError
-from .define import Attr, fmt_shape, grads_like, register
+from ..kernels.cpu import linalg_decomposing as cpu_decomposing
+from ..shapes import linalg_decompositions as rules
+from .define import Attr, Structured, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
 
 
@@ -47,6 +49,7 @@ register(
     attr_tensors={"TolTensor": "tol"},
     doc="Out = the number of singular values (hermitian: |eigenvalues|) of each matrix above tol "
     "(use_default_tol: max(m, n) * the largest * the dtype's eps).",
+    structured=Structured(meta=rules.matrix_rank_meta, cpu=cpu_decomposing.OUT["matrix_rank"]),
 )
 
 
@@ -91,6 +94,7 @@ for _name, _extra in (("eigh", {}), ("eigvalsh", {"is_test": Attr(False, choices
         lod="drop",
         doc="Eigenvalues (ascending) and Eigenvectors (columns) of the symmetric matrices X's "
         "UPLO triangle gives (eigvalsh: Paddle writes Eigenvectors too, for its gradient).",
+        structured=Structured(meta=rules.eigh_meta, cpu=cpu_decomposing.OUT[_name]),
     )
     register(
         f"{_name}_grad",
@@ -100,6 +104,7 @@ for _name, _extra in (("eigh", {}), ("eigvalsh", {"is_test": Attr(False, choices
         attrs=_attrs,
         infer=_infer_eigh_grad,
         lod="drop",
+        structured=Structured(meta=getattr(rules, f"{_name}_grad_meta"), cpu=cpu_decomposing.OUT[f"{_name}_grad"]),
     )
 
 
@@ -139,6 +144,7 @@ register(
     lod="drop",
     doc="Q, R = the QR decomposition of each matrix (LAPACK's Householder signs); mode reduced, complete, or r "
     "(R alone).",
+    structured=Structured(meta=rules.qr_meta, cpu=cpu_decomposing.OUT["qr"]),
 )
 register(
     "qr_grad",
@@ -148,6 +154,7 @@ register(
     attrs=_QR_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
     lod="drop",
+    structured=Structured(meta=rules.qr_grad_meta, cpu=cpu_decomposing.OUT["qr_grad"]),
 )
 
 
@@ -170,6 +177,7 @@ register(
     grad=_refuse_grad("lu", "Paddle 2.6 has one, pe not yet"),
     doc="Out = L (below the diagonal, unit diagonal implied) and U of each matrix's LU with partial pivoting; "
     "Pivots: the 1-based rows swapped (LAPACK's getrf); Infos: getrf's info (0: nonsingular).",
+    structured=Structured(meta=rules.lu_meta, cpu=cpu_decomposing.OUT["lu"]),
 )
 
 
@@ -192,6 +200,7 @@ register(
     infer=_infer_lu_unpack,
     grad=_refuse_grad("lu_unpack", "Paddle 2.6 has one, pe not yet"),
     doc="Pmat, L, U of lu's Out and Pivots: X = Pmat L U.",
+    structured=Structured(meta=rules.lu_unpack_meta, cpu=cpu_decomposing.OUT["lu_unpack"]),
 )
 
 
@@ -219,6 +228,7 @@ register(
     lod="drop",
     doc="Eigenvalues and (unit, LAPACK geev's) Eigenvectors of general square matrices, complex; the "
     "gradient is refused.",
+    structured=Structured(meta=rules.eig_meta, cpu=cpu_decomposing.OUT["eig"]),
 )
 register(
     "eigvals",
@@ -229,4 +239,5 @@ register(
     infer=_infer_eig,
     lod="drop",
     doc="Out = the eigenvalues of general square matrices (complex, LAPACK's order).",
+    structured=Structured(meta=rules.eigvals_meta, cpu=cpu_decomposing.OUT["eigvals"]),
 )

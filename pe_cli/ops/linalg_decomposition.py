@@ -1,7 +1,9 @@
 """Matrix decompositions (Paddle 2.x's ``paddle.linalg``): svd (with its gradient) and lstsq, over
 the last two dims of a batch of real matrices."""
 
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import linalg_decomposition as cpu_decomposition
+from ..shapes import linalg_decompositions as rules
+from .define import Attr, Structured, fmt_shape, register
 
 
 def _matrix(ctx, slot, op):
@@ -48,6 +50,7 @@ register(
     "is the real SVD's: U ((F o (U^T dU - dU^T U)) S + diag(dS) + S (F o (V^T dV - dV^T V))) VH "
     "+ (I - U U^T) dU S^-1 VH + U S^-1 dV^T (I - V V^T), F_ij = 1 / (s_j^2 - s_i^2) off the "
     "diagonal and 0 between equal singular values (whose singular vectors are not unique).",
+    structured=Structured(meta=rules.svd_meta, cpu=cpu_decomposition.OUT["svd"]),
 )
 
 
@@ -63,6 +66,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_SVD_ATTRS,
     infer=_infer_svd_grad,
+    structured=Structured(meta=rules.svd_grad_meta, cpu=cpu_decomposition.OUT["svd_grad"]),
 )
 
 
@@ -100,4 +104,5 @@ register(
     "lstsq). Residuals [K]: the squared residual norms where M > N and X has rank N, else empty. "
     "Rank (int32, [1] for one matrix pair; empty for driver gels) and SingularValues (only for gelsd "
     "and gelss, else empty), as Paddle's. No gradient.",
+    structured=Structured(meta=rules.lstsq_meta, cpu=cpu_decomposition.OUT["lstsq"]),
 )

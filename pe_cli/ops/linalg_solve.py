@@ -4,7 +4,9 @@ batch dims broadcast), triangular_solve (upper / transpose / unitriangular), cho
 Y Y^T, or Y^T Y with upper, against X), multi_dot (a chain of matmuls, the ends possibly vectors) and
 matrix_power (X^n, n < 0 through the inverse). Kernels: numpy's LAPACK (kernels/<device>/linalg_solve.py)."""
 
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from ..kernels.cpu import linalg_solve as cpu_solve
+from ..shapes import linalg_solve as rules
+from .define import Attr, Structured, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 FLOATS = ("float32", "float64")
@@ -29,6 +31,9 @@ def _grad_maker(name, reads, in_grads, with_out=False):
 
 
 def _op(name, inputs, infer, doc, attrs=None, with_out=False):
+    """The op and its grad op, their structured kernels' meta rules shapes/linalg_solve.py's ``<op>_meta`` (the
+    two-operand solvers' gradients: ``pair_grad_meta``)."""
+    grad_meta = getattr(rules, f"{name}_grad_meta", rules.pair_grad_meta)
     slots = [s.rstrip("*") for s in inputs]
     attrs = {**(attrs or {}), **QUANT}
     register(
@@ -43,6 +48,7 @@ def _op(name, inputs, infer, doc, attrs=None, with_out=False):
         grad_reads=tuple(slots) + (("Out",) if with_out else ()),
         run_dtypes={slots[0]: FLOATS},
         doc=doc,
+        structured=Structured(meta=getattr(rules, f"{name}_meta"), cpu=cpu_solve.OUT[name]),
     )
     register(
         f"{name}_grad",
@@ -52,6 +58,7 @@ def _op(name, inputs, infer, doc, attrs=None, with_out=False):
         attrs=attrs,
         infer=grads_like({f"{s}@GRAD": s for s in slots}),
         lod="drop",
+        structured=Structured(meta=grad_meta, cpu=cpu_solve.OUT[f"{name}_grad"]),
     )
 
 

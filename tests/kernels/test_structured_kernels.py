@@ -29,6 +29,9 @@ from tests.ops import (
     cases_elementwise,
     cases_fused,
     cases_linalg,
+    cases_linalg_decomposing,
+    cases_linalg_decomposition,
+    cases_linalg_solve,
     cases_logic,
     cases_matrix,
     cases_adamw,
@@ -218,6 +221,14 @@ CONVERTED = {
     # (their sentinel buffers, forward outputs the gradients read: tests/kernels/test_structured_norms.py)
     "affine_channel, lrn and norm": {f"{op}{g}" for op in ("affine_channel", "lrn", "norm") for g in ("", "_grad")},
     "instance_norm and group_norm": {f"{op}{g}" for op in ("instance_norm", "group_norm") for g in ("", "_grad")},
+    # (numpy's LAPACK, fresh variants; lstsq's Residuals of the values' length: tests/kernels/test_structured_linalg.py)
+    "linalg": {
+        f"{op}{g}"
+        for op in ("mv", "determinant", "slogdeterminant", "solve", "triangular_solve", "cholesky_solve", "multi_dot")
+        + ("matrix_power", "cholesky", "spectral_norm", "eigh", "eigvalsh", "qr", "svd")
+        for g in ("", "_grad")
+    }
+    | {"inverse", "eig", "eigvals", "lu", "lu_unpack", "matrix_rank", "lstsq"},
     # (their sentinel buffers, LoD given, a Meta per LoD: tests/kernels/test_structured_sequence.py)
     "sequence": {f"{op}{g}" for op in ("sequence_pool", "sequence_softmax") for g in ("", "_grad")},
     "sequence rows": {
@@ -361,6 +372,14 @@ CASES["instance_norm and group_norm"] = [
     for c in cases_normalization.CASES
     if c.op in CONVERTED["instance_norm and group_norm"] and c.attrs.get("data_layout") != "NHWC"
 ]
+CASES["linalg"] = [
+    c
+    for c in cases_linalg.CASES
+    + cases_linalg_solve.CASES
+    + cases_linalg_decomposing.CASES
+    + cases_linalg_decomposition.CASES
+    if c.op in CONVERTED["linalg"]
+]
 CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
 CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
 CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONVERTED["sequence shape"]]
@@ -406,6 +425,7 @@ OWN_TESTS = (
     "random",
     "sampling",
     "complex",
+    "linalg",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,14 +1,16 @@
-"""Linear algebra kernels: inverse, cholesky and its gradient, spectral_norm and its gradient; matmul, matmul_v2,
-their gradients and mul and its gradient are structured kernels (their meta rules shapes/matmul.py's and
-shapes/gemm.py's, their out-kernels matmul.py's and gemm.py's): here their adapters, which CUDA's host fallbacks
-and other kernels find by name (kernels/structured.adapter)."""
+"""Linear algebra kernels, all structured kernels: inverse, cholesky and its gradient, spectral_norm and its gradient
+(numpy forms, "numpy" variants ``fresh``: ``OUT``, their meta rules shapes/linalg_solve.py's); matmul, matmul_v2,
+their gradients and mul and its gradient (their meta rules shapes/matmul.py's and shapes/gemm.py's, their
+out-kernels matmul.py's and gemm.py's). Here too their adapters, which CUDA's host fallbacks and other kernels find
+by name (kernels/structured.adapter)."""
 
 import numpy as np
 
 from ...shapes import gemm as gemm_meta
+from ...shapes import linalg_solve as rules
 from ...shapes import matmul as matmul_meta
 from ..value_checks import not_invertible, not_positive_definite
-from ..structured import adapter
+from ..structured import adapter, fresh_kernel
 from . import gemm
 from .matmul import MATMUL, MATMUL_GRAD
 
@@ -21,7 +23,7 @@ matmul_grad_x = adapter(matmul_meta.matmul_grad_x_meta, MATMUL_GRAD, "matmul_gra
 matmul_grad_y = adapter(matmul_meta.matmul_grad_y_meta, MATMUL_GRAD, "matmul_grad_y")
 
 
-def inverse(ins, attrs):
+def _inverse(ins, attrs):
     x = ins["Input"]
     try:
         out = np.linalg.inv(x)
@@ -30,7 +32,7 @@ def inverse(ins, attrs):
     return {"Output": out.astype(x.dtype, copy=False)}
 
 
-def cholesky(ins, attrs):
+def _cholesky(ins, attrs):
     x = ins["X"]
     try:
         lower = np.linalg.cholesky(0.5 * (x + np.swapaxes(x, -1, -2)))
@@ -40,7 +42,7 @@ def cholesky(ins, attrs):
     return {"Out": np.ascontiguousarray(out).astype(x.dtype, copy=False)}
 
 
-def cholesky_grad(ins, attrs):
+def _cholesky_grad(ins, attrs):
     """dX = sym(L^-T Phi(L^T dL) L^-1): L lower (Out, or Out^T when upper), Phi the lower triangle with
     its diagonal halved, sym(S) = (S + S^T) / 2 (Murray, 2016, as Fluid 1.8's cholesky_grad)."""
     out, dout = ins["Out"], ins["Out@GRAD"]
@@ -73,13 +75,26 @@ def _unpermute(mat, weight, perm):
     return mat.reshape([weight.shape[i] for i in perm]).transpose(np.argsort(perm))
 
 
-def spectral_norm(ins, attrs):
+def _spectral_norm(ins, attrs):
     mat, perm, _, _, sigma = _spectral(ins, attrs)
     return {"Out": _unpermute(mat / sigma, ins["Weight"], perm).astype(ins["Weight"].dtype, copy=False)}
 
 
-def spectral_norm_grad(ins, attrs):
+def _spectral_norm_grad(ins, attrs):
     mat, perm, u, v, sigma = _spectral(ins, attrs)
     dout = ins["Out@GRAD"].transpose(perm).reshape(mat.shape)
     dmat = (dout - (dout * (mat / sigma)).sum() * np.outer(u, v)) / sigma
     return {"Weight@GRAD": _unpermute(dmat, ins["Weight"], perm).astype(ins["Weight"].dtype, copy=False)}
+
+
+OUT = {
+    "inverse": fresh_kernel(_inverse, "inverse_out"),
+    "cholesky": fresh_kernel(_cholesky, "cholesky_out"),
+    "cholesky_grad": fresh_kernel(_cholesky_grad, "cholesky_grad_out"),
+    "spectral_norm": fresh_kernel(_spectral_norm, "spectral_norm_out"),
+    "spectral_norm_grad": fresh_kernel(_spectral_norm_grad, "spectral_norm_grad_out"),
+}
+# (by name: CUDA's host kernels, kernels/cuda/linalg.py's HOST_OPS)
+cholesky_grad = adapter(rules.cholesky_grad_meta, OUT["cholesky_grad"], "cholesky_grad")
+spectral_norm = adapter(rules.spectral_norm_meta, OUT["spectral_norm"], "spectral_norm")
+spectral_norm_grad = adapter(rules.spectral_norm_grad_meta, OUT["spectral_norm_grad"], "spectral_norm_grad")

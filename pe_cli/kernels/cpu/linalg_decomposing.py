@@ -1,16 +1,19 @@
-"""Kernels of pe_cli/ops/linalg_decomposing.py: numpy's LAPACK, batches matrix by matrix where it has no
-batched form (lu)."""
+"""The CPU out-kernels of pe_cli/ops/linalg_decomposing.py (structured kernels; meta rules:
+shapes/linalg_decompositions.py): numpy's LAPACK, batches matrix by matrix where it has no batched form (lu). numpy's
+linalg has no ``out=``: each is a "numpy" variant, ``fresh`` (kernels/structured.fresh_kernel). The kernels by name,
+which CUDA runs on the host, are their adapters."""
 
 import numpy as np
 
-from ...base.errors import PeError
+from ...shapes import linalg_decompositions as rules
+from ..structured import adapter, fresh_kernel
 
 
 def _t(a):
     return np.swapaxes(a, -1, -2)
 
 
-def matrix_rank(ins, attrs):
+def _matrix_rank(ins, attrs):
     x = ins["X"]
     s = np.abs(np.linalg.eigvalsh(x)) if attrs["hermitian"] else np.linalg.svd(x, compute_uv=False)
     if attrs["use_default_tol"]:
@@ -20,23 +23,18 @@ def matrix_rank(ins, attrs):
     return {"Out": np.sum(s > tol, axis=-1).astype(np.int64)}
 
 
-def eigh(ins, attrs):
+def _eigh(ins, attrs):
     """LAPACK's syevd on the UPLO triangle (numpy's eigh passes it through): Paddle's eigenvectors, signs too."""
     x = ins["X"]
     w, v = np.linalg.eigh(x, UPLO=attrs["UPLO"])
     return {"Eigenvalues": w.astype(np.finfo(x.dtype).dtype), "Eigenvectors": v.astype(x.dtype)}  # w real
 
 
-eigvalsh = eigh
-
-
-def eigh_grad(ins, attrs):
+def _eigh_grad(ins, attrs):
     """dX = V (diag(dw) + F * (V^T dV)) V^T, F_ij = 1 / (w_j - w_i) off the diagonal, symmetrized (Paddle's
     EighGradKernel)."""
     w, v = ins["Eigenvalues"], ins["Eigenvectors"]
     dw, dv = ins.get("Eigenvalues@GRAD"), ins.get("Eigenvectors@GRAD")
-    if np.iscomplexobj(v) and dv is not None:
-        raise PeError(f"eigh_grad: pe computes the eigenvectors' gradient of real matrices only, not of {v.dtype} ones")
     inner = np.zeros(v.shape, v.dtype)
     if dv is not None:
         diff = w[..., None, :] - w[..., :, None]
@@ -49,12 +47,12 @@ def eigh_grad(ins, attrs):
     return {"X@GRAD": ((g + _t(g).conj()) / 2).astype(v.dtype)}  # symmetrized, as Paddle's
 
 
-def eigvalsh_grad(ins, attrs):
+def _eigvalsh_grad(ins, attrs):
     """V diag(dw) V^T: Paddle's eigvalsh_grad reads the eigenvalues' gradient alone."""
-    return eigh_grad({k: v for k, v in ins.items() if k != "Eigenvectors@GRAD"}, attrs)
+    return _eigh_grad({k: v for k, v in ins.items() if k != "Eigenvectors@GRAD"}, attrs)
 
 
-def qr(ins, attrs):
+def _qr(ins, attrs):
     x = ins["X"]
     mode = attrs["mode"]
     if mode == "r":
@@ -71,7 +69,7 @@ def _qr_grad_tall(q, r, dq, dr):
     return _t(np.linalg.solve(r, _t(dq + q @ sym)))
 
 
-def qr_grad(ins, attrs):
+def _qr_grad(ins, attrs):
     """The reduced QR's gradient. m < n, as Paddle's: X = [X1 | Y] with X1 square, R = [U | V]; dY = Q dV and
     dX1 is the square case's with dQ + Y dV^T for dQ."""
     x, q, r = ins["X"], ins["Q"], ins["R"]
@@ -79,12 +77,7 @@ def qr_grad(ins, attrs):
     dr = ins.get("R@GRAD")
     dq = np.zeros_like(q) if dq is None else dq
     dr = np.zeros_like(r) if dr is None else dr
-    m, n = x.shape[-2:]
-    if attrs["mode"] == "r" or (attrs["mode"] == "complete" and m > n):
-        raise PeError(
-            f"qr_grad: mode {attrs['mode']!r} of a {m}x{n} matrix has no gradient in Paddle 2.6 (mode 'reduced', "
-            "or 'complete' with m <= n, has)"
-        )
+    m, n = x.shape[-2:]  # (the modes with no gradient: refused by the meta rule)
     if m >= n:
         return {"X@GRAD": _qr_grad_tall(q, r, dq, dr).astype(q.dtype)}
     y, dv = x[..., m:], dr[..., m:]
@@ -111,7 +104,7 @@ def _getrf(a):
     return a, piv, info
 
 
-def lu(ins, attrs):
+def _lu(ins, attrs):
     x = ins["X"]
     flat = x.reshape((-1,) + x.shape[-2:])
     results = [_getrf(a) for a in flat]
@@ -123,7 +116,7 @@ def lu(ins, attrs):
     }
 
 
-def lu_unpack(ins, attrs):
+def _lu_unpack(ins, attrs):
     x, piv = ins["X"], ins["Pivots"]
     m, n = x.shape[-2:]
     k = min(m, n)
@@ -143,14 +136,36 @@ def _complex(x):
     return x.dtype if np.iscomplexobj(x) else np.complex64 if x.dtype == np.float32 else np.complex128
 
 
-def eig(ins, attrs):
+def _eig(ins, attrs):
     x = ins["X"]
     w, v = np.linalg.eig(x)
     return {"Eigenvalues": w.astype(_complex(x)), "Eigenvectors": v.astype(_complex(x))}
 
 
-def eigvals(ins, attrs):
+def _eigvals(ins, attrs):
     """Paddle 2.6's eigvals hands LAPACK's geev x's row-major buffer, so it factors x^T: the same
     eigenvalues, in the order geev finds them for x^T (which is not always eig's)."""
     x = ins["X"]
     return {"Out": np.linalg.eigvals(np.swapaxes(x, -1, -2)).astype(_complex(x))}
+
+
+_FORMS = {  # op type -> (its meta rule, its numpy form)
+    "matrix_rank": (rules.matrix_rank_meta, _matrix_rank),
+    "eigh": (rules.eigh_meta, _eigh),
+    "eigvalsh": (rules.eigh_meta, _eigh),
+    "eigh_grad": (rules.eigh_grad_meta, _eigh_grad),
+    "eigvalsh_grad": (rules.eigvalsh_grad_meta, _eigvalsh_grad),
+    "qr": (rules.qr_meta, _qr),
+    "qr_grad": (rules.qr_grad_meta, _qr_grad),
+    "lu": (rules.lu_meta, _lu),
+    "lu_unpack": (rules.lu_unpack_meta, _lu_unpack),
+    "eig": (rules.eig_meta, _eig),
+    "eigvals": (rules.eigvals_meta, _eigvals),
+}
+OUT = {op: fresh_kernel(compute, f"{op}_out") for op, (_, compute) in _FORMS.items()}
+
+# (by name: CUDA's host kernels, kernels/cuda/linalg_decomposing.py's HOST_OPS)
+matrix_rank, eigh, eigvalsh = (adapter(_FORMS[t][0], OUT[t], t) for t in ("matrix_rank", "eigh", "eigvalsh"))
+eigh_grad, eigvalsh_grad = (adapter(_FORMS[t][0], OUT[t], t) for t in ("eigh_grad", "eigvalsh_grad"))
+qr, qr_grad, lu, lu_unpack = (adapter(_FORMS[t][0], OUT[t], t) for t in ("qr", "qr_grad", "lu", "lu_unpack"))
+eig, eigvals = (adapter(_FORMS[t][0], OUT[t], t) for t in ("eig", "eigvals"))

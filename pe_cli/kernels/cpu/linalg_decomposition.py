@@ -1,11 +1,14 @@
-"""Matrix decomposition kernels: svd and its gradient, lstsq (numpy's LAPACK, matrix by matrix)."""
+"""Matrix decomposition kernels: svd and its gradient, lstsq (numpy's LAPACK, matrix by matrix): structured kernels'
+out-kernels (meta rules: shapes/linalg_decompositions.py), "numpy" variants, ``fresh`` (numpy's linalg has no
+``out=``: kernels/structured.fresh_kernel). The kernels by name, which CUDA runs on the host, are their adapters."""
 
 import numpy as np
 
-from ...base.errors import PeError
+from ...shapes import linalg_decompositions as rules
+from ..structured import adapter, fresh_kernel
 
 
-def svd(ins, attrs):
+def _svd(ins, attrs):
     x = ins["X"]
     u, s, vh = np.linalg.svd(x, full_matrices=attrs["full_matrices"])
     return {
@@ -19,10 +22,9 @@ def _t(a):
     return np.swapaxes(a, -1, -2)
 
 
-def svd_grad(ins, attrs):
+def _svd_grad(ins, attrs):
     """The real SVD's gradient (reduced matrices; see the op's doc)."""
-    if attrs["full_matrices"]:
-        raise PeError("svd_grad: the gradient of svd with full_matrices=True is not defined; use full_matrices=False")
+    # (full_matrices, which has no gradient: refused by the meta rule)
     u, s, vh = ins["U"], ins["S"], ins["VH"]
     v = _t(vh)
     m, n = u.shape[-2], vh.shape[-1]
@@ -44,11 +46,10 @@ def svd_grad(ins, attrs):
     return {"X@GRAD": dx.astype(u.dtype, copy=False)}
 
 
-def lstsq(ins, attrs):
+def _lstsq(ins, attrs):
     x, y = ins["X"], ins["Y"]
     rcond, driver = attrs["rcond"], attrs["driver"]
-    if x.shape[:-2] != y.shape[:-2] or x.shape[-2] != y.shape[-2]:
-        raise PeError(f"lstsq: X {list(x.shape)} and Y {list(y.shape)} must have the same batch dims and rows")
+    # (X and Y of other batch dims or rows: refused by the meta rule)
     batch, (m, n), k = x.shape[:-2], x.shape[-2:], y.shape[-1]
     xs, ys = x.reshape(-1, m, n).astype("float64"), y.reshape(-1, m, k).astype("float64")
     sols, res, ranks, svs = [], [], [], []
@@ -72,3 +73,14 @@ def lstsq(ins, attrs):
     else:
         out["SingularValues"] = np.zeros((0,), x.dtype)
     return out
+
+
+OUT = {
+    "svd": fresh_kernel(_svd, "svd_out"),
+    "svd_grad": fresh_kernel(_svd_grad, "svd_grad_out"),
+    "lstsq": fresh_kernel(_lstsq, "lstsq_out"),
+}
+# (by name: CUDA's host kernels, kernels/cuda/linalg_decomposition.py's HOST_OPS)
+svd = adapter(rules.svd_meta, OUT["svd"], "svd")
+svd_grad = adapter(rules.svd_grad_meta, OUT["svd_grad"], "svd_grad")
+lstsq = adapter(rules.lstsq_meta, OUT["lstsq"], "lstsq")
