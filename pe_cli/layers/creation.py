@@ -111,9 +111,10 @@ def assign(input, output=None):
     return assign_array_like(input, output)
 
 
-def assign_array_like(input, output=None):
+def assign_array_like(input, output=None, keep_float64=False):
     """A copy of a Variable, or a variable holding the values of anything numpy makes an array of
-    (float64 arrays become float32, as in Paddle 2.x's ``paddle.assign``)."""
+    (float64 arrays become float32, as in Paddle 2.x's static ``paddle.assign``; ``keep_float64``: float64 values
+    as they are, assign_value's fp64_values, as Paddle's eager tensors keep them)."""
     helper = LayerHelper("assign", input=input)
     if isinstance(input, Variable):
         if output is None:
@@ -121,7 +122,7 @@ def assign_array_like(input, output=None):
         helper.append_op("assign", {"X": [input]}, {"Out": [output]})
         return output
     array = np.asarray(input)
-    if array.dtype == np.float64:
+    if array.dtype == np.float64 and not keep_float64:
         array = array.astype(np.float32)
     dtype = convert_dtype(array.dtype)
     if output is None:
@@ -130,7 +131,11 @@ def assign_array_like(input, output=None):
         "assign_value",
         {},
         {"Out": [output]},
-        {"shape": list(array.shape), "dtype": dtype, values_attr(dtype): array.reshape(-1).tolist()},
+        {
+            "shape": list(array.shape),
+            "dtype": dtype,
+            "fp64_values" if dtype == "float64" else values_attr(dtype): array.reshape(-1).tolist(),
+        },
     )
     return output
 

@@ -65,7 +65,7 @@ def polar(abs, angle, name=None):  # noqa: A002 -- Paddle's names
 
 
 def conj(x, name=None):
-    """The complex conjugate: re - i im of a complex x (its parts' ops), a copy of a real one."""
-    if x.dtype in REAL_OF:
-        return complex(real(x), L.scale(imag(x), -1.0), name=name)
-    return assign_array_like(x)
+    """The complex conjugate (re - i im; x itself of a real x): Paddle 2.6's conj op."""
+    dtypes = ("complex64", "complex128", "float16", "float32", "float64", "int32", "int64")
+    check_variable_and_dtype(x, "x", dtypes, "conj")
+    return _op("conj", {"X": [x]}, x.dtype, name)

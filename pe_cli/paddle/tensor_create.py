@@ -14,6 +14,7 @@ from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import static_mode
+from ..fluid.dygraph import base as dygraph_base
 from ..framework.source import called_function
 from ..framework.variable import Variable
 from ..layers.creation import assign_array_like, evenly_spaced
@@ -249,7 +250,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         elif data.dtype == np.int32:
             data = data.astype("int64")
     target = convert_dtype(dtype) if dtype is not None else str(data.dtype)
-    out = assign_array_like(data.astype("int32") if data.dtype == np.int16 else data)
+    eager = dygraph_base.enabled()  # (an eager tensor keeps float64 values; a static program's assign rounds them)
+    out = assign_array_like(data.astype("int32") if data.dtype == np.int16 else data, keep_float64=eager)
     out = out if convert_dtype(out.dtype) == target else L.cast(out, target)
     out.stop_gradient = stop_gradient
     return out

@@ -85,6 +85,22 @@ def test_no_kernel_signature_eager_tensors_and_nested_guards():
         paddle.Tensor([1.0])
 
 
+def test_to_tensor_in_a_dygraph_guard_keeps_float64_values(paddle2):
+    """Within ``paddle.base.dygraph.guard()`` (test_conj_op.py's real-number case) paddle.to_tensor of a float64 array
+    is an eager tensor holding its values, as Paddle 2.6's; a static program's assign rounds them through float32 (as
+    Paddle 2.6's static assign does). pe rounded both before 2026-11-30, so conj of it differed from np.conj."""
+    value = np.random.default_rng(4).random((2, 3))
+    with dygraph_base.guard():
+        x = paddle.to_tensor(value)
+        assert x.dtype == "float64" and np.array_equal(x.numpy(), value)
+        assert np.array_equal(paddle.conj(x).numpy(), value)
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        rounded = paddle.to_tensor(value)
+    (got,) = paddle.static.Executor(paddle.CPUPlace()).run(main, fetch_list=[rounded])
+    assert got.dtype == np.float64 and np.array_equal(got, value.astype(np.float32).astype(np.float64))
+
+
 def test_one_op_on_a_scope_runs_after_disable_static(monkeypatch):
     """op_test.py's numeric gradients run Operator on a scope; a test that left static mode before
     (paddle.disable_static() without enable_static()) does not stop that in Paddle."""
