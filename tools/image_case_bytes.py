@@ -102,7 +102,15 @@ def _resizes(results, record, direct):
                                 key = f"images|{op}|{dtype}|{layout}|{form}|{i}|{corners}|{mode}"
                                 _run(results, record, direct, op, key, {"X": x, **tensors}, a)
             x = _values(f"{op}|empty", (0, 3, 4, 6), "float32")
-            _run(results, record, direct, op, f"images|{op}|empty", {"X": x}, {"interp_method": method, "out_h": 3, "out_w": 5})
+            _run(
+                results,
+                record,
+                direct,
+                op,
+                f"images|{op}|empty",
+                {"X": x},
+                {"interp_method": method, "out_h": 3, "out_w": 5},
+            )
     for v2 in (False, True):
         op = "trilinear_interp" + ("_v2" if v2 else "")
         for dtype in ("float32", "float64"):
@@ -114,7 +122,12 @@ def _resizes(results, record, direct):
                             ({"out_d": 4, "out_h": 2, "out_w": 7}, {}),
                             ({"scale": [1.5, 1.5, 0.5] if v2 else 1.5}, {}),
                             ({}, {"OutSize": _i32(2, 5, 3)}),
-                            ({}, {"SizeTensor": [_i32(5), _i32(3), _i32(2)]} if v2 else {"Scale": np.array([2.0], np.float32)}),
+                            (
+                                {},
+                                {"SizeTensor": [_i32(5), _i32(3), _i32(2)]}
+                                if v2
+                                else {"Scale": np.array([2.0], np.float32)},
+                            ),
                         ]
                     ):
                         for corners, mode in ((True, 1), (False, 0), (False, 1)):
