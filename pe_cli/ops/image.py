@@ -55,7 +55,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
         grad_reads=("X",),
         doc=doc,
         channels_last=last,
-        structured=Structured(meta=rules.permutation_meta(name), cpu=cpu_image.permutation_out(name)),
+        structured=Structured(meta=rules.permutation_meta(name), cpu=cpu_image.permutation_out),
     )
     register(
         f"{name}_grad",
@@ -65,7 +65,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
         attrs=attrs,
         infer=grads_like({"X@GRAD": "X"}),
         channels_last=("X", "Out@GRAD", "X@GRAD") if layouts else (),
-        structured=Structured(meta=rules.permutation_grad_meta, cpu=cpu_image.permutation_grad_out(name)),
+        structured=Structured(meta=rules.permutation_grad_meta(name), cpu=cpu_image.permutation_grad_out),
     )
 
 

@@ -148,20 +148,36 @@ def padded_coordinate(p, size, corners, padding_mode):
 # -- meta rules -------------------------------------------------------------------------------------------------------
 
 
+def _moves(seen, perm):
+    """(X seen, the transpose, the moved shape; Out@GRAD seen moved, the transpose back, X's view's shape)."""
+    moved = tuple(seen[p] for p in perm)
+    return (seen, perm, moved), (moved, tuple(int(i) for i in np.argsort(perm)), seen)
+
+
 def permutation_meta(op):
-    """pixel_shuffle's, space_to_depth's, shuffle_channel's Out: X's elements moved (``permutation``), one copy."""
+    """pixel_shuffle's, space_to_depth's, shuffle_channel's Out: X's elements moved (``permutation``), one copy;
+    ``args``: X's view's shape, the transpose and the moved shape, the buffer seen in it."""
 
     def meta(attrs, ins, facts):
         x = ins["X"]
-        return Meta({"Out": (permutation(op, x.shape, attrs)[2], x.dtype)}, "copy")
+        seen, perm, out = permutation(op, x.shape, attrs)
+        return Meta({"Out": (out, x.dtype)}, "copy", args=_moves(seen, perm)[0])
 
     meta.__name__ = f"{op}_meta"
     return meta
 
 
-def permutation_grad_meta(attrs, ins, facts):
-    """The permutation ops' X@GRAD: Out@GRAD's elements moved back, in X's shape and Out@GRAD's dtype."""
-    return Meta({"X@GRAD": (tuple(ins["X"].shape), ins["Out@GRAD"].dtype)}, "copy")
+def permutation_grad_meta(op):
+    """The permutation ops' X@GRAD: Out@GRAD's elements moved back, in X's shape and Out@GRAD's dtype (``args``:
+    Out@GRAD's view's shape, the transpose back, X's view's shape)."""
+
+    def meta(attrs, ins, facts):
+        x = ins["X"]
+        seen, perm, _ = permutation(op, x.shape, attrs)
+        return Meta({"X@GRAD": (tuple(x.shape), ins["Out@GRAD"].dtype)}, "copy", args=_moves(seen, perm)[1])
+
+    meta.__name__ = f"{op}_grad_meta"
+    return meta
 
 
 def similarity_focus_meta(attrs, ins, facts):

@@ -1,7 +1,7 @@
 """CPU out-kernels of the image ops (ops/image.py; their meta rules: shapes/image.py): numpy. The resize ops':
 image_resize.py.
 
-The permutation ops are one reshape-transpose copy each into the buffer handed, described by ``permutation(op,
+The permutation ops are one reshape-transpose copy each into the buffer handed, as their rules read ``permutation(op,
 x_shape, attrs)`` (shared with the CUDA kernels).
 
 affine_grid and grid_sampler: ``grid_size``, ``base_grid`` and ``unnormalize`` are shared with the
@@ -13,36 +13,23 @@ import numpy as np
 
 from ...shapes import image as rules
 from ...shapes.conv_pool import unfold_blocks
-from ...shapes.image import base_grid, grid_size, padded_coordinate, permutation, unnormalize
+from ...shapes.image import base_grid, grid_size, padded_coordinate, unnormalize
 from ..structured import adapter
 from .image_resize import interp, interp_grad  # noqa: F401 -- CUDA's host fallbacks find them here (kernel_of)
 from .launches import by_variant
 
 
-def permutation_out(op):
-    """Out: X seen in ``permutation``'s shape, transposed, copied into the buffer seen in the transposed shape."""
-
-    def run(ins, outs, attrs, meta):
-        x = ins["X"]
-        seen, perm, _ = permutation(op, x.shape, attrs)
-        moved = x.reshape(seen).transpose(perm)
-        outs["Out"].reshape(moved.shape)[...] = moved
-
-    run.__name__ = f"{op}_out"
-    return run
+def permutation_out(ins, outs, attrs, meta):
+    """The permutation ops' Out: X seen in ``permutation``'s shape, transposed, copied into the buffer seen in the
+    transposed shape (``meta.args``)."""
+    seen, perm, moved = meta.args
+    outs["Out"].reshape(moved)[...] = ins["X"].reshape(seen).transpose(perm)
 
 
-def permutation_grad_out(op):
-    """X@GRAD: Out@GRAD moved back, copied into the buffer seen in X's view's shape."""
-
-    def run(ins, outs, attrs, meta):
-        x, dout = ins["X"], ins["Out@GRAD"]
-        seen, perm, _ = permutation(op, x.shape, attrs)
-        moved = dout.reshape(tuple(seen[p] for p in perm)).transpose(np.argsort(perm))
-        outs["X@GRAD"].reshape(moved.shape)[...] = moved
-
-    run.__name__ = f"{op}_grad_out"
-    return run
+def permutation_grad_out(ins, outs, attrs, meta):
+    """Their X@GRAD: Out@GRAD seen moved, transposed back, copied into the buffer seen in X's view's shape."""
+    moved, back, seen = meta.args
+    outs["X@GRAD"].reshape(seen)[...] = ins["Out@GRAD"].reshape(moved).transpose(back)
 
 
 # -- similarity_focus ------------------------------------------------------------------------------
