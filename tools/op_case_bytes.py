@@ -61,6 +61,9 @@ tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attribute
 (affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
 cholesky, spectral_norm) and their grad ops on tools/linalg_case_bytes.py's dtypes, layouts, shapes and attributes;
+for images (the
+resize ops, affine_grid, grid_sampler, fsp, the permutation ops, similarity_focus, unfold) the same way and as
+executor steps on tools/image_case_bytes.py's;
 for sequence, sequence_pool, sequence_softmax and their
 grad ops on tools/sequence_case_bytes.py's dtypes, shapes, LoDs and pool types, and as steps run on two LoDs (for
 sequence_rows, sequence_reverse, sequence_expand, sequence_pad and their grad ops the same way; for sequence_shape,
@@ -150,7 +153,8 @@ def _family_cases(family):
         "gather",
         "top_k",
         "norms",
-    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's forms alone)
+        "images",
+    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's forms alone)
         return []
     if family == "linalg_lapack":  # (tools/linalg_case_bytes.py's forms alone)
         return []
@@ -876,6 +880,8 @@ def dump(root, families, out, threads=1):
         if "norms" in families:
             importlib.import_module("norm_case_bytes").norms(results, _record, _direct)
             importlib.import_module("norm_case_bytes").groups(results, _record, _direct)
+        if "images" in families:
+            importlib.import_module("image_case_bytes").images(results, _record, _direct)
         if "sequence" in families:
             importlib.import_module("sequence_case_bytes").sequence(results, _record, _direct)
         if "sequence_rows" in families:

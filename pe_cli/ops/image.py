@@ -6,7 +6,10 @@ sampling of images at grid points); unfold (im2col: each sliding block of a feat
 
 The resize ops are registered in image_resize.py."""
 
+from ..kernels.cpu import image as cpu_image
+from ..shapes import image as rules
 from ..shapes.conv_pool import unfold_blocks
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
 
 POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
@@ -52,6 +55,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
         grad_reads=("X",),
         doc=doc,
         channels_last=last,
+        structured=Structured(meta=rules.permutation_meta(name), cpu=cpu_image.permutation_out),
     )
     register(
         f"{name}_grad",
@@ -61,6 +65,7 @@ def _register_permutation(name, attr, infer, doc, default, long=False, layouts=F
         attrs=attrs,
         infer=grads_like({"X@GRAD": "X"}),
         channels_last=("X", "Out@GRAD", "X@GRAD") if layouts else (),
+        structured=Structured(meta=rules.permutation_grad_meta(name), cpu=cpu_image.permutation_grad_out),
     )
 
 
@@ -147,6 +152,7 @@ register(
     "map) gives its largest values one at a time, skipping any in a row or column already taken, "
     "until every row or every column has one; each taken (row, column) is set to 1 through the "
     "whole `axis`. No gradient.",
+    structured=Structured(meta=rules.similarity_focus_meta, cpu=cpu_image.similarity_focus_out),
 )
 
 
@@ -191,6 +197,7 @@ register(
     doc="Output[n, h, w] = Theta[n] @ (x_w, y_h, 1): the points of an H x W grid spanning [-1, 1] "
     "(align_corners; else the pixel centres), moved by each affine Theta [2, 3]; the size is "
     "output_shape [N, C, H, W] or the int32 OutputShape input at run time.",
+    structured=Structured(meta=rules.affine_grid_meta, cpu=cpu_image.affine_grid_out),
 )
 register(
     "affine_grid_grad",
@@ -199,6 +206,7 @@ register(
     outputs=["Theta@GRAD"],
     attrs=_AG_ATTRS,
     infer=grads_like({"Theta@GRAD": "Theta"}),
+    structured=Structured(meta=rules.affine_grid_grad_meta, cpu=cpu_image.affine_grid_grad_out),
 )
 
 
@@ -243,6 +251,7 @@ register(
     "Fluid 1.8; else pixel edges); padding_mode zeros: neighbours outside X count as 0; border: the point "
     "clipped into X; reflection: mirrored about X's edges, then clipped. Gradients flow to X and Grid "
     "(nearest: Grid's is 0).",
+    structured=Structured(meta=rules.grid_sampler_meta, cpu=cpu_image.GRID_SAMPLER),
 )
 register(
     "grid_sampler_grad",
@@ -251,6 +260,7 @@ register(
     outputs=["X@GRAD?", "Grid@GRAD?"],
     attrs=_GS_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Grid@GRAD": "Grid"}),
+    structured=Structured(meta=rules.grid_sampler_grad_meta, cpu=cpu_image.grid_sampler_grad_out),
 )
 
 
@@ -295,6 +305,7 @@ register(
     "by paddings: up, left, down, right; its taps dilations apart, blocks strides apart) as a column, "
     "in the order (channel, kernel row, kernel column); any signs of paddings and dilations read as "
     "Fluid's im2col reads them (0 outside X). The gradient adds each column back (col2im).",
+    structured=Structured(meta=rules.unfold_meta, cpu=cpu_image.unfold_out),
 )
 register(
     "unfold_grad",
@@ -303,6 +314,7 @@ register(
     outputs=["X@GRAD"],
     attrs=_UNFOLD_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=rules.unfold_grad_meta, cpu=cpu_image.unfold_grad_out),
 )
 
 
@@ -338,6 +350,7 @@ register(
     lod="drop",
     doc="The flow of solution procedure matrix: Out[n, i, j] = the mean over the H * W pixels of "
     "X[n, i] * Y[n, j], X [N, C1, H, W], Y [N, C2, H, W], Out [N, C1, C2].",
+    structured=Structured(meta=rules.fsp_meta, cpu=cpu_image.FSP),
 )
 register(
     "fsp_grad",
@@ -345,4 +358,5 @@ register(
     inputs=["X", "Y", "Out@GRAD"],
     outputs=["X@GRAD?", "Y@GRAD?"],
     infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
+    structured=Structured(meta=rules.fsp_grad_meta, cpu=cpu_image.fsp_grad_out),
 )

@@ -9,6 +9,9 @@ dim, first of all) or a ``Scale`` tensor, and a scale > 0 sets the source ratio 
 than in / out when corners are not aligned."""
 
 from ..base.activations import real_number
+from ..kernels.cpu import image_resize as cpu_resize
+from ..shapes import image as rules
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
@@ -128,6 +131,7 @@ for _type, _doc in (
         doc=_doc + " (The method is interp_method's, whichever resize op carries it, as in Fluid's kernel.)"
         " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
         "`scale`, else out_h / out_w. The gradient adds Out@GRAD back with the same weights.",
+        structured=Structured(meta=rules.interp_meta, cpu=cpu_resize.interp_out),
     )
     register(
         _type + "_grad",
@@ -137,6 +141,7 @@ for _type, _doc in (
         outputs=["X@GRAD"],
         attrs=_attrs(),
         infer=grads_like({"X@GRAD": "X"}),
+        structured=Structured(meta=rules.interp_grad_meta, cpu=cpu_resize.interp_grad_out),
     )
     _v2 = _type + "_v2"
     register(
@@ -152,6 +157,7 @@ for _type, _doc in (
         run_dtypes={"OutSize": ("int32",)},
         doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
         f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.",
+        structured=Structured(meta=rules.interp_meta, cpu=cpu_resize.interp_out),
     )
     register(
         _v2 + "_grad",
@@ -161,4 +167,5 @@ for _type, _doc in (
         outputs=["X@GRAD"],
         attrs=_attrs(v2=True),
         infer=grads_like({"X@GRAD": "X"}),
+        structured=Structured(meta=rules.interp_grad_meta, cpu=cpu_resize.interp_grad_out),
     )

@@ -6,6 +6,9 @@ ratio * (l + 0.5) - 0.5 clamped at 0 when align_mode is 0 without align_corners.
 back with the same weights."""
 
 from ..base.activations import real_number
+from ..kernels.cpu import linear_resize as cpu_linear
+from ..shapes import image as rules
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, is_int, register
 from .pointwise_math import QUANT
 
@@ -71,6 +74,7 @@ for _type, _v2 in (("linear_interp", False), ("linear_interp_v2", True)):
         grad=_grad_maker(_type),
         grad_reads=("X", "OutSize", "SizeTensor", "Scale"),
         doc="Out = X [N, C, W] resized along W by linear interpolation (Paddle 2.6's source positions).",
+        structured=Structured(meta=rules.linear_interp_meta, cpu=cpu_linear.linear_interp_out),
     )
     register(
         f"{_type}_grad",
@@ -80,4 +84,5 @@ for _type, _v2 in (("linear_interp", False), ("linear_interp_v2", True)):
         attrs=_attrs(_v2),
         infer=grads_like({"X@GRAD": "X"}),
         no_need_buffer=("X",),
+        structured=Structured(meta=rules.linear_interp_grad_meta, cpu=cpu_linear.linear_interp_grad_out),
     )

@@ -1,10 +1,15 @@
 """The image family's geometry, shared by the kernels of both devices: the permutation ops' views, a resize's
 sizes, source ratio and taps (float32 where Fluid computes in float32), affine_grid's size and base grid,
-grid_sampler's unnormalized coordinates."""
+grid_sampler's unnormalized coordinates; and the family's meta rules (structured kernels, shapes/structured.py; CPU
+out-kernels: kernels/cpu/image.py, image_resize.py and linear_resize.py). A size that a tensor's values give
+(a resize's OutSize, SizeTensor or Scale, affine_grid's OutputShape) is -1 in the Meta, its variant ``fresh``: the
+out-kernel reads the values on each call."""
 
 import numpy as np
 
 from ..base.errors import PeError
+from .conv_pool import unfold_blocks
+from .structured import Meta
 
 _F = np.float32
 
@@ -138,3 +143,140 @@ def padded_coordinate(p, size, corners, padding_mode):
         slope = np.ones_like(p)
     inside = (p > 0) & (p < hi)
     return np.clip(p, 0, hi), slope * inside
+
+
+# -- meta rules -------------------------------------------------------------------------------------------------------
+
+
+def _moves(seen, perm):
+    """(X seen, the transpose, the moved shape; Out@GRAD seen moved, the transpose back, X's view's shape)."""
+    moved = tuple(seen[p] for p in perm)
+    return (seen, perm, moved), (moved, tuple(int(i) for i in np.argsort(perm)), seen)
+
+
+def permutation_meta(op):
+    """pixel_shuffle's, space_to_depth's, shuffle_channel's Out: X's elements moved (``permutation``), one copy;
+    ``args``: X's view's shape, the transpose and the moved shape, the buffer seen in it."""
+
+    def meta(attrs, ins, facts):
+        x = ins["X"]
+        seen, perm, out = permutation(op, x.shape, attrs)
+        return Meta({"Out": (out, x.dtype)}, "copy", args=_moves(seen, perm)[0])
+
+    meta.__name__ = f"{op}_meta"
+    return meta
+
+
+def permutation_grad_meta(op):
+    """The permutation ops' X@GRAD: Out@GRAD's elements moved back, in X's shape and Out@GRAD's dtype (``args``:
+    Out@GRAD's view's shape, the transpose back, X's view's shape)."""
+
+    def meta(attrs, ins, facts):
+        x = ins["X"]
+        seen, perm, _ = permutation(op, x.shape, attrs)
+        return Meta({"X@GRAD": (tuple(x.shape), ins["Out@GRAD"].dtype)}, "copy", args=_moves(seen, perm)[1])
+
+    meta.__name__ = f"{op}_grad_meta"
+    return meta
+
+
+def similarity_focus_meta(attrs, ins, facts):
+    """similarity_focus's Out: a 0/1 mask of X's shape and dtype."""
+    x = ins["X"]
+    return Meta({"Out": (tuple(x.shape), x.dtype)}, "mask")
+
+
+def _resize_by_tensor(ins):
+    return ins.get("OutSize") is not None or bool(ins.get("SizeTensor")) or ins.get("Scale") is not None
+
+
+def interp_meta(attrs, ins, facts):
+    """A resize's Out: X's shape with the spatial dims ``out_size`` picks from the attributes (-1 where OutSize,
+    SizeTensor or Scale gives them: their values), X's dtype; the separable maps' numpy form, a fresh variant."""
+    x = ins["X"]
+    shape, rank = list(x.shape), len(x.shape)
+    axes = range(2, rank) if attrs["data_layout"] == "NCHW" else range(1, rank - 1)
+    sizes = [-1] * len(axes) if _resize_by_tensor(ins) else out_size(x.shape, attrs, {})[1]
+    for axis, size in zip(axes, sizes):
+        shape[axis] = size
+    return Meta({"Out": (tuple(shape), x.dtype)}, "maps", fresh=True)
+
+
+def interp_grad_meta(attrs, ins, facts):
+    """A resize's X@GRAD: X's shape in Out@GRAD's dtype (the maps' transposes; fresh)."""
+    return Meta({"X@GRAD": (tuple(ins["X"].shape), ins["Out@GRAD"].dtype)}, "maps", fresh=True)
+
+
+def linear_interp_meta(attrs, ins, facts):
+    """linear_interp's Out: X [N, C, W] (NHWC: [N, W, C]) with the width from `scale` (v2: its last entry) or out_w
+    (-1 where OutSize, SizeTensor or Scale gives it), X's dtype; numpy's gathers, a fresh variant."""
+    x = ins["X"]
+    nhwc = attrs["data_layout"] == "NHWC"
+    if _resize_by_tensor(ins):
+        width = -1
+    else:
+        scale = attrs["scale"]
+        scale = (scale[-1] if scale else 0.0) if isinstance(scale, list) else scale
+        width = max(int(x.shape[1 if nhwc else 2] * scale) if scale > 0 else attrs["out_w"], 0)
+    shape = (x.shape[0], width, x.shape[2]) if nhwc else (x.shape[0], x.shape[1], width)
+    return Meta({"Out": (shape, x.dtype)}, "taps", fresh=True)
+
+
+def linear_interp_grad_meta(attrs, ins, facts):
+    """linear_interp's X@GRAD: X's shape in Out@GRAD's dtype (fresh)."""
+    return Meta({"X@GRAD": (tuple(ins["X"].shape), ins["Out@GRAD"].dtype)}, "taps", fresh=True)
+
+
+def affine_grid_meta(attrs, ins, facts):
+    """affine_grid's Output [N, H, W, 2] in Theta's dtype, H and W from output_shape (-1 where OutputShape gives
+    them); numpy's matmul, a fresh variant."""
+    theta = ins["Theta"]
+    h, w = (-1, -1) if "OutputShape" in ins else grid_size({}, attrs)
+    return Meta({"Output": ((theta.shape[0], h, w, 2), theta.dtype)}, "matmul", fresh=True)
+
+
+def affine_grid_grad_meta(attrs, ins, facts):
+    """affine_grid's Theta@GRAD: Theta's shape and dtype (fresh)."""
+    theta = ins["Theta"]
+    return Meta({"Theta@GRAD": (tuple(theta.shape), theta.dtype)}, "matmul", fresh=True)
+
+
+def grid_sampler_meta(attrs, ins, facts):
+    """grid_sampler's Output [N, C, H_out, W_out] in X's dtype; the variant its mode ('bilinear': the four
+    neighbours' shares added into the buffer, 'nearest': the nearest pixel's value times its inside flag)."""
+    x, grid = ins["X"], ins["Grid"]
+    return Meta({"Output": ((x.shape[0], x.shape[1], grid.shape[1], grid.shape[2]), x.dtype)}, attrs["mode"])
+
+
+def grid_sampler_grad_meta(attrs, ins, facts):
+    """grid_sampler's X@GRAD and Grid@GRAD in their inputs' shapes and dtypes (bincounts: fresh)."""
+    x, grid = ins["X"], ins["Grid"]
+    outs = {"X@GRAD": (tuple(x.shape), x.dtype), "Grid@GRAD": (tuple(grid.shape), grid.dtype)}
+    return Meta(outs, attrs["mode"], fresh=True)
+
+
+def fsp_meta(attrs, ins, facts):
+    """fsp's Out [N, C1, C2] in X's dtype: matmul and the 1 / (H W) scale written through out= where X and Y share
+    their dtype ('out'), else numpy's product cast ('fresh')."""
+    x, y = ins["X"], ins["Y"]
+    same = x.dtype == y.dtype
+    return Meta({"Out": ((x.shape[0], x.shape[1], y.shape[1]), x.dtype)}, "out" if same else "fresh", fresh=not same)
+
+
+def fsp_grad_meta(attrs, ins, facts):
+    """fsp's X@GRAD and Y@GRAD in X's and Y's shapes and dtypes (products cast: fresh)."""
+    x, y = ins["X"], ins["Y"]
+    return Meta({"X@GRAD": (tuple(x.shape), x.dtype), "Y@GRAD": (tuple(y.shape), y.dtype)}, "fresh", fresh=True)
+
+
+def unfold_meta(attrs, ins, facts):
+    """unfold's Y [N, C kh kw, L] in X's dtype (L the sliding blocks; numpy's gather of the taps: fresh)."""
+    x = ins["X"]
+    oh, ow = unfold_blocks(x.shape, attrs)
+    kh, kw = attrs["kernel_sizes"]
+    return Meta({"Y": ((x.shape[0], x.shape[1] * kh * kw, max(oh, 0) * max(ow, 0)), x.dtype)}, "taps", fresh=True)
+
+
+def unfold_grad_meta(attrs, ins, facts):
+    """unfold's X@GRAD: X's shape in Y@GRAD's dtype (numpy's add.at of the columns: fresh)."""
+    return Meta({"X@GRAD": (tuple(ins["X"].shape), ins["Y@GRAD"].dtype)}, "taps", fresh=True)

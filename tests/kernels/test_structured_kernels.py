@@ -62,6 +62,12 @@ from tests.ops import (
     cases_special,
     cases_flattening,
     cases_gather_scatter,
+    cases_image,
+    cases_image_bicubic,
+    cases_image_grid,
+    cases_image_resize,
+    cases_image_unfold,
+    cases_linear_resize,
     cases_indexing,
     cases_indexing_tensor_bounds,
     cases_manipulation,
@@ -245,6 +251,15 @@ CONVERTED = {
     | {f"{op}{g}" for op in ("rrelu", "dropout_nd", "gumbel_softmax") for g in ("", "_grad")},
     "complex": {f"{op}{g}" for op in ("complex", "real", "imag", "angle") for g in ("", "_grad")}
     | {"as_complex", "as_real"},
+    # (sizes given by tensors: fresh variants of unknown dims; sentinel buffers, steps: test_structured_image.py)
+    "image": {
+        f"{op}{g}"
+        for op in ("pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_grid", "grid_sampler", "fsp", "unfold")
+        + tuple(f"{m}_interp{v2}" for m in ("nearest", "bilinear", "bicubic", "trilinear") for v2 in ("", "_v2"))
+        for g in ("", "_grad")
+    }
+    | {"similarity_focus"},
+    "linear resize": {f"linear_interp{v2}{g}" for v2 in ("", "_v2") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -387,6 +402,13 @@ CASES["random"] = cases_random.CASES
 CASES["sampling"] = cases_sampling.CASES
 CASES["complex"] = cases_complex.CASES
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
+CASES["image"] = [
+    c
+    for m in (cases_image, cases_image_bicubic, cases_image_grid, cases_image_resize, cases_image_unfold)
+    for c in m.CASES
+    if c.op in CONVERTED["image"]
+]
+CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVERTED["linear resize"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -426,6 +448,8 @@ OWN_TESTS = (
     "sampling",
     "complex",
     "linalg",
+    "image",
+    "linear resize",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,60 +1,41 @@
-"""CPU kernels of the image ops (ops/image.py): numpy.
+"""CPU out-kernels of the image ops (ops/image.py; their meta rules: shapes/image.py): numpy. The resize ops':
+image_resize.py.
 
-The permutation ops are one reshape-transpose-reshape each, described by ``permutation(op, x_shape,
-attrs)`` (shared with the CUDA kernels).
-
-Resizing: every method is separable: Out = X mapped through one matrix per spatial dim (A @ X @ B^T
-for an image), each holding every output position's weights on the input positions (two taps; four for
-bicubic), computed in float32 as Fluid computes its ratios and weights; the gradient maps dOut through the transposes.
+The permutation ops are one reshape-transpose copy each into the buffer handed, as their rules read ``permutation(op,
+x_shape, attrs)`` (shared with the CUDA kernels).
 
 affine_grid and grid_sampler: ``grid_size``, ``base_grid`` and ``unnormalize`` are shared with the
-CUDA kernels. unfold: one strided copy per kernel tap, its gradient one strided add per tap."""
+CUDA kernels. unfold: one gather of the kernel taps, its gradient one add of them. Those numpy forms that make a
+new array are fresh variants; the kernels by name CUDA runs on the host (grid_sampler, unfold, similarity_focus,
+interp and their gradients) are the same two (kernels/structured.adapter)."""
 
 import numpy as np
 
+from ...shapes import image as rules
 from ...shapes.conv_pool import unfold_blocks
-from ...shapes.image import (
-    base_grid,
-    grid_size,
-    out_size,
-    padded_coordinate,
-    permutation,
-    source_ratio,
-    taps,
-    unnormalize,
-)
+from ...shapes.image import base_grid, grid_size, padded_coordinate, unnormalize
+from ..structured import adapter
+from .image_resize import interp, interp_grad  # noqa: F401 -- CUDA's host fallbacks find them here (kernel_of)
+from .launches import by_variant
 
 
-def _forward(op):
-    def kernel(ins, attrs):
-        x = ins["X"]
-        seen, perm, out = permutation(op, x.shape, attrs)
-        return {"Out": np.ascontiguousarray(x.reshape(seen).transpose(perm)).reshape(out)}
-
-    kernel.__name__ = op
-    return kernel
+def permutation_out(ins, outs, attrs, meta):
+    """The permutation ops' Out: X seen in ``permutation``'s shape, transposed, copied into the buffer seen in the
+    transposed shape (``meta.args``)."""
+    seen, perm, moved = meta.args
+    outs["Out"].reshape(moved)[...] = ins["X"].reshape(seen).transpose(perm)
 
 
-def _backward(op):
-    def kernel(ins, attrs):
-        x, dout = ins["X"], ins["Out@GRAD"]
-        seen, perm, _ = permutation(op, x.shape, attrs)
-        moved = dout.reshape(tuple(seen[p] for p in perm))
-        return {"X@GRAD": np.ascontiguousarray(moved.transpose(np.argsort(perm))).reshape(x.shape)}
-
-    kernel.__name__ = op + "_grad"
-    return kernel
-
-
-pixel_shuffle, pixel_shuffle_grad = _forward("pixel_shuffle"), _backward("pixel_shuffle")
-space_to_depth, space_to_depth_grad = _forward("space_to_depth"), _backward("space_to_depth")
-shuffle_channel, shuffle_channel_grad = _forward("shuffle_channel"), _backward("shuffle_channel")
+def permutation_grad_out(ins, outs, attrs, meta):
+    """Their X@GRAD: Out@GRAD seen moved, transposed back, copied into the buffer seen in X's view's shape."""
+    moved, back, seen = meta.args
+    outs["X@GRAD"].reshape(seen)[...] = ins["Out@GRAD"].reshape(moved).transpose(back)
 
 
 # -- similarity_focus ------------------------------------------------------------------------------
 
 
-def similarity_focus(ins, attrs):
+def similarity_focus_out(ins, outs, attrs, meta):
     x = np.asarray(ins["X"])
     axis = attrs["axis"]
     moved = np.moveaxis(x, axis, 1)  # [N, A, R, C]: the slices are [R, C]
@@ -73,109 +54,30 @@ def similarity_focus(ins, attrs):
                 taken += 1
                 if taken == min(rows, cols):
                     break
-    out = np.broadcast_to(mask[:, None], moved.shape).astype(x.dtype)
-    return {"Out": np.ascontiguousarray(np.moveaxis(out, 1, axis))}
+    np.moveaxis(outs["Out"], axis, 1)[...] = mask[:, None]
 
 
-# -- resize: nearest, bilinear, trilinear -----------------------------------------------------------
-
-_F = np.float32
-
-
-_CUBIC_A = -0.75
-
-
-def _cubic_weights(t):
-    """The four cubic-convolution weights (A = -0.75) of the taps at -1, 0, 1, 2 from a source at t in [0, 1)."""
-
-    def near(x):
-        return ((_CUBIC_A + 2) * x - (_CUBIC_A + 3)) * x * x + 1
-
-    def far(x):
-        return ((_CUBIC_A * x - 5 * _CUBIC_A) * x + 8 * _CUBIC_A) * x - 4 * _CUBIC_A
-
-    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
-
-
-def cubic_weights(n_in, n_out, attrs, scale=0.0):
-    """bicubic: the [n_out, n_in] matrix of each output position's four taps around its source
-    (ratio * k with aligned corners, else ratio * (k + 0.5) - 0.5), indices clamped to the input."""
-    if n_in == n_out and not scale > 0:
-        return np.eye(n_out)
-    corners = attrs["align_corners"]
-    ratio = source_ratio(n_in, n_out, corners, scale)
-    k = np.arange(n_out, dtype=_F)
-    src = ratio * k if corners else ratio * (k + _F(0.5)) - _F(0.5)
-    base = np.floor(src).astype(np.int64)
-    m = np.zeros((n_out, n_in), dtype=np.float64)
-    for tap, wt in enumerate(_cubic_weights((src - base).astype(np.float64))):
-        np.add.at(m, (np.arange(n_out), np.clip(base - 1 + tap, 0, n_in - 1)), wt)
-    return m
-
-
-def weights(n_in, n_out, attrs, scale=0.0):
-    """The [n_out, n_in] interpolation matrix along one dim."""
-    if attrs["interp_method"] == "bicubic":
-        return cubic_weights(n_in, n_out, attrs, scale)
-    lo, hi, w_lo, w_hi = taps(n_in, n_out, attrs, scale)
-    m = np.zeros((n_out, n_in), dtype=np.float64)
-    np.add.at(m, (np.arange(n_out), lo), w_lo)
-    np.add.at(m, (np.arange(n_out), hi), w_hi)
-    return m
-
-
-def _maps(x_shape, ins, attrs):
-    sizes_in, sizes_out, scales = out_size(x_shape, attrs, ins)
-    return [weights(n, m, attrs, sc) for n, m, sc in zip(sizes_in, sizes_out, scales)]
-
-
-def _channels_first(a, attrs):
-    return np.moveaxis(a, a.ndim - 1, 1) if attrs["data_layout"] != "NCHW" else a
-
-
-def _back(a, attrs):
-    return np.ascontiguousarray(np.moveaxis(a, 1, a.ndim - 1) if attrs["data_layout"] != "NCHW" else a)
-
-
-def _along(a, mats):
-    """``a`` (channels first) with each spatial dim k mapped through mats[k] ([new, old])."""
-    for k, m in enumerate(mats):
-        a = np.moveaxis(np.tensordot(m.astype(a.dtype), a, axes=([1], [2 + k])), 0, 2 + k)
-    return a
-
-
-def interp(ins, attrs):
-    """The resize; integer X (uint8 images) is interpolated in float32 and truncated back, as Fluid's
-    kernels (and pe's CUDA kernel) assign the weighted sum to an integer output."""
-    x = ins["X"]
-    a = x if np.issubdtype(x.dtype, np.floating) else x.astype(np.float32)
-    out = _back(_along(_channels_first(a, attrs), _maps(x.shape, ins, attrs)), attrs)
-    return {"Out": out if out.dtype == x.dtype else out.astype(x.dtype)}
-
-
-def interp_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    mats = [m.T for m in _maps(x.shape, ins, attrs)]
-    return {"X@GRAD": _back(_along(_channels_first(dout, attrs), mats), attrs)}
+similarity_focus = adapter(rules.similarity_focus_meta, similarity_focus_out, "similarity_focus")
 
 
 # -- affine_grid, grid_sampler -----------------------------------------------------------------------
 
 
-def affine_grid(ins, attrs):
+def affine_grid_out(ins, outs, attrs, meta):
+    """(fresh: numpy's matmul, its size from OutputShape's values where given)"""
     theta = ins["Theta"]
     h, w = grid_size(ins, attrs)
     base = base_grid(h, w, attrs["align_corners"]).astype(theta.dtype)
     out = np.matmul(base[None], theta.transpose(0, 2, 1))  # [N, H*W, 2]
-    return {"Output": out.reshape(theta.shape[0], h, w, 2)}
+    outs["Output"] = out.reshape(theta.shape[0], h, w, 2)
 
 
-def affine_grid_grad(ins, attrs):
+def affine_grid_grad_out(ins, outs, attrs, meta):
     theta, dout = ins["Theta"], ins["Output@GRAD"]
     h, w = grid_size(ins, attrs)
     base = base_grid(h, w, attrs["align_corners"]).astype(theta.dtype)
     dtheta = np.matmul(dout.reshape(theta.shape[0], h * w, 2).transpose(0, 2, 1), base[None])
-    return {"Theta@GRAD": dtheta.astype(theta.dtype, copy=False)}
+    outs["Theta@GRAD"] = dtheta.astype(theta.dtype, copy=False)
 
 
 # -- grid_sampler ---------------------------------------------------------------------------------
@@ -216,18 +118,25 @@ def _gather(x, yy, xx):
     return x[n, :, yy, xx].transpose(0, 3, 1, 2)
 
 
-def grid_sampler(ins, attrs):
+def _sample_nearest(ins, outs, attrs, meta):
     x, grid = ins["X"], ins["Grid"]
     px, py, _, _ = _points(x.shape, grid, attrs)
-    if attrs["mode"] == "nearest":
-        yy, xx, inside = _nearest(px, py, x.shape[2], x.shape[3])
-        return {"Output": (_gather(x, yy, xx) * inside[:, None]).astype(x.dtype, copy=False)}
+    yy, xx, inside = _nearest(px, py, x.shape[2], x.shape[3])
+    np.multiply(_gather(x, yy, xx), inside[:, None], out=outs["Output"])
+
+
+def _sample_bilinear(ins, outs, attrs, meta):
+    x, grid, out = ins["X"], ins["Grid"], outs["Output"]
+    px, py, _, _ = _points(x.shape, grid, attrs)
     x0, y0, fx, fy = _taps(px, py)
-    out = np.zeros((x.shape[0], x.shape[1]) + grid.shape[1:3], dtype=x.dtype)
+    out[...] = 0
     for oy, ox, yy, xx, inside in _corners(x0, y0, x.shape[2], x.shape[3]):
         wt = (fx if ox else 1 - fx) * (fy if oy else 1 - fy) * inside
         out += _gather(x, yy, xx) * wt[:, None]
-    return {"Output": out}
+
+
+GRID_SAMPLER = by_variant("grid_sampler_out", None, nearest=_sample_nearest, bilinear=_sample_bilinear)
+grid_sampler = adapter(rules.grid_sampler_meta, GRID_SAMPLER, "grid_sampler")
 
 
 def _plane_index(x, yy, xx):
@@ -236,7 +145,7 @@ def _plane_index(x, yy, xx):
     return plane[:, :, None, None] + (yy * w + xx)[:, None]
 
 
-def grid_sampler_grad(ins, attrs):
+def grid_sampler_grad_out(ins, outs, attrs, meta):
     """X's gradient: each output's share added to its neighbours (one bincount over them all; nearest: to its
     nearest pixel, Grid's gradient then 0); Grid's: the bilinear weights' derivatives times the neighbours'
     values, summed over channels, times the padding's slope."""
@@ -246,7 +155,8 @@ def grid_sampler_grad(ins, attrs):
     if attrs["mode"] == "nearest":
         yy, xx, inside = _nearest(px, py, h, w)
         dx = np.bincount(_plane_index(x, yy, xx).reshape(-1), (dout * inside[:, None]).reshape(-1), x.size)
-        return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype), "Grid@GRAD": np.zeros_like(grid)}
+        outs["X@GRAD"], outs["Grid@GRAD"] = dx.reshape(x.shape).astype(x.dtype), np.zeros(grid.shape, grid.dtype)
+        return
     x0, y0, fx, fy = _taps(px, py)
     dpx, dpy = np.zeros(grid.shape[:3]), np.zeros(grid.shape[:3])
     index, shares = [], []
@@ -262,8 +172,11 @@ def grid_sampler_grad(ins, attrs):
         weights=np.concatenate([s.reshape(-1) for s in shares]),
         minlength=x.size,
     )
-    dgrid = np.stack([dpx * sx, dpy * sy], axis=-1).astype(grid.dtype)
-    return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype), "Grid@GRAD": dgrid}
+    outs["Grid@GRAD"] = np.stack([dpx * sx, dpy * sy], axis=-1).astype(grid.dtype)
+    outs["X@GRAD"] = dx.reshape(x.shape).astype(x.dtype)
+
+
+grid_sampler_grad = adapter(rules.grid_sampler_grad_meta, grid_sampler_grad_out, "grid_sampler_grad")
 
 
 # -- unfold (im2col) ---------------------------------------------------------------------------------
@@ -287,40 +200,51 @@ def _unfold_at(rows, cols):
     return (slice(None), slice(None), rows[:, None, :, None], cols[None, :, None, :])
 
 
-def unfold(ins, attrs):
+def unfold_out(ins, outs, attrs, meta):
     x = np.asarray(ins["X"])
     n, c = x.shape[:2]
     rows, cols = _unfold_taps(x.shape, attrs)
     padded = np.pad(x, ((0, 0), (0, 0), (0, 1), (0, 1)))
-    return {"Y": np.ascontiguousarray(padded[_unfold_at(rows, cols)]).reshape(n, c * rows.shape[0] * cols.shape[0], -1)}
+    taken = np.ascontiguousarray(padded[_unfold_at(rows, cols)])
+    outs["Y"] = taken.reshape(n, c * rows.shape[0] * cols.shape[0], -1)
 
 
-def unfold_grad(ins, attrs):
+def unfold_grad_out(ins, outs, attrs, meta):
     x, dy = ins["X"], np.asarray(ins["Y@GRAD"])
     n, c, h, w = x.shape
     rows, cols = _unfold_taps(x.shape, attrs)
     dxp = np.zeros((n, c, h + 1, w + 1), dtype=dy.dtype)
     np.add.at(dxp, _unfold_at(rows, cols), dy.reshape(n, c, rows.shape[0], cols.shape[0], rows.shape[1], cols.shape[1]))
-    return {"X@GRAD": np.ascontiguousarray(dxp[:, :, :h, :w])}
+    outs["X@GRAD"] = np.ascontiguousarray(dxp[:, :, :h, :w])
+
+
+unfold = adapter(rules.unfold_meta, unfold_out, "unfold")  # (fold's kernels and CUDA's host fallbacks call these)
+unfold_grad = adapter(rules.unfold_grad_meta, unfold_grad_out, "unfold_grad")
 
 
 # -- fsp: Out[n] = X[n] (as [C1, H*W]) @ Y[n] (as [C2, H*W])^T / (H * W) ----------------------------------
 
 
-def fsp(ins, attrs):
+def _fsp(ins, outs, attrs, meta, into=False):
     x, y = ins["X"], ins["Y"]
     n, hw = x.shape[0], x.shape[2] * x.shape[3]
     xm, ym = x.reshape(n, x.shape[1], hw), y.reshape(n, y.shape[1], hw)
-    return {"Out": (np.matmul(xm, ym.transpose(0, 2, 1)) * x.dtype.type(1.0 / hw)).astype(x.dtype, copy=False)}
+    scale = x.dtype.type(1.0 / hw)
+    if into:  # (X and Y of one dtype: the product and its scale written through out=)
+        out = np.matmul(xm, ym.transpose(0, 2, 1), out=outs["Out"])
+        np.multiply(out, scale, out=out)
+    else:
+        outs["Out"] = (np.matmul(xm, ym.transpose(0, 2, 1)) * scale).astype(x.dtype, copy=False)
 
 
-def fsp_grad(ins, attrs):
+FSP = by_variant("fsp_out", None, out=lambda *a: _fsp(*a, into=True), fresh=_fsp)
+
+
+def fsp_grad_out(ins, outs, attrs, meta):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     n, hw = x.shape[0], x.shape[2] * x.shape[3]
     scale = x.dtype.type(1.0 / hw)
     dx = np.matmul(dout, y.reshape(n, y.shape[1], hw)) * scale
     dy = np.matmul(dout.transpose(0, 2, 1), x.reshape(n, x.shape[1], hw)) * scale
-    return {
-        "X@GRAD": dx.reshape(x.shape).astype(x.dtype, copy=False),
-        "Y@GRAD": dy.reshape(y.shape).astype(y.dtype, copy=False),
-    }
+    outs["X@GRAD"] = dx.reshape(x.shape).astype(x.dtype, copy=False)
+    outs["Y@GRAD"] = dy.reshape(y.shape).astype(y.dtype, copy=False)

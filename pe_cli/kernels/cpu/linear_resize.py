@@ -1,7 +1,12 @@
-"""Kernels of pe_cli/ops/linear_resize.py: each output column a weighted pair of input columns, the pairs and
-weights as Paddle 2.6's LinearInterpolation computes them (float32 positions)."""
+"""CPU out-kernels of pe_cli/ops/linear_resize.py (their meta rules: shapes/image.py): each output column a weighted
+pair of input columns, the pairs and weights as Paddle 2.6's LinearInterpolation computes them (float32 positions);
+numpy's forms make new arrays: fresh variants, the width read from OutSize, SizeTensor or Scale on each call where
+the op has them. The kernels by name (CUDA runs them on the host) are the same two (kernels/structured.adapter)."""
 
 import numpy as np
+
+from ...shapes.image import linear_interp_grad_meta, linear_interp_meta
+from ..structured import adapter
 
 
 def _width(ins, attrs, in_w):
@@ -49,19 +54,22 @@ def _interp(ins, attrs):
     return x, _weights(x.shape[2], out_w, attrs, scale, not isinstance(attrs["scale"], list))
 
 
-def linear_interp_v2(ins, attrs):
+def linear_interp_out(ins, outs, attrs, meta):
     x, (left, right, wl, wr) = _interp(ins, attrs)
     out = x[:, :, left] * wl.astype(x.dtype) + x[:, :, right] * wr.astype(x.dtype)
-    return {"Out": np.ascontiguousarray(_ncw(out, attrs)).astype(x.dtype, copy=False)}
+    outs["Out"] = np.ascontiguousarray(_ncw(out, attrs)).astype(x.dtype, copy=False)
 
 
-def linear_interp_v2_grad(ins, attrs):
+def linear_interp_grad_out(ins, outs, attrs, meta):
     x, (left, right, wl, wr) = _interp(ins, attrs)
     d = _ncw(ins["Out@GRAD"], attrs)
     dx = np.zeros(x.shape, d.dtype)
     np.add.at(dx, (slice(None), slice(None), left), d * wl.astype(d.dtype))
     np.add.at(dx, (slice(None), slice(None), right), d * wr.astype(d.dtype))
-    return {"X@GRAD": np.ascontiguousarray(_ncw(dx, attrs))}
+    outs["X@GRAD"] = np.ascontiguousarray(_ncw(dx, attrs))
 
 
-linear_interp, linear_interp_grad = linear_interp_v2, linear_interp_v2_grad
+linear_interp_v2 = linear_interp = adapter(linear_interp_meta, linear_interp_out, "linear_interp")
+linear_interp_v2_grad = linear_interp_grad = adapter(
+    linear_interp_grad_meta, linear_interp_grad_out, "linear_interp_grad"
+)
