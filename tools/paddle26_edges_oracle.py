@@ -10,7 +10,8 @@ sort order) and the gradients of paddle.median and paddle.sort, which follow the
 <= 0 (log X: NaN, -inf), log_sigmoid at -inf (NaN) and 50 (-0.0), logsumexp of lines holding +inf or only -inf
 (NaN), logcumsumexp's running value at a second +inf (NaN) and a NaN value (a copy of the running value plus
 log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it); mean and
-l1_norm appended as ops (0-D); allclose at infinities and NaN, and given Rtol / Atol tensors.
+l1_norm appended as ops (0-D); allclose at infinities and NaN, and given Rtol / Atol tensors; paddle.diag and paddle.diagonal as their ops;
+paddle.crop without a shape (x's).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -204,6 +205,31 @@ def _allclose_cases():
     }
 
 
+def _diag_cases():
+    """paddle.diag and paddle.diagonal as Paddle 2.6 builds them (the diag_v2 and diagonal ops; diag's output stops
+    the gradient): offsets inside and outside the matrix, padding values, a 3-D x. Before 2026-11-30 pe composed
+    gather_nd and pad (a gradient flowed back through diag; a dim of unknown size was refused)."""
+    return {
+        "diag_diagonal_ops": case(
+            lambda P, x, v: [
+                P.diag(x),
+                P.diag(x, offset=1),
+                P.diag(x, offset=-2),
+                P.diag(v, offset=1, padding_value=7),
+                P.diag(v, padding_value=-1.5),
+                P.diagonal(x),
+                P.diagonal(x, offset=2),
+                P.diagonal(P.reshape(x, [3, 2, 2]), 1, 0, 2),
+                P.sum(P.diagonal(x) * 2.0) + P.sum(P.diag(x)),
+            ],
+            x=DIAG_X,
+            v=DIAG_V,
+        ),
+        "diagonal_empty": case(lambda P, x: [P.diagonal(x, offset=9)], grad=False, x=DIAG_X),
+        "crop_default_shape": case(lambda P, x: [P.crop(x)], x=DIAG_X),
+    }
+
+
 def _reduce_0d_cases():
     """mean and l1_norm appended as ops (``block.append_op``) in a Paddle 2.x program: 0-D, as Paddle 2.6's
     InferMeta gives. Before 2026-11-30 pe gave them Fluid's [1] (only ``paddle.mean`` gave 0-D)."""
@@ -217,6 +243,8 @@ IC_B = np.random.default_rng(155).uniform(-3, 3, 1024).astype("float32")  # (3 o
 IC_A = (  # (each a at atol + rtol |b| from b, as near the bound as float32 comes: Paddle's double bound decides)
     IC_B + (1e-5 + 1e-3 * np.abs(IC_B.astype(np.float64))) * np.random.default_rng(156).choice([-1, 1], 1024)
 ).astype("float32")
+DIAG_X = np.arange(12, dtype="float32").reshape(3, 4) - 5
+DIAG_V = np.array([1.5, -2.0, 3.0], "float32")
 AC_X = np.array([np.inf, 1.0, -np.inf, 2.0, 0.0, 1e-3], "float32")
 AC_Y = np.array([np.inf, 1.0, -np.inf, 2.0, -0.0, 1.00001e-3], "float32")
 KL_P = np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.25, 0.25, 0.5]], "float32")
@@ -287,6 +315,7 @@ CASES = {
     **_loss_0d_cases(),
     **_reduce_0d_cases(),
     **_allclose_cases(),
+    **_diag_cases(),
 }
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from ..layers.creation import assign_array_like
 from ..layers.manipulation import tiled
 from ..base.dtypes import convert_dtype
 from ..layers.checks import check_variable_and_dtype
+from ..layers.helper import single as _single
 from . import tensor_create as TC
 from . import tensor_manip as TM
 from ..framework.program_release import paddle_face
@@ -277,26 +278,26 @@ def repeat_interleave(x, repeats, axis=None, name=None):
 
 
 def crop(x, shape=None, offsets=None, name=None):
-    """The window of x at ``offsets`` (default 0) of ``shape`` (-1: x's dim less its offset)."""
-    return L.crop_tensor(x, shape, offsets, name=name)
+    """The window of x at ``offsets`` (default 0) of ``shape`` (default x's; -1: x's dim less its offset)."""
+    return L.crop_tensor(x, list(x.shape) if shape is None else shape, offsets, name=name)
 
 
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
-    """The diagonal ``offset`` of the planes (axis1, axis2), as numpy's: those two dims dropped, the
-    diagonal a new last dim."""
+    """The diagonal ``offset`` of the planes (axis1, axis2), as numpy's: those two dims dropped, the diagonal a new
+    last dim (empty where ``offset`` leaves none). Paddle 2.6's diagonal op, with its checks."""
+    dtypes = ("bool", "int32", "int64", "float16", "float32", "float64")
+    check_variable_and_dtype(x, "Input", dtypes, "diagonal")
     rank = len(x.shape)
-    a1, a2 = int(axis1) % rank, int(axis2) % rank
-    if a1 == a2:
-        raise ValueError(f"paddle.diagonal: axis1 and axis2 must differ, got {axis1} and {axis2}")
-    shape = _known(x, "diagonal", [a1, a2])
-    rows = np.arange(max(0, -offset), min(shape[a1], shape[a2] - offset))
-    coords = np.stack([rows, rows + offset], axis=1).astype("int64")
-    if len(coords) == 0:
-        raise ValueError(f"paddle.diagonal: offset {offset} is outside the {shape[a1]} x {shape[a2]} planes")
-    rest = [d for d in range(rank) if d not in (a1, a2)]
-    front = L.transpose(x, [a1, a2] + rest)
-    picked = L.gather_nd(front, assign_array_like(coords))  # [k, *rest]
-    return L.transpose(picked, list(range(1, len(rest) + 1)) + [0], name=name) if rest else picked
+    assert rank >= 2, f"The x must be at least 2-dimensional, But received Input x's dimensional: {rank}.\n"
+    a1, a2 = (a if a >= 0 else rank + a for a in (axis1, axis2))
+    for k, given, axis in ((1, axis1, a1), (2, axis2, a2)):
+        assert axis < rank, (
+            f"The argument axis{k} is out of range (expected to be in range of [{-rank}, {rank - 1}], but got "
+            f"{given}).\n"
+        )
+    assert a1 != a2, f"axis1 and axis2 cannot be the same axis.But received axis1 = {axis1}, axis2 = {axis2}\n"
+    attrs = {"offset": offset, "axis1": axis1, "axis2": axis2}
+    return _single("diagonal", x, {"Input": [x]}, attrs, name=name)
 
 
 def diagflat(x, offset=0, name=None):

@@ -197,22 +197,19 @@ def meshgrid(*args, **kwargs):
 
 
 def diag(x, offset=0, padding_value=0, name=None):
-    """1-D x: a square matrix with x on diagonal ``offset``, ``padding_value`` elsewhere; 2-D x:
-    its diagonal ``offset`` as a 1-D tensor."""
-    if len(x.shape) == 2:
-        rows, cols = _known(x, "diag")
-        return L.gather_nd(x, diagonal_coords(rows, cols, int(offset)), name=name)
-    if len(x.shape) != 1:
-        raise PeError(f"paddle.diag: x {list(x.shape)} must be 1-D or 2-D")
-    k = abs(int(offset))
-    square = L.diag(x)
-    if k:
-        pads = [0, k, k, 0] if offset > 0 else [k, 0, 0, k]
-        square = L.pad(square, pads)
-    if padding_value:
-        mask = L.pad(L.diag(L.ones_like(x)), pads) if k else L.diag(L.ones_like(x))
-        square = L.elementwise_add(square, L.scale(mask, scale=-float(padding_value), bias=float(padding_value)))
-    return square
+    """1-D x: a square matrix with x on diagonal ``offset``, ``padding_value`` elsewhere; 2-D x: its diagonal
+    ``offset`` as a 1-D tensor. Paddle 2.6's diag_v2 op, with its checks; no gradient flows back through it
+    (Paddle sets its output's stop_gradient)."""
+    check_type(x, "x", (Variable,), "diag_v2")
+    check_dtype(x.dtype, "x", ("float16", "float32", "float64", "int32", "int64"), "diag_v2")
+    check_type(offset, "offset", (int,), "diag_v2")
+    check_type(padding_value, "padding_value", (int, float), "diag_v2")
+    if len(x.shape) not in (1, 2):
+        raise ValueError(f"The dimension of input x must be either 1 or 2, but received {len(x.shape)}")
+    helper = LayerHelper("diag_v2", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op("diag_v2", {"X": [x]}, {"Out": [out]}, {"offset": offset, "padding_value": padding_value})
+    return out
 
 
 def assign(x, output=None):

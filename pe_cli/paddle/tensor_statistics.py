@@ -3,6 +3,7 @@
 (ops/statistics.py)."""
 
 from ..layers.checks import check_type, check_variable_and_dtype
+from ..base.errors import FluidUnsupported
 from ..layers.helper import LayerHelper
 from ..framework.variable import Variable
 from ..framework.program_release import paddle_face
@@ -59,6 +60,8 @@ def bincount(x, weights=None, minlength=0, name=None):
         raise TypeError("Elements in Input(x) should all be integers")
     if weights is not None:
         check_variable_and_dtype(weights, "Weights", ("int32", "int64", "float32", "float64"), "bincount")
+    if isinstance(minlength, Variable):  # (Paddle 2.6 reads it when the program runs: a Variable attribute)
+        raise FluidUnsupported("paddle.bincount(minlength=Tensor)", "pe takes minlength as an int")
     helper = LayerHelper("bincount", x=x, name=name)
     dtype = "int64" if weights is None else ("float32" if weights.dtype == "float32" else "float64")
     out = helper.create_variable_for_type_inference(dtype)

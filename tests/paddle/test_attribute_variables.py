@@ -66,6 +66,19 @@ def test_tile_takes_its_times_as_tensors():
         np.testing.assert_array_equal(g, w)
 
 
+def test_bincount_refuses_a_minlength_given_as_a_tensor():
+    """Paddle 2.6 reads bincount's minlength from a Tensor when the program runs; pe refuses it in one line (it failed
+    on an int() of the Variable)."""
+    from pe_cli.base.errors import FluidUnsupported
+
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        x = paddle.static.data("x", [5], "int64")
+        with pytest.raises(
+            FluidUnsupported, match=r"^paddle.bincount\(minlength=Tensor\): pe takes minlength as an int"
+        ):
+            paddle.bincount(x, minlength=paddle.full([1], 7, "int32"))
+
+
 @pytest.mark.parametrize("axis", ["tensor", "list"])
 def test_squeeze_refuses_axes_given_as_tensors(axis):
     """Paddle 2.6 squeezes by axes a Tensor holds when the program runs (squeeze2's ``axes`` a Variable); pe does
