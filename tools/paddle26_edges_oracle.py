@@ -11,7 +11,7 @@ sort order) and the gradients of paddle.median and paddle.sort, which follow the
 (NaN), logcumsumexp's running value at a second +inf (NaN) and a NaN value (a copy of the running value plus
 log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it); mean and
 l1_norm appended as ops (0-D); allclose at infinities and NaN, and given Rtol / Atol tensors; paddle.diag and paddle.diagonal as their ops;
-paddle.crop without a shape (x's).
+paddle.crop without a shape (x's); paddle.unique_consecutive as its op (NaN runs apart).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -227,6 +227,16 @@ def _diag_cases():
         ),
         "diagonal_empty": case(lambda P, x: [P.diagonal(x, offset=9)], grad=False, x=DIAG_X),
         "crop_default_shape": case(lambda P, x: [P.crop(x)], x=DIAG_X),
+        "unique_consecutive_op": case(
+            lambda P, x, m: [
+                *P.unique_consecutive(x, return_inverse=True, return_counts=True),
+                *P.unique_consecutive(m, return_inverse=True, return_counts=True, axis=0, dtype="int32"),
+                P.unique_consecutive(m),
+            ],
+            grad=False,
+            x=np.array([1.0, 1.0, NAN, NAN, 2.0, 2.0, 1.0, 3.0, 3.0], "float32"),
+            m=np.array([[1, 2], [1, 2], [3, 4], [3, 4], [1, 2]], "int64"),
+        ),
     }
 
 

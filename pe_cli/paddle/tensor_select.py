@@ -8,7 +8,9 @@ import numpy as np
 
 from .. import layers as L
 from ..framework.variable import Variable
-from ..layers.checks import check_variable_and_dtype
+from ..base.dtypes import convert_dtype
+from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
+from ..layers.helper import LayerHelper
 from . import tensor_create as TC
 from . import tensor_manip as TM
 from . import tensor_math as TH
@@ -207,24 +209,23 @@ def _changes(x, axis):
 
 
 def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
-    """x without consecutive repeats (of elements of the flattened x, or of slices along ``axis``);
-    with ``return_inverse`` the index in the result of each element (slice), with ``return_counts``
-    how many each kept one stood for, both of ``dtype``."""
-    if axis is None:
-        x, axis = TM.flatten(x), 0
-    axis %= len(x.shape)
-    if x.shape[axis] is None or x.shape[axis] < 0:
-        raise ValueError(f"paddle.unique_consecutive: pe needs dim {axis} of x known when the program is built")
-    change = _changes(x, axis)
-    starts = TM.reshape(L.where(change), [-1])
-    out = [TM.index_select(x, starts, axis=axis)]
-    if return_inverse:
-        out.append(
-            L.cast(TH.subtract(TH.cumsum(L.cast(change, "int64")), TC.ones_like(L.cast(change, "int64"))), dtype)
-        )
-    if return_counts:
-        ends = TM.concat([L.slice(starts, [0], [1], [2**31 - 1]), L.fill_constant([1], "int64", x.shape[axis])])
-        out.append(L.cast(TH.subtract(ends, starts), dtype))
-    for v in out[1:]:
-        v.stop_gradient = True
-    return out[0] if len(out) == 1 else tuple(out)
+    """x without consecutive repeats (of elements of the flattened x, or of slices along ``axis``); with
+    ``return_inverse`` the index in the result of each element (slice), with ``return_counts`` how many each kept
+    one stood for, both of ``dtype``. Paddle 2.6's unique_consecutive op, with its checks; its outputs stop the
+    gradient (Paddle marks them)."""
+    check_variable_and_dtype(x, "input", ("float32", "float64", "int32", "int64"), "unique_consecutive")
+    check_type(return_inverse, "return_inverse", bool, "unique_consecutive")
+    check_type(return_counts, "return_counts", bool, "unique_consecutive")
+    check_dtype(dtype, "dtype", ("int32", "int64"), "unique_consecutive")
+    axis = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    if axis:
+        check_type(axis[0], "axis", int, "unique_consecutive")
+    helper = LayerHelper("unique_consecutive", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    index, counts = (helper.create_variable_for_type_inference(convert_dtype(dtype), stop_gradient=True) for _ in "ic")
+    attrs = {"dtype": convert_dtype(dtype), "return_inverse": return_inverse, "return_counts": return_counts}
+    helper.append_op(
+        "unique_consecutive", {"X": [x]}, {"Out": [out], "Index": [index], "Counts": [counts]}, {**attrs, "axis": axis}
+    )
+    outs = [out] + [index] * return_inverse + [counts] * return_counts
+    return outs[0] if len(outs) == 1 else tuple(outs)
