@@ -11,7 +11,8 @@ sort order) and the gradients of paddle.median and paddle.sort, which follow the
 (NaN), logcumsumexp's running value at a second +inf (NaN) and a NaN value (a copy of the running value plus
 log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it); mean and
 l1_norm appended as ops (0-D); allclose at infinities and NaN, and given Rtol / Atol tensors; paddle.diag and paddle.diagonal as their ops;
-paddle.crop without a shape (x's); paddle.unique_consecutive as its op (NaN runs apart).
+paddle.crop without a shape (x's); paddle.unique_consecutive as its op (NaN runs apart); equal,
+not_equal and equal_all of floats (within 1e-8, infinities, NaN).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -205,6 +206,31 @@ def _allclose_cases():
     }
 
 
+def _equality_cases():
+    """paddle.equal / not_equal / == / equal_all of floats: Paddle 2.6's EqualFunctor counts values within 1e-8
+    equal, an infinity equal only to itself, NaN to nothing; equal_all compares the shapes when the program runs.
+    Before 2026-11-30 pe compared exactly and decided equal_all from the declared shapes."""
+    return {
+        "equality_near": case(
+            lambda P, x, y, a, b: [
+                P.equal(x, y),
+                P.not_equal(x, y),
+                x == y,
+                x != y,
+                P.equal_all(x, y),
+                P.equal_all(x[:3], y[:3]),
+                P.equal(a, b),
+                P.equal_all(a, a),
+            ],
+            grad=False,
+            x=EQ_X,
+            y=EQ_Y,
+            a=EQ_X.astype("float64") * 1e300,
+            b=EQ_Y.astype("float64") * 1e300,
+        )
+    }
+
+
 def _diag_cases():
     """paddle.diag and paddle.diagonal as Paddle 2.6 builds them (the diag_v2 and diagonal ops; diag's output stops
     the gradient): offsets inside and outside the matrix, padding values, a 3-D x. Before 2026-11-30 pe composed
@@ -242,10 +268,19 @@ def _diag_cases():
 
 def _reduce_0d_cases():
     """mean and l1_norm appended as ops (``block.append_op``) in a Paddle 2.x program: 0-D, as Paddle 2.6's
-    InferMeta gives. Before 2026-11-30 pe gave them Fluid's [1] (only ``paddle.mean`` gave 0-D)."""
+    InferMeta gives. Before 2026-11-30 pe gave them Fluid's [1] (only ``paddle.mean`` gave 0-D). flatten2 of a 0-D
+    X: [1] (Flatten2Op::GetOutputShape; Paddle 2.6.2 has no flatten op left); pe gave [1, 1]."""
     return {
-        f"{op}_op": case(lambda P, x, op=op: _op(P, op, {"X": x}, {"Out": "float32"}, {}), x=X0)
-        for op in ("mean", "l1_norm")
+        **{
+            f"{op}_op": case(lambda P, x, op=op: _op(P, op, {"X": x}, {"Out": "float32"}, {}), x=X0)
+            for op in ("mean", "l1_norm")
+        },
+        "flatten_0d_ops": case(
+            lambda P, x: [
+                _op(P, "flatten2", {"X": x}, {"Out": "float32", "XShape": "float32"}, {"axis": 0})[0],
+            ],
+            x=np.array(2.5, "float32"),
+        ),
     }
 
 
@@ -253,6 +288,8 @@ IC_B = np.random.default_rng(155).uniform(-3, 3, 1024).astype("float32")  # (3 o
 IC_A = (  # (each a at atol + rtol |b| from b, as near the bound as float32 comes: Paddle's double bound decides)
     IC_B + (1e-5 + 1e-3 * np.abs(IC_B.astype(np.float64))) * np.random.default_rng(156).choice([-1, 1], 1024)
 ).astype("float32")
+EQ_X = np.array([1e-9, 0.0, 1.0, np.inf, NAN, -np.inf, 3.0, 1.0 + 2e-7, 5e-9, -np.inf], "float32")
+EQ_Y = np.array([0.0, -5e-9, 1.0, np.inf, NAN, np.inf, 3.0, 1.0, -5e-9, -np.inf], "float32")
 DIAG_X = np.arange(12, dtype="float32").reshape(3, 4) - 5
 DIAG_V = np.array([1.5, -2.0, 3.0], "float32")
 AC_X = np.array([np.inf, 1.0, -np.inf, 2.0, 0.0, 1e-3], "float32")
@@ -326,6 +363,7 @@ CASES = {
     **_reduce_0d_cases(),
     **_allclose_cases(),
     **_diag_cases(),
+    **_equality_cases(),
 }
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ def _infer_compare(ctx):
     ctx.set_output("Out", out, "bool")
 
 
+_EQUALITY = dict.fromkeys(("equal", "not_equal"), ("paddle2_semantics",))  # (their float rule changed in 2.x)
 for _type, _sign in (
     ("less_than", "<"),
     ("less_equal", "<="),
@@ -40,9 +41,16 @@ for _type, _sign in (
         lod="drop",
         attrs={"axis": -1, "force_cpu": False},
         infer=_infer_compare,
-        traits=("force_cpu_given",) if _type == "less_than" else (),
+        traits=("force_cpu_given",) if _type == "less_than" else _EQUALITY.get(_type, ()),
         structured=_structured(_type),
-        doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.",
+        doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops."
+        + (
+            " Floats are equal within 1e-8 (|X - Y|, the difference in their dtype, taken in double: Fluid 1.8's "
+            "EqualFunctor, under which infinities are never equal); in a Paddle 2.x program Paddle 2.6's: an infinity "
+            "(as a float32) equal only to itself, NaN to nothing."
+            if _type in _EQUALITY
+            else ""
+        ),
     )
 
 

@@ -139,6 +139,8 @@ def _infer_flatten(ctx):
     axis = ctx.attrs["axis"]
     if not 0 <= axis <= len(x):
         ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)} (expected 0 <= axis <= {len(x)})")
+    if not x:  # (a 0-D X: [1], Paddle 2.6's Flatten2Op::GetOutputShape)
+        return _set_reshaped(ctx, [1])
     rows, cols = x[:axis], x[axis:]
     _set_reshaped(ctx, [numel(rows) if is_known(rows) else -1, numel(cols) if is_known(cols) else -1])
 
@@ -148,7 +150,7 @@ _register_with_xshape(
     {"axis": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0")},
     _infer_flatten,
     reshaping.flatten_meta,
-    doc="Out = X as a matrix: dims before `axis` make the rows, the rest the columns.",
+    doc="Out = X as a matrix: dims before `axis` make the rows, the rest the columns (a 0-D X: [1], as Paddle 2.6).",
 )
 
 

@@ -213,11 +213,13 @@ register(
     outputs=["ParamOut", "SquaredAccumOut", "LinearAccumOut"],
     attrs={"l1": Attr(0.0, *NUMBER), "l2": Attr(0.0, *NUMBER), "lr_power": Attr(-0.5, *NUMBER)},
     infer=infer_update([("SquaredAccumOut", "SquaredAccumulator"), ("LinearAccumOut", "LinearAccumulator")]),
-    structured=Structured(meta=meta_rules.NUMPY_METAS["ftrl"], cpu=cpu_numpy_updates.OUT["ftrl"]),
+    traits=("selected_rows", "updates_in_place"),
+    structured=Structured(meta=meta_rules.ftrl_meta, cpu=cpu_numpy_updates.OUT["ftrl"]),
     doc="With n = SquaredAccumulator + Grad^2 and c = -lr_power (l1, l2 each plus 1e-10, as Fluid's "
     "kernel): LinearAccumOut = LinearAccumulator + Grad - (n^c - SquaredAccumulator^c) / "
     "LearningRate * Param; ParamOut = (l1 * sign(LinearAccumOut) - LinearAccumOut) / (n^c / "
-    "LearningRate + 2 * l2) where |LinearAccumOut| > l1, else 0; SquaredAccumOut = n.",
+    "LearningRate + 2 * l2) where |LinearAccumOut| > l1, else 0; SquaredAccumOut = n. A row-sparse Grad "
+    "updates only its rows (duplicates summed); the others keep their values (Fluid's SparseFTRLFunctor).",
 )
 
 register(

@@ -6,7 +6,7 @@ the scalar-to-tensor rule they share with the arithmetic)."""
 import math
 
 from .. import layers as L
-from ..framework.program_release import paddle_face
+from ..layers.helper import LayerHelper
 
 
 def isnan(x, name=None):
@@ -29,12 +29,13 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     return L.allclose(x, y, float(rtol), float(atol), bool(equal_nan), name=name)
 
 
-@paddle_face
 def equal_all(x, y, name=None):
-    """A bool [1]: x and y hold the same shape and values."""
-    if list(x.shape) != list(y.shape):
-        return L.fill_constant([1], "bool", False)
-    return L.reduce_all(L.equal(x, y), name=name)
+    """A 0-D bool: x and y hold the same shape (when the program runs) and equal values (floats as paddle.equal
+    has them): Paddle 2.6's equal_all op."""
+    helper = LayerHelper("equal_all", x=x, name=name)
+    out = helper.create_variable_for_type_inference("bool")
+    helper.append_op("equal_all", {"X": [x], "Y": [y]}, {"Out": [out]})
+    return out
 
 
 def _logical(layer):

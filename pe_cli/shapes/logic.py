@@ -6,7 +6,8 @@ variant that computes it (the CPU out-kernels: kernels/cpu/logic.py), decided on
   placed in X under Fluid's ``axis`` rule, as the binary elementwise ops place it (shapes/elementwise.py's
   ``aligned``), then numpy's broadcast; Out bool. Variants: "ufunc" (X and Y broadcast as they are) and
   "aligned" (``args``: the shape Y takes first, 1s around it: no copy); "numpy" (shapes that do not broadcast,
-  a fresh variant: the ufunc without ``out=`` refuses them in numpy's words, as the kernels always did);
+  a fresh variant: the ufunc without ``out=`` refuses them in numpy's words, as the kernels always did); equal and
+  not_equal of floats: "near" (Fluid 1.8's EqualFunctor: within 1e-8) or "near_paddle2" (Paddle 2.6's);
 - logical_and, logical_or, logical_xor (bool Out) and bitwise_and, bitwise_or, bitwise_xor (Out of the
   dtype numpy's ufunc gives: X's where Y's is X's, as their shape rule asks): numpy's broadcast, "ufunc"
   (or "numpy", as above);
@@ -48,6 +49,16 @@ def compare_meta(attrs, ins, facts):
     xs, ys = tuple(ins["X"].shape), tuple(ins["Y"].shape)
     ya = aligned(xs, ys, attrs.get("axis", -1))
     return _binary(xs, ya, _BOOL, () if ya == ys or not ys else (ya,))  # (a 0-D Y broadcasts as it is)
+
+
+def equality_meta(attrs, ins, facts):
+    """equal's and not_equal's rule: a comparison's, and for float values Fluid 1.8's EqualFunctor, "near" (within
+    1e-8), or in a Paddle 2.x program (``facts.paddle2``) Paddle 2.6's, "near_paddle2" (infinities and NaN apart)."""
+    meta = compare_meta(attrs, ins, facts)
+    dtype = np.result_type(np.dtype(ins["X"].dtype), np.dtype(ins["Y"].dtype))
+    if meta.fresh or dtype.kind != "f":
+        return meta
+    return Meta(meta.outputs, "near_paddle2" if facts.paddle2 else "near", args=meta.args)
 
 
 def logical_meta(attrs, ins, facts):
@@ -126,6 +137,7 @@ BITWISE = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_
 BITWISE["bitwise_not"] = np.invert
 META = {
     **dict.fromkeys(COMPARE_OPS, compare_meta),
+    **dict.fromkeys(("equal", "not_equal"), equality_meta),
     **dict.fromkeys(LOGICAL_OPS, logical_meta),
     **dict.fromkeys(("logical_not", "isfinite_v2", "isinf_v2", "isnan_v2"), flags_meta),
     **{op: bitwise_meta(ufunc) for op, ufunc in BITWISE.items()},

@@ -197,8 +197,18 @@ def numpy_update_meta(op_type):
     return meta
 
 
-# op type -> its meta rule (adagrad's below)
+# op type -> its meta rule (adagrad's below; ftrl's of a row-sparse Grad, ftrl_meta)
 NUMPY_METAS = {name: numpy_update_meta(name) for name in NUMPY_UPDATES if name != "adagrad"}
+
+
+def ftrl_meta(attrs, ins, facts):
+    """ftrl's outputs and variant: "rows" for a row-sparse Grad (only its rows updated, as Fluid's and Paddle's
+    SparseFTRLFunctor; over Param and the accumulators in place where the executor lets it), else "numpy"."""
+    if not isinstance(ins["Grad"], SelectedRows):
+        return NUMPY_METAS["ftrl"](attrs, ins, facts)
+    pairs = {"ParamOut": "Param", "SquaredAccumOut": "SquaredAccumulator", "LinearAccumOut": "LinearAccumulator"}
+    outputs = {slot: (tuple(ins[src].shape), ins[src].dtype) for slot, src in pairs.items()}
+    return Meta(outputs, ROWS, inplace=pairs)
 
 
 def adagrad_meta(attrs, ins, facts):

@@ -44,8 +44,10 @@ def reshape_meta(attrs, ins, facts):
 
 
 def flatten_meta(attrs, ins, facts):
-    """flatten and flatten2: Out [rows, cols], the dims before ``axis`` the rows."""
+    """flatten and flatten2: Out [rows, cols], the dims before ``axis`` the rows (a 0-D X: [1], Paddle 2.6's)."""
     x, axis = ins["X"], attrs["axis"]
+    if not len(x.shape):
+        return _viewed(x, (1,))
     rows = math.prod(x.shape[:axis])
     return _viewed(x, (rows, math.prod(x.shape) // rows if rows else math.prod(x.shape[axis:])))
 

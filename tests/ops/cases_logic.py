@@ -44,6 +44,29 @@ CASES += [
     OpCase("bitwise_xor", {"X": IA.astype("int64"), "Y": J.astype("int64")}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
 ]
 
+# Fluid 1.8's EqualFunctor (paddle/fluid/operators/controlflow/compare_op.h): floats equal within 1e-8 of each
+# other, |X - Y| (their difference in the values' dtype) taken in double, so an infinity equals nothing; Y broadcast
+# along X's axis 1. (Paddle 2.6's rule, infinities equal to themselves: tests/data/paddle_oracle/edges26.json.)
+_NEAR_X = np.array([[1e-9, 0.0, 1.0, np.inf, np.nan, 2e-7], [-np.inf, 3.0, 5e-9, 7.0, 0.0, 1.0]], "float32")
+_NEAR_Y = np.array([0.0, -5e-9, 1.0, np.inf, np.nan, 0.0], "float32")
+
+
+def _fluid_near(i, a):
+    with np.errstate(invalid="ignore"):
+        return np.abs((i["X"] - i["Y"]).astype(np.float64)) < 1e-8
+
+
+CASES += [
+    OpCase("equal", {"X": _NEAR_X, "Y": _NEAR_Y}, lambda i, a: {"Out": _fluid_near(i, a)}, name="equal_within_1e-8"),
+    OpCase(
+        "not_equal",
+        {"X": _NEAR_X, "Y": _NEAR_Y[:2]},
+        lambda i, a: {"Out": ~_fluid_near({"X": i["X"], "Y": i["Y"].reshape(2, 1)}, a)},
+        attrs={"axis": 0},
+        name="not_equal_within_1e-8_axis",
+    ),
+]
+
 _A = np.arange(6, dtype=np.float64).reshape(2, 3)
 CASES += [
     OpCase("equal_reduce", {"X": _A, "Y": _A + 1e-9}, lambda i, a: {"Out": np.array([True])}),

@@ -7,6 +7,8 @@ meta rule chose (pe_cli/shapes/logic.py) into the buffer it is handed, through t
 - "ufunc": the op's ufunc over X (and Y) as they are (numpy's broadcast);
 - "aligned" (the comparisons): Y first reshaped to the shape Fluid's axis rule gives it in X (``meta.args``;
   1s added around it: a view, no copy);
+- "near" and "near_paddle2" (equal and not_equal of floats): Fluid 1.8's and Paddle 2.6's EqualFunctor (``near``),
+  Y placed as "aligned" places it;
 - "numpy": X and Y whose shapes do not broadcast: the ufunc without ``out=``, which refuses them in numpy's words
   (a fresh variant);
 - "reduce": Fluid's isfinite, isinf, isnan (one bool of the whole X), equal_all (X and Y of one shape and
@@ -61,6 +63,30 @@ def _aligned(fn):
     return variant
 
 
+def near(x, y, paddle2):
+    """Fluid 1.8's EqualFunctor of floats: |x - y| (the difference in their dtype) < 1e-8, taken in double, so an
+    infinity equals nothing; ``paddle2``: Paddle 2.6's (phi compare_functors.h), where an infinity (as a float32)
+    equals only itself and a NaN nothing."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = np.abs(np.subtract(x, y).astype(np.float64)) < 1e-8
+        if not paddle2:
+            return close
+        inf = np.isinf(np.asarray(x, np.float32)) | np.isinf(np.asarray(y, np.float32))
+        return np.where(inf, np.equal(x, y), close)  # (NaN: close is False already)
+
+
+def _near(paddle2, negate):
+    def variant(ins, outs, attrs, meta):
+        x, y = ins["X"], ins["Y"]
+        equal = near(x, y.reshape(meta.args[0]) if meta.args else y, paddle2)
+        if negate:
+            np.logical_not(equal, out=outs["Out"])
+        else:
+            outs["Out"][...] = equal
+
+    return variant
+
+
 def _flag(found):
     def variant(ins, outs, attrs, meta):
         outs["Out"][0] = found(ins["X"])
@@ -69,8 +95,10 @@ def _flag(found):
 
 
 def _equal_all(ins, outs, attrs, meta):
+    """Paddle 2.6's equal_all: X and Y of one shape, each pair equal as its equal op has them (floats: ``near``)."""
     x, y = ins["X"], ins["Y"]
-    outs["Out"][()] = x.shape == y.shape and bool(np.all(x == y))
+    floats = np.result_type(x, y).kind == "f"
+    outs["Out"][()] = x.shape == y.shape and bool(np.all(near(x, y, True) if floats else x == y))
 
 
 _COMPARE = {
@@ -103,6 +131,20 @@ OUT = {
     **{
         op: by_variant(f"{op}_out", _no_launches, ufunc=_ufunc(fn), aligned=_aligned(fn), numpy=_refused(fn))
         for op, fn in _COMPARE.items()
+        if op not in ("equal", "not_equal")
+    },
+    **{
+        op: by_variant(
+            f"{op}_out",
+            _no_launches,
+            ufunc=_ufunc(fn),
+            aligned=_aligned(fn),
+            numpy=_refused(fn),
+            near=_near(False, op == "not_equal"),
+            near_paddle2=_near(True, op == "not_equal"),
+        )
+        for op, fn in _COMPARE.items()
+        if op in ("equal", "not_equal")
     },
     **{op: by_variant(f"{op}_out", _no_launches, ufunc=_ufunc(fn), numpy=_refused(fn)) for op, fn in _BINARY.items()},
     **{op: by_variant(f"{op}_out", _no_launches, ufunc=_unary(fn)) for op, fn in _UNARY.items()},

@@ -21,9 +21,10 @@ sgd = adapter(meta_rules.sgd_meta, SGD, "sgd")
 momentum = adapter(meta_rules.momentum_meta, MOMENTUM, "momentum")  # (Paddle 2.x's terms: none by default)
 adam = adapter(meta_rules.adam_meta, ADAM, "adam")
 adagrad = adapter(meta_rules.adagrad_meta, OUT["adagrad"], "adagrad")
-decayed_adagrad, rmsprop, adamax, adadelta, ftrl, lamb, lars_momentum = (
+ftrl = adapter(meta_rules.ftrl_meta, OUT["ftrl"], "ftrl")
+decayed_adagrad, rmsprop, adamax, adadelta, lamb, lars_momentum = (
     adapter(meta_rules.NUMPY_METAS[name], OUT[name], name)
-    for name in ("decayed_adagrad", "rmsprop", "adamax", "adadelta", "ftrl", "lamb", "lars_momentum")
+    for name in ("decayed_adagrad", "rmsprop", "adamax", "adadelta", "lamb", "lars_momentum")
 )
 
 

@@ -130,6 +130,18 @@ def _ftrl(ins, attrs):
     }
 
 
+def _ftrl_rows(ins, outs, attrs, meta):
+    """ftrl of a row-sparse Grad (Fluid's and Paddle's SparseFTRLFunctor): only the rows Grad holds (duplicates
+    summed, MergeAdd) are updated; every other row of the outputs keeps its input's values."""
+    rows, values = ins["Grad"].merged()
+    taken = {slot: ins[slot][rows] for slot in ("Param", "SquaredAccumulator", "LinearAccumulator")}
+    updated = _ftrl({**ins, **taken, "Grad": values}, attrs)
+    for slot, src in meta.inplace.items():
+        if outs[slot] is not ins[src]:  # (the rows Grad does not hold are the inputs')
+            np.copyto(outs[slot], ins[src])
+        outs[slot][rows] = updated[slot]
+
+
 def _lamb(ins, attrs):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     t = p.dtype.type
@@ -177,3 +189,4 @@ OUT = {
     }.items()
 }
 OUT["adagrad"] = by_variant("adagrad_out", None, rows=_adagrad_rows, numpy=fresh(_adagrad, "adagrad_numpy"))
+OUT["ftrl"] = by_variant("ftrl_out", None, rows=_ftrl_rows, numpy=fresh(_ftrl, "ftrl_numpy"))

@@ -113,7 +113,7 @@ def flatten(ins, attrs):
     axis = attrs["axis"]
     rows = int(np.prod(x.shape[:axis]))
     cols = int(np.prod(x.shape[axis:]))
-    return {"Out": x.reshape((rows, cols)), "XShape": xshape(x)}
+    return {"Out": x.reshape((rows, cols) if x.ndim else (1,)), "XShape": xshape(x)}  # (0-D: [1], Paddle 2.6's)
 
 
 def squeeze(ins, attrs):

@@ -313,7 +313,14 @@ def _ftrl(p, g, sq, lin, lr, l1, l2, c, p_out, sq_out, lin_out):
         i += step
 
 
-def ftrl(ins, attrs):
+def ftrl(ins, attrs, cpu_ftrl):
+    """A row-sparse Grad updates only its rows (SparseFTRLFunctor): on the host, by the CPU's kernel."""
+    if isinstance(ins["Grad"], SelectedRows):
+        host = {
+            k: v.with_arrays(v.rows, rt.to_host(v.values)) if isinstance(v, SelectedRows) else rt.to_host(v)
+            for k, v in ins.items()
+        }
+        return {k: rt.to_device(v) for k, v in cpu_ftrl(host, attrs).items()}
     t = ins["Param"].dtype
     return _update(
         _ftrl,
@@ -327,5 +334,9 @@ def ftrl(ins, attrs):
     )
 
 
-HOST_OPS = {"dpsgd": given_cpu_kernel(dpsgd), "lr_schedule": given_cpu_kernel(lr_schedule)}
+HOST_OPS = {
+    "dpsgd": given_cpu_kernel(dpsgd),
+    "lr_schedule": given_cpu_kernel(lr_schedule),
+    "ftrl": given_cpu_kernel(ftrl),
+}
 HOST_OPS["dgc_momentum"] = with_args(rt.to_host, _elementwise.scale, (momentum, sgd))  # the CPU's steps
