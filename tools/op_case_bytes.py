@@ -63,6 +63,9 @@ for sequence, sequence_pool, sequence_softmax and their
 grad ops on tools/sequence_case_bytes.py's dtypes, shapes, LoDs and pool types, and as steps run on two LoDs (for
 sequence_rows, sequence_reverse, sequence_expand, sequence_pad and their grad ops the same way; for sequence_shape,
 sequence_expand_as and sequence_reshape and their grad ops, with their outputs' LoD and views, and lod_reset's forms);
+for searching (no op cases of its own: the ten families' of where, argsort, unique, flip, roll, shape,
+take_along_axis, index_sample, kthvalue, bincount, searchsorted, broadcast_tensors, index_put, fold, frame and the
+rest), those ops and their grad ops on tools/indexing_case_bytes.py's dtypes, layouts, ties, attributes and steps;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -142,11 +145,15 @@ def _family_cases(family):
         names = ("convolution", "convolution_geometry", "convolution_transpose")
         cases = [c for n in names for c in importlib.import_module(f"tests.ops.cases_{n}").CASES]
         return [c for c in cases if "conv2d" in c.op]
-    if family in (
-        "gather",
-        "top_k",
-        "norms",
-    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's forms alone)
+    if (
+        family
+        in (
+            "gather",
+            "top_k",
+            "norms",
+            "searching",
+        )
+    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, indexing_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -868,6 +875,8 @@ def dump(root, families, out, threads=1):
         if "norms" in families:
             importlib.import_module("norm_case_bytes").norms(results, _record, _direct)
             importlib.import_module("norm_case_bytes").groups(results, _record, _direct)
+        if "searching" in families:
+            importlib.import_module("indexing_case_bytes").searching(results, _record, _direct)
         if "sequence" in families:
             importlib.import_module("sequence_case_bytes").sequence(results, _record, _direct)
         if "sequence_rows" in families:

@@ -33,6 +33,7 @@ from tests.ops import (
     cases_matrix,
     cases_adamw,
     cases_broadcasting,
+    cases_bucketing,
     cases_channel_rearranging,
     cases_convolution,
     cases_convolution_geometry,
@@ -54,9 +55,14 @@ from tests.ops import (
     cases_sequence_shape,
     cases_similarity,
     cases_special,
+    cases_statistics,
     cases_flattening,
+    cases_folding,
+    cases_framing,
     cases_gather_scatter,
+    cases_index_assignment,
     cases_indexing,
+    cases_indexing_axis,
     cases_indexing_tensor_bounds,
     cases_manipulation,
     cases_pooling,
@@ -223,6 +229,22 @@ CONVERTED = {
     | {"sequence_unpad_grad"},  # (sequence_unpad, sequence_mask, sequence_erase: shapes from values, not converted)
     # (sequence_concat, sequence_slice, lod_reset: their kernels for now)
     "sequence shape": {f"{op}{g}" for op in ("sequence_expand_as", "sequence_reshape") for g in ("", "_grad")},
+    # (their sentinel buffers, fresh arrays of lengths their values give, steps: tests/kernels/test_structured_indexing.py)
+    "where, argsort and unique": {"where", "where_grad", "where_index", "argsort", "argsort_grad"}
+    | {"unique", "unique_with_counts"},
+    "rearranging": {"flip", "reverse", "roll", "roll_grad"},
+    "shape and size": {"shape", "size"},
+    "index tensors": {
+        f"{op}{g}"
+        for op in ("take_along_axis", "put_along_axis", "index_add", "fill_diagonal_tensor", "index_sample")
+        + ("multiplex", "index_put")
+        for g in ("", "_grad")
+    }
+    | {"shard_index"},
+    "statistics": {f"{op}{g}" for op in ("kthvalue", "mode", "nanmedian") for g in ("", "_grad")} | {"bincount"},
+    "bucketing": {"histogram", "searchsorted", "repeat_interleave", "repeat_interleave_grad"},
+    "broadcast_tensors": {"broadcast_tensors", "broadcast_tensors_grad"},
+    "framing": {f"{op}{g}" for op in ("frame", "overlap_add", "fold") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -353,6 +375,19 @@ CASES["instance_norm and group_norm"] = [
 CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
 CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
 CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONVERTED["sequence shape"]]
+_INDEXING_FILES = (cases_indexing, cases_indexing_axis, cases_manipulation, cases_gather_scatter, cases_statistics)
+_INDEXING_FILES += (cases_bucketing, cases_broadcasting, cases_index_assignment, cases_folding, cases_framing)
+for _family in (
+    "where, argsort and unique",
+    "rearranging",
+    "shape and size",
+    "index tensors",
+    "statistics",
+    "bucketing",
+    "broadcast_tensors",
+    "framing",
+):
+    CASES[_family] = [c for f in _INDEXING_FILES for c in f.CASES if c.op in CONVERTED[_family]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -389,6 +424,14 @@ OWN_TESTS = (
     "sequence",
     "sequence rows",
     "sequence shape",
+    "where, argsort and unique",
+    "rearranging",
+    "shape and size",
+    "index tensors",
+    "statistics",
+    "bucketing",
+    "broadcast_tensors",
+    "framing",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

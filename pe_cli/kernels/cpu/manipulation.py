@@ -1,5 +1,6 @@
 """Kernels of ops/manipulation.py: reshaping (out-kernels of structured kernels, their meta rules in
-shapes/reshaping.py), reverse, cast (an out-kernel too), shape and size; numpy (transpose's swap of two adjacent
+shapes/reshaping.py), cast, and reverse, flip, roll, shape and size (out-kernels too: shapes/rearranging.py,
+shapes/manipulation.py); numpy (transpose's swap of two adjacent
 axes: a numba loop, _transpose_loops.py). Expand and tile are broadcasting.py's out-kernels; joining and splitting
 (concat, split, stack, unstack, unbind) joining.py's. Shape rules shared with the CUDA twins are in
 shapes/manipulation.py and manipulation_run.py."""
@@ -8,13 +9,10 @@ import numpy as np
 
 from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import cast_meta
-from ...shapes.manipulation_run import reverse_axes
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
 from .launches import by_variant
 from .runtime.loops import lazy, run_in_parts
-from ..context import NO_CONTEXT
 from ..structured import adapter, fresh_output
-from ...shapes.reduction import scalar_shape
 
 _transpose_loops = lazy("_transpose_loops")
 
@@ -93,36 +91,45 @@ def paddle_float16(x):
 cast = adapter(cast_meta, cast_out, "cast")  # (CUDA's host fallback for its narrowing casts)
 
 
-def reverse(ins, attrs):
-    x = ins["X"]
-    axes = reverse_axes(x.ndim, attrs)
-    return {"Out": np.ascontiguousarray(np.flip(x, axes)) if axes else x.copy()}  # (none: a copy, not X itself)
+# -- reverse, flip, roll (ops/rearranging.py; their meta rules: shapes/rearranging.py), shape and size --
 
 
-def size(ins, attrs, ctx=NO_CONTEXT):
-    return {"Out": np.full(scalar_shape(ctx.zero_dim), ins["Input"].size, dtype=np.int64)}
+def _flip(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], np.flip(ins["X"], meta.args[0]))
 
 
-def shape(ins, attrs):
-    x = ins["Input"]  # (a SelectedRows: its value's dims, [rows, ...], as Fluid's and Paddle's)
-    return {"Out": np.asarray((x.values if type(x) is SelectedRows else x).shape, dtype=np.int32).reshape(-1)}
+def _copy(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], ins["X"])  # (no axis: a copy, not X itself)
 
 
-# -- Fluid 1.8's flip and roll (ops/rearranging.py), flip on reverse's kernel --
+REVERSE = by_variant("reverse_out", None, flip=_flip, copy=_copy)  # (flip's too: reverse's twin)
 
 
-def flip(ins, attrs):
-    return reverse(ins, {"axis": attrs["dims"]})
-
-
-def roll(ins, attrs, sign=1):
-    x = ins["X"]
+def _rolled(ins, attrs, meta, sign):
+    """(the output's slot, X rolled shifts along dims, ``sign`` -1: back, roll_grad's), numpy's new array."""
+    x, slot = (ins["X"], "Out") if "Out@GRAD" not in ins else (ins["Out@GRAD"], "X@GRAD")
     shifts = [sign * s for s in attrs["shifts"]]
-    dims = [d % max(x.ndim, 1) for d in attrs["dims"]]
-    if not dims and len(shifts) == 1:  # Paddle 2.x's roll of the flattened X (no axis)
-        return {"Out": np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)}
-    return {"Out": np.roll(x, shifts, dims) if dims else x.copy()}
+    if meta.variant == "flat":  # Paddle 2.x's roll of the flattened X (no axis)
+        return slot, np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)
+    if meta.variant == "copy":
+        return slot, x.copy()
+    return slot, np.roll(x, shifts, [d % max(x.ndim, 1) for d in attrs["dims"]])
 
 
-def roll_grad(ins, attrs):
-    return {"X@GRAD": roll({"X": ins["Out@GRAD"]}, attrs, sign=-1)["Out"]}
+def roll_out(ins, outs, attrs, meta):
+    slot, rolled = _rolled(ins, attrs, meta, 1)
+    outs[slot] = fresh_output(rolled, meta.outputs[slot], ins.values())
+
+
+def roll_grad_out(ins, outs, attrs, meta):
+    slot, rolled = _rolled(ins, attrs, meta, -1)
+    outs[slot] = fresh_output(rolled, meta.outputs[slot], ins.values())
+
+
+def size_out(ins, outs, attrs, meta):
+    outs["Out"][...] = ins["Input"].size
+
+
+def shape_out(ins, outs, attrs, meta):
+    x = ins["Input"]  # (a SelectedRows: its value's dims, [rows, ...], as Fluid's and Paddle's)
+    outs["Out"][...] = (x.values if type(x) is SelectedRows else x).shape
