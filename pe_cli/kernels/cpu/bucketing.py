@@ -3,7 +3,8 @@ forms (fresh); histogram's bins as Paddle 2.6's kernel computes them."""
 
 import numpy as np
 
-from ..structured import fresh_output
+from ...shapes import bucketing as rules
+from ..structured import adapter, fresh_output
 
 
 def searchsorted_out(ins, outs, attrs, meta):
@@ -58,3 +59,12 @@ def repeat_interleave_grad_out(ins, outs, attrs, meta):
     dx = np.add.reduceat(dout, starts, axis=d) if dout.shape[d] else np.zeros(x.shape, dout.dtype)
     dx = np.where(np.reshape(counts > 0, [-1 if i == d else 1 for i in range(dout.ndim)]), dx, 0)
     outs["X@GRAD"] = fresh_output(dx.reshape(x.shape).astype(x.dtype, copy=False), meta.outputs["X@GRAD"], ins.values())
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/bucketing.py's HOST_OPS)
+searchsorted = adapter(rules.searchsorted_meta, searchsorted_out, "searchsorted")
+histogram = adapter(rules.histogram_meta, histogram_out, "histogram")
+repeat_interleave = adapter(rules.repeat_interleave_meta, repeat_interleave_out, "repeat_interleave")
+repeat_interleave_grad = adapter(
+    rules.repeat_interleave_grad_meta, repeat_interleave_grad_out, "repeat_interleave_grad"
+)

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from ..structured import fresh_output
+from ...shapes import framing as rules
+from ..structured import adapter, fresh_output
 from .image import unfold, unfold_grad
 
 
@@ -26,3 +27,8 @@ def fold_grad_out(ins, outs, attrs, meta):
     x, dy = ins["X"], ins["Y@GRAD"]
     dx = unfold({"X": dy}, _unfold_attrs(attrs))["Y"].reshape(x.shape).astype(x.dtype, copy=False)
     outs["X@GRAD"] = fresh_output(dx, meta.outputs["X@GRAD"], ins.values())
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/folding.py's HOST_OPS)
+fold = adapter(rules.fold_meta, fold_out, "fold")
+fold_grad = adapter(rules.fold_grad_meta, fold_grad_out, "fold_grad")

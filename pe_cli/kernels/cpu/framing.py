@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from ..structured import fresh_output
+from ...shapes import framing as rules
+from ..structured import adapter, fresh_output
 
 
 def _windows(n, length, hop):
@@ -46,3 +47,10 @@ def overlap_add_grad_out(ins, outs, attrs, meta):
     x = ins["X"]
     length = x.shape[-2] if attrs["axis"] == -1 else x.shape[1]
     _handed(outs, "X@GRAD", _frame(ins["Out@GRAD"], {**attrs, "frame_length": length}).reshape(x.shape), meta, ins)
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/framing.py's HOST_OPS)
+frame = adapter(rules.frame_meta, frame_out, "frame")
+frame_grad = adapter(rules.framed_grad_meta, frame_grad_out, "frame_grad")
+overlap_add = adapter(rules.overlap_add_meta, overlap_add_out, "overlap_add")
+overlap_add_grad = adapter(rules.framed_grad_meta, overlap_add_grad_out, "overlap_add_grad")

@@ -5,7 +5,8 @@ are in gathering.py."""
 
 import numpy as np
 
-from ..structured import fresh_output
+from ...shapes import indexing_axis as rules
+from ..structured import adapter, fresh_output
 from ..value_checks import checked_index
 from .launches import by_variant
 
@@ -54,3 +55,4 @@ def _shard_index(ins, outs, attrs, meta):
 
 
 SHARD_INDEX = by_variant("shard_index_out", None, shard=_shard_index)
+shard_index = adapter(rules.shard_index_meta, SHARD_INDEX, "shard_index")  # (CUDA's host kernel: its HOST_OPS)

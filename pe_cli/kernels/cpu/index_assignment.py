@@ -3,7 +3,8 @@ indexing, np.add.at where duplicates must add up."""
 
 import numpy as np
 
-from ..structured import fresh_output
+from ...shapes import indexing_axis as rules
+from ..structured import adapter, fresh_output
 from .elementwise import unbroadcast
 from .launches import by_variant
 
@@ -39,3 +40,7 @@ def _index_put_grad(ins, outs, attrs, meta):
 
 INDEX_PUT = by_variant("index_put_out", None, put=_index_put)
 INDEX_PUT_GRAD = by_variant("index_put_grad_out", None, picked=_index_put_grad)
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/index_assignment.py's HOST_OPS)
+index_put = adapter(rules.index_put_meta, INDEX_PUT, "index_put")
+index_put_grad = adapter(rules.index_put_grad_meta, INDEX_PUT_GRAD, "index_put_grad")

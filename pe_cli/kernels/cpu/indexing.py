@@ -9,7 +9,7 @@ import numpy as np
 
 from .runtime.loops import lazy
 from .elementwise import unbroadcast
-from ...shapes.indexing import top_k_grad_meta, where_meta
+from ...shapes.indexing import argsort_meta, top_k_grad_meta, unique_meta, where_index_meta, where_meta
 from ..structured import adapter, fresh_output
 from .launches import by_variant
 from .selecting import GREATER, LARGEST, SMALLEST, _stl_sort_loops, numba_rows, tied_rows
@@ -293,3 +293,8 @@ def _arg_out(fn):
 
 ARG_MAX = _arg_out(np.argmax)
 ARG_MIN = _arg_out(np.argmin)
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/indexing.py's HOST_OPS)
+argsort = adapter(argsort_meta, ARGSORT, "argsort")
+unique = adapter(unique_meta, UNIQUE, "unique")
+where_index = adapter(where_index_meta, where_index_out, "where_index")

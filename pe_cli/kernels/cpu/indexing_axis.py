@@ -5,7 +5,8 @@ gathers are fancy indexing and scatters numpy's ``ufunc.at`` (repeated places ac
 import numpy as np
 
 from ...base.errors import PeError
-from ..structured import fresh_output
+from ...shapes import indexing_axis as rules
+from ..structured import adapter, fresh_output
 from .launches import by_variant
 
 
@@ -160,3 +161,16 @@ def _zero_diagonal(ins, outs, attrs, meta):
 
 FILL_DIAGONAL_TENSOR = by_variant("fill_diagonal_tensor_out", None, fill=_fill_diagonal)
 FILL_DIAGONAL_TENSOR_GRAD = by_variant("fill_diagonal_tensor_grad_out", None, zero=_zero_diagonal)
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/indexing_axis.py's HOST_OPS)
+take_along_axis = adapter(rules.take_along_axis_meta, TAKE_ALONG_AXIS, "take_along_axis")
+take_along_axis_grad = adapter(rules.take_along_axis_grad_meta, TAKE_ALONG_AXIS_GRAD, "take_along_axis_grad")
+put_along_axis = adapter(rules.put_along_axis_meta, put_along_axis_out, "put_along_axis")
+put_along_axis_grad = adapter(rules.put_along_axis_grad_meta, put_along_axis_grad_out, "put_along_axis_grad")
+index_add = adapter(rules.index_add_meta, INDEX_ADD, "index_add")
+index_add_grad = adapter(rules.index_add_grad_meta, INDEX_ADD_GRAD, "index_add_grad")
+fill_diagonal_tensor = adapter(rules.fill_diagonal_tensor_meta, FILL_DIAGONAL_TENSOR, "fill_diagonal_tensor")
+fill_diagonal_tensor_grad = adapter(
+    rules.fill_diagonal_tensor_grad_meta, FILL_DIAGONAL_TENSOR_GRAD, "fill_diagonal_tensor_grad"
+)

@@ -6,10 +6,10 @@ recorded."""
 import numpy as np
 
 from ...base.errors import PeError
-from ..structured import fresh_output
+from ...shapes import statistics as rules
+from ..structured import adapter, fresh_output
 from .cumulative import lines
 from .selecting import SMALLEST, _stl_sort_loops, numba_rows, tied_rows
-from ...shapes.statistics import median_axes
 
 
 def _handed(outs, meta, ins, **results):
@@ -77,7 +77,7 @@ def by_index_grad_out(ins, outs, attrs, meta):
 
 def _median_lines(x, attrs):
     """(x as [lines, m] over the reduced axes, the reduced axes)."""
-    axes = median_axes(x.ndim, attrs)
+    axes = rules.median_axes(x.ndim, attrs)
     kept = [d for d in range(x.ndim) if d not in axes]
     moved = np.transpose(x, kept + axes) if x.ndim else x.reshape(1)
     return moved.reshape(-1, int(np.prod([x.shape[d] for d in axes], dtype=np.int64))), axes, kept
@@ -133,3 +133,13 @@ def bincount_out(ins, outs, attrs, meta):
         return
     out = np.bincount(x.astype(np.int64), None if w is None else w.astype(np.float64), int(attrs["minlength"]))
     outs["Out"] = out.astype(dtype)
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/statistics.py's HOST_OPS)
+kthvalue = adapter(rules.by_index_meta, kthvalue_out, "kthvalue")
+mode = adapter(rules.by_index_meta, mode_out, "mode")
+kthvalue_grad = adapter(rules.scattered_back_meta, by_index_grad_out, "kthvalue_grad")
+mode_grad = adapter(rules.scattered_back_meta, by_index_grad_out, "mode_grad")
+nanmedian = adapter(rules.nanmedian_meta, nanmedian_out, "nanmedian")
+nanmedian_grad = adapter(rules.scattered_back_meta, nanmedian_grad_out, "nanmedian_grad")
+bincount = adapter(rules.bincount_meta, bincount_out, "bincount")
