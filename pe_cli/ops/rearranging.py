@@ -72,7 +72,7 @@ _ROLL_ATTRS = {
 register(
     "roll",
     kernel_module="manipulation",
-    structured=Structured(meta=rearranging.roll_meta, cpu=cpu_manipulation.roll_out),
+    structured=Structured(meta=rearranging.roll_meta, cpu=cpu_manipulation.ROLL),
     inputs=["X", "ShiftsTensor?"],
     outputs=["Out"],
     attrs=_ROLL_ATTRS,
@@ -86,7 +86,7 @@ register(
 register(
     "roll_grad",
     kernel_module="manipulation",
-    structured=Structured(meta=rearranging.roll_meta, cpu=cpu_manipulation.roll_grad_out),
+    structured=Structured(meta=rearranging.roll_grad_meta, cpu=cpu_manipulation.ROLL_GRAD),
     inputs=["X", "ShiftsTensor?", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ROLL_ATTRS,

@@ -105,25 +105,26 @@ def _copy(ins, outs, attrs, meta):
 REVERSE = by_variant("reverse_out", None, flip=_flip, copy=_copy)  # (flip's too: reverse's twin)
 
 
-def _rolled(ins, attrs, meta, sign):
-    """(the output's slot, X rolled shifts along dims, ``sign`` -1: back, roll_grad's), numpy's new array."""
-    x, slot = (ins["X"], "Out") if "Out@GRAD" not in ins else (ins["Out@GRAD"], "X@GRAD")
-    shifts = [sign * s for s in attrs["shifts"]]
-    if meta.variant == "flat":  # Paddle 2.x's roll of the flattened X (no axis)
-        return slot, np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)
+def _roll_into(x, out, meta):
+    """X's windows copied into Out's (meta.args: numpy's roll's pieces; "flat": of X and Out flattened)."""
     if meta.variant == "copy":
-        return slot, x.copy()
-    return slot, np.roll(x, shifts, [d % max(x.ndim, 1) for d in attrs["dims"]])
+        np.copyto(out, x)
+        return
+    src, dst = (x.reshape(-1), out.reshape(-1)) if meta.variant == "flat" else (x, out)
+    for x_window, out_window in meta.args[0]:
+        dst[out_window] = src[x_window]
 
 
-def roll_out(ins, outs, attrs, meta):
-    slot, rolled = _rolled(ins, attrs, meta, 1)
-    outs[slot] = fresh_output(rolled, meta.outputs[slot], ins.values())
+def _roll(ins, outs, attrs, meta):
+    _roll_into(ins["X"], outs["Out"], meta)
 
 
-def roll_grad_out(ins, outs, attrs, meta):
-    slot, rolled = _rolled(ins, attrs, meta, -1)
-    outs[slot] = fresh_output(rolled, meta.outputs[slot], ins.values())
+def _roll_back(ins, outs, attrs, meta):
+    _roll_into(ins["Out@GRAD"], outs["X@GRAD"], meta)
+
+
+ROLL = by_variant("roll_out", None, roll=_roll, flat=_roll, copy=_roll)
+ROLL_GRAD = by_variant("roll_grad_out", None, roll=_roll_back, flat=_roll_back, copy=_roll_back)
 
 
 def size_out(ins, outs, attrs, meta):
