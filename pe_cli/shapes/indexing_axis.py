@@ -85,10 +85,13 @@ def fill_diagonal_tensor_grad_meta(attrs, ins, facts):
 
 def index_sample_meta(attrs, ins, facts):
     """index_sample's Out: X's values at Index along dim 1 (Index's shape, X's rows and Index's broadcast), X's
-    dtype; "take" (numpy's take_along_axis, fresh)."""
+    dtype; "take" (a row of Index for each of X's: numpy's take at the flat places, into Out's buffer), else
+    "broadcast" (numpy's take_along_axis, fresh)."""
     x, index = ins["X"], ins["Index"]
     shape = np.broadcast_shapes(tuple(x.shape[:1]), tuple(index.shape[:1])) + tuple(index.shape[1:])
-    return Meta({"Out": (shape, x.dtype)}, "take", fresh=True)
+    if len(x.shape) == len(index.shape) == 2 and x.shape[0] == index.shape[0]:
+        return Meta({"Out": (shape, x.dtype)}, "take")
+    return Meta({"Out": (shape, x.dtype)}, "broadcast", fresh=True)
 
 
 def index_sample_grad_meta(attrs, ins, facts):

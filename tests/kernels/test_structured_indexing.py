@@ -168,3 +168,18 @@ def test_size_and_shape_write_into_their_buffers(zero_dim):
     assert size.shape == (() if zero_dim else (1,)) and size.dtype == np.int64 and size.reshape(-1).tolist() == [0]
     shape = _run("shape", {"Input": x}, {}, ctx)["Out"]
     assert shape.tolist() == [2, 0, 3] and shape.dtype == np.int32
+
+
+@pytest.mark.parametrize("layout", ["c", "fortran", "strided"])
+def test_index_sample_takes_into_its_buffer_or_broadcasts_one_index_row(layout):
+    """index_sample with a row of Index per row of X: numpy's take into the buffer handed ("take"), X of any layout;
+    one Index row for all of X's: numpy's take_along_axis ("broadcast", fresh). Both take_along_axis' values."""
+    wide = rng.standard_normal((4, 12)).astype(np.float32)
+    x = {"c": np.ascontiguousarray(wide[:, :6]), "fortran": np.asfortranarray(wide[:, :6]), "strided": wide[:, ::2]}
+    x = x[layout]
+    for index, variant in ((np.array([[5, 0], [1, 1], [2, 3], [0, 0]]), "take"), (np.array([[4, 2, 2]]), "broadcast")):
+        ins = {"X": x, "Index": index}
+        meta = registry.get("index_sample").structured.meta({}, ins, KernelContext())
+        assert meta.variant == variant
+        out = _run("index_sample", ins, {}, KernelContext())["Out"]
+        assert out.tobytes() == np.take_along_axis(x, index, axis=1).tobytes()

@@ -12,6 +12,15 @@ from .launches import by_variant
 
 
 def _index_sample(ins, outs, attrs, meta):
+    """A row of Index for each row of X: X's values at the flat places, taken into Out's buffer."""
+    x = ins["X"]
+    n = x.shape[1]
+    index = checked_index(ins["Index"], n, "index_sample")
+    places = index + (np.arange(x.shape[0], dtype=np.int64) * n)[:, None]
+    np.take(x.reshape(-1), places, out=outs["Out"], mode="clip")
+
+
+def _index_sample_broadcast(ins, outs, attrs, meta):
     x = ins["X"]
     index = checked_index(ins["Index"], x.shape[1], "index_sample")
     outs["Out"] = fresh_output(np.take_along_axis(x, index, axis=1), meta.outputs["Out"], ins.values())
@@ -24,7 +33,7 @@ def _index_sample_grad(ins, outs, attrs, meta):
     np.add.at(dx, (np.arange(x.shape[0])[:, None], index), ins["Out@GRAD"])
 
 
-INDEX_SAMPLE = by_variant("index_sample_out", None, take=_index_sample)
+INDEX_SAMPLE = by_variant("index_sample_out", None, take=_index_sample, broadcast=_index_sample_broadcast)
 INDEX_SAMPLE_GRAD = by_variant("index_sample_grad_out", None, add=_index_sample_grad)
 
 
