@@ -70,6 +70,9 @@ sequence_rows, sequence_reverse, sequence_expand, sequence_pad and their grad op
 sequence_expand_as and sequence_reshape and their grad ops, with their outputs' LoD and views, and lod_reset's forms);
 for random, sampling and complex, their ops and grad ops with seeded draws on tools/random_case_bytes.py's dtypes,
 shapes, layouts, engines, attributes, shapes given by tensors and executor steps;
+for searching (no op cases of its own: the ten families' of where, argsort, unique, flip, roll, shape,
+take_along_axis, index_sample, kthvalue, bincount, searchsorted, broadcast_tensors, index_put, fold, frame and the
+rest), those ops and their grad ops on tools/indexing_case_bytes.py's dtypes, layouts, ties, attributes and steps;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -154,7 +157,9 @@ def _family_cases(family):
         "top_k",
         "norms",
         "images",
-    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's forms alone)
+        "searching",
+    ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's,
+        # indexing_case_bytes.py's forms alone)
         return []
     if family == "linalg_lapack":  # (tools/linalg_case_bytes.py's forms alone)
         return []
@@ -882,6 +887,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("norm_case_bytes").groups(results, _record, _direct)
         if "images" in families:
             importlib.import_module("image_case_bytes").images(results, _record, _direct)
+        if "searching" in families:
+            importlib.import_module("indexing_case_bytes").searching(results, _record, _direct)
         if "sequence" in families:
             importlib.import_module("sequence_case_bytes").sequence(results, _record, _direct)
         if "sequence_rows" in families:

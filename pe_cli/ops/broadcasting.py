@@ -118,6 +118,7 @@ def _grad_broadcast_tensors(g):
 register(
     "broadcast_tensors",
     kernel_module="broadcasting",
+    structured=Structured(meta=metas.broadcast_tensors_meta, cpu=cpu_broadcasting.broadcast_tensors_out),
     inputs=["X*"],
     outputs=["Out*"],
     attrs=dict(QUANT),
@@ -129,6 +130,7 @@ register(
 register(
     "broadcast_tensors_grad",
     kernel_module="broadcasting",
+    structured=Structured(meta=metas.broadcast_tensors_grad_meta, cpu=cpu_broadcasting.broadcast_tensors_grad_out),
     inputs=["X*", "Out@GRAD*"],
     outputs=["X@GRAD*"],
     attrs=dict(QUANT),

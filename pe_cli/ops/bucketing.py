@@ -3,7 +3,9 @@ go in SortedSequence's last dim, left or right of equal values; int64, or int32 
 (counts of X in `bins` equal bins over [min, max], the data's range when both are equal) and repeat_interleave
 (each slice of X along `dim` repeated Repeats times, or RepeatsTensor[i] times for slice i)."""
 
-from .define import Attr, fmt_shape, is_int, register
+from ..kernels.cpu import bucketing as cpu
+from ..shapes import bucketing as metas
+from .define import Attr, Structured, fmt_shape, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -19,6 +21,7 @@ def _infer_searchsorted(ctx):
 register(
     "searchsorted",
     kernel_module="bucketing",
+    structured=Structured(meta=metas.searchsorted_meta, cpu=cpu.searchsorted_out),
     inputs=["SortedSequence", "Values"],
     outputs=["Out"],
     lod="drop",
@@ -39,6 +42,7 @@ def _infer_histogram(ctx):
 register(
     "histogram",
     kernel_module="bucketing",
+    structured=Structured(meta=metas.histogram_meta, cpu=cpu.histogram_out),
     inputs=["X"],
     outputs=["Out"],
     lod="drop",
@@ -76,6 +80,7 @@ _REPEAT_ATTRS = {"Repeats": Attr(0, is_int, "an int"), "dim": Attr(0, is_int, "a
 register(
     "repeat_interleave",
     kernel_module="bucketing",
+    structured=Structured(meta=metas.repeat_interleave_meta, cpu=cpu.repeat_interleave_out),
     inputs=["X", "RepeatsTensor?"],
     outputs=["Out"],
     lod="drop",
@@ -88,6 +93,7 @@ register(
 register(
     "repeat_interleave_grad",
     kernel_module="bucketing",
+    structured=Structured(meta=metas.repeat_interleave_grad_meta, cpu=cpu.repeat_interleave_grad_out),
     inputs=["X", "RepeatsTensor?", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_REPEAT_ATTRS,

@@ -3,7 +3,9 @@ column one kh x kw block) added back into Y [N, C, H, W] (H, W = output_sizes) a
 it (paddings: up, left, down, right; dilations, strides). Kernels: unfold's gradient (col2im) and, for the
 gradient, unfold itself (kernels/<device>/image.py)."""
 
-from .define import Attr, fmt_shape, grad_of, grads_like, int_list, register
+from ..kernels.cpu import folding as cpu
+from ..shapes import framing as metas
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, register
 from .pointwise_math import QUANT
 
 _PAIR = Attr(list, lambda v: int_list(v) and len(v) == 2, "two ints")
@@ -39,6 +41,7 @@ def _infer(ctx):
 register(
     "fold",
     kernel_module="folding",
+    structured=Structured(meta=metas.fold_meta, cpu=cpu.fold_out),
     inputs=["X"],
     outputs=["Y"],
     attrs=_ATTRS,
@@ -51,6 +54,7 @@ register(
 register(
     "fold_grad",
     kernel_module="folding",
+    structured=Structured(meta=metas.fold_grad_meta, cpu=cpu.fold_grad_out),
     inputs=["X", "Y@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ATTRS,

@@ -3,7 +3,9 @@ frame_length every hop_length along its first (axis 0) or last (axis -1) dim: [.
 n_frames], [L, ...] -> [n_frames, frame_length, ...]) and overlap_add (frame's inverse as a sum: the frames laid
 hop_length apart and added). Each one's gradient is the other of Out@GRAD."""
 
-from .define import Attr, fmt_shape, grad_of, grads_like, register
+from ..kernels.cpu import framing as cpu
+from ..shapes import framing as metas
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, register
 from .pointwise_math import QUANT
 
 _AXIS = Attr(-1, choices=(0, -1))
@@ -42,6 +44,7 @@ def _op(name, infer, attrs, doc):
         grad=grad_of(f"{name}_grad", ("X",)),
         grad_reads=("X",),
         lod="drop",
+        structured=Structured(meta=getattr(metas, f"{name}_meta"), cpu=getattr(cpu, f"{name}_out")),
         doc=doc,
     )
     register(
@@ -53,6 +56,7 @@ def _op(name, infer, attrs, doc):
         infer=grads_like({"X@GRAD": "X"}),
         no_need_buffer=("X",),
         lod="drop",
+        structured=Structured(meta=metas.framed_grad_meta, cpu=getattr(cpu, f"{name}_grad_out")),
     )
 
 

@@ -7,6 +7,8 @@ shard_index, the index arithmetic of sharded tables (ids into one shard's local 
 
 from ..kernels.cpu import gathering as cpu_gathering
 from ..shapes import gather as meta_rules
+from ..kernels.cpu import gather_scatter as cpu_gather_scatter
+from ..shapes import indexing_axis as axis_rules
 from .define import Attr, Structured, dtype_or_none, fmt_shape, grad_of, grads_like, is_int, register
 from .manipulation import axis_in
 
@@ -66,6 +68,7 @@ def _infer_index_sample(ctx):
 register(
     "index_sample",
     kernel_module="gather_scatter",
+    structured=Structured(meta=axis_rules.index_sample_meta, cpu=cpu_gather_scatter.INDEX_SAMPLE),
     inputs=["X", "Index"],
     outputs=["Out"],
     run_dtypes={"Index": ("int32", "int64")},
@@ -78,6 +81,7 @@ register(
 register(
     "index_sample_grad",
     kernel_module="gather_scatter",
+    structured=Structured(meta=axis_rules.index_sample_grad_meta, cpu=cpu_gather_scatter.INDEX_SAMPLE_GRAD),
     inputs=["X", "Index", "Out@GRAD"],
     outputs=["X@GRAD"],
     no_need_buffer=("X",),
@@ -113,6 +117,7 @@ def _infer_multiplex_grad(ctx):
 register(
     "multiplex",
     kernel_module="gather_scatter",
+    structured=Structured(meta=axis_rules.multiplex_meta, cpu=cpu_gather_scatter.MULTIPLEX),
     inputs=["Ids", "X*"],
     outputs=["Out"],
     run_dtypes={"Ids": ("int32", "int64")},
@@ -124,6 +129,7 @@ register(
 register(
     "multiplex_grad",
     kernel_module="gather_scatter",
+    structured=Structured(meta=axis_rules.multiplex_grad_meta, cpu=cpu_gather_scatter.MULTIPLEX_GRAD),
     inputs=["Ids", "Out@GRAD"],
     outputs=["X@GRAD*"],
     infer=_infer_multiplex_grad,
@@ -243,6 +249,7 @@ def _infer_shard_index(ctx):
 register(
     "shard_index",
     kernel_module="gather_scatter",
+    structured=Structured(meta=axis_rules.shard_index_meta, cpu=cpu_gather_scatter.SHARD_INDEX),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_shard_index,

@@ -3,7 +3,9 @@ dim, broadcast together, or one bool mask) set to `value` (broadcast to them), o
 accumulate (duplicates adding up). The gradient: out@GRAD to x (the set places zeroed without accumulate), the
 picked places summed back to value's shape to value."""
 
-from .define import Attr, grads_like, register
+from ..kernels.cpu import index_assignment as cpu
+from ..shapes import indexing_axis as metas
+from .define import Attr, Structured, grads_like, register
 from .pointwise_math import QUANT
 
 _ATTRS = {"accumulate": Attr(False, choices=(False, True)), **QUANT}
@@ -27,6 +29,7 @@ def _grad(g):
 register(
     "index_put",
     kernel_module="index_assignment",
+    structured=Structured(meta=metas.index_put_meta, cpu=cpu.INDEX_PUT),
     inputs=["x", "indices*", "value"],
     outputs=["out"],
     attrs=_ATTRS,
@@ -39,6 +42,7 @@ register(
 register(
     "index_put_grad",
     kernel_module="index_assignment",
+    structured=Structured(meta=metas.index_put_grad_meta, cpu=cpu.INDEX_PUT_GRAD),
     inputs=["x", "indices*", "value", "out@GRAD"],
     outputs=["x@GRAD?", "value@GRAD?"],
     attrs=_ATTRS,

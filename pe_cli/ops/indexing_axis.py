@@ -5,7 +5,9 @@ value), index_add, and fill_diagonal_tensor (behind paddle.diagonal_scatter). Th
 index outside the axis in one line (Paddle's CPU kernels read or write past it)."""
 
 from ..base.dims import fmt_shape, numel
-from .define import Attr, grad_of, is_int, register
+from ..kernels.cpu import indexing_axis as cpu
+from ..shapes import indexing_axis as metas
+from .define import Attr, Structured, grad_of, is_int, register
 
 _BOOL = (False, True)
 _VALUES = ("float16", "float32", "float64", "int32", "int64", "uint8")
@@ -54,6 +56,7 @@ _TAKE_ATTRS = {"Axis": Attr(0, is_int, "an int")}
 register(
     "take_along_axis",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.take_along_axis_meta, cpu=cpu.TAKE_ALONG_AXIS),
     inputs=["Input", "Index"],
     outputs=["Result"],
     attrs=_TAKE_ATTRS,
@@ -67,6 +70,7 @@ register(
 register(
     "take_along_axis_grad",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.take_along_axis_grad_meta, cpu=cpu.TAKE_ALONG_AXIS_GRAD),
     inputs=["Input", "Index", "Result@GRAD"],
     outputs=["Input@GRAD"],
     attrs=_TAKE_ATTRS,
@@ -109,6 +113,7 @@ _PUT_ATTRS = {
 register(
     "put_along_axis",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.put_along_axis_meta, cpu=cpu.put_along_axis_out),
     inputs=["Input", "Index", "Value"],
     outputs=["Result"],
     attrs=_PUT_ATTRS,
@@ -128,6 +133,7 @@ register(
 register(
     "put_along_axis_grad",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.put_along_axis_grad_meta, cpu=cpu.put_along_axis_grad_out),
     inputs=["Input", "Index", "Value", "Result", "Result@GRAD"],
     outputs=["Input@GRAD?", "Value@GRAD?"],
     attrs=_PUT_ATTRS,
@@ -162,6 +168,7 @@ _AXIS = {"axis": Attr(0, is_int, "an int")}
 register(
     "index_add",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.index_add_meta, cpu=cpu.INDEX_ADD),
     inputs=["X", "Index", "AddValue"],
     outputs=["Out"],
     attrs=_AXIS,
@@ -175,6 +182,7 @@ register(
 register(
     "index_add_grad",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.index_add_grad_meta, cpu=cpu.INDEX_ADD_GRAD),
     inputs=["Index", "AddValue", "Out@GRAD"],
     outputs=["X@GRAD?", "AddValue@GRAD?"],
     attrs=_AXIS,
@@ -212,6 +220,7 @@ _DIAG_ATTRS = {
 register(
     "fill_diagonal_tensor",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.fill_diagonal_tensor_meta, cpu=cpu.FILL_DIAGONAL_TENSOR),
     inputs=["X", "Y"],
     outputs=["Out"],
     attrs=_DIAG_ATTRS,
@@ -225,6 +234,7 @@ register(
 register(
     "fill_diagonal_tensor_grad",
     kernel_module="indexing_axis",
+    structured=Structured(meta=metas.fill_diagonal_tensor_grad_meta, cpu=cpu.FILL_DIAGONAL_TENSOR_GRAD),
     inputs=["Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_DIAG_ATTRS,

@@ -43,6 +43,7 @@ def _infer_where_grad(ctx):  # (a program saved before where_grad read X and Y: 
 register(
     "where",
     kernel_module="indexing",
+    structured=Structured(meta=meta_rules.where_meta, cpu=cpu_indexing.WHERE),
     inputs=["Condition", "X", "Y"],
     outputs=["Out"],
     infer=_infer_where,
@@ -55,6 +56,7 @@ register(
 register(
     "where_grad",
     kernel_module="indexing",
+    structured=Structured(meta=meta_rules.where_grad_meta, cpu=cpu_indexing.WHERE_GRAD),
     inputs=["Condition", "X?", "Y?", "Out@GRAD"],
     outputs=["X@GRAD?", "Y@GRAD?"],
     no_need_buffer=("X", "Y"),
@@ -69,6 +71,7 @@ def _infer_where_index(ctx):
 register(
     "where_index",
     kernel_module="indexing",
+    structured=Structured(meta=meta_rules.where_index_meta, cpu=cpu_indexing.where_index_out),
     inputs=["Condition"],
     outputs=["Out"],
     infer=_infer_where_index,
@@ -187,6 +190,7 @@ _SORT_ATTRS = {"axis": Attr(-1, is_int, "an int"), "descending": Attr(False, cho
 register(
     "argsort",
     kernel_module="indexing",
+    structured=Structured(meta=meta_rules.argsort_meta, cpu=cpu_indexing.ARGSORT),
     inputs=["X"],
     outputs=["Out", "Indices"],
     attrs=_SORT_ATTRS,
@@ -201,6 +205,7 @@ register(
 register(
     "argsort_grad",
     kernel_module="indexing",
+    structured=Structured(meta=meta_rules.argsort_grad_meta, cpu=cpu_indexing.ARGSORT_GRAD),
     inputs=["X", "Indices", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_SORT_ATTRS,
@@ -247,6 +252,7 @@ _SORTED_UNIQUE_ATTRS = {
 register(
     "unique",
     kernel_module="indexing",
+    structured=Structured(meta=meta_rules.unique_meta, cpu=cpu_indexing.UNIQUE),
     inputs=["X"],
     outputs=["Out", "Index", "Indices?", "Counts?"],
     attrs={**_UNIQUE_ATTRS, **_SORTED_UNIQUE_ATTRS},
@@ -260,6 +266,7 @@ register(
 register(
     "unique_with_counts",
     kernel_module="indexing",
+    structured=Structured(meta=meta_rules.unique_meta, cpu=cpu_indexing.UNIQUE),
     kernel="unique",
     inputs=["X"],
     outputs=["Out", "Index", "Count"],

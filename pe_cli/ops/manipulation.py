@@ -11,6 +11,7 @@ from ..base.dtypes import convert_dtype, is_float
 from ..base.dims import is_known, numel
 from ..kernels.cpu import manipulation as cpu_manipulation
 from ..shapes import reshaping
+from ..shapes import manipulation as shape_rules
 from ..shapes.manipulation import cast_meta, inverse_axis, reshape_target, squeeze_shape, unsqueeze_shape
 from .define import LAYOUT_NAME, Attr, Structured, backend_attrs, dtype_or_none, fmt_shape, int_list, is_int, register
 
@@ -326,6 +327,7 @@ def _infer_size(ctx):
 register(
     "size",
     kernel_module="manipulation",
+    structured=Structured(meta=shape_rules.size_meta, cpu=cpu_manipulation.size_out),
     inputs=["Input"],
     outputs=["Out"],
     infer=_infer_size,
@@ -342,6 +344,7 @@ def _infer_shape(ctx):
 register(
     "shape",
     kernel_module="manipulation",
+    structured=Structured(meta=shape_rules.shape_meta, cpu=cpu_manipulation.shape_out),
     inputs=["Input"],
     outputs=["Out"],
     infer=_infer_shape,

@@ -1,11 +1,13 @@
 """The ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the family of
 reverse, stack and unbind, whose kernels serve them): reverse (reversed along axes), Fluid 1.8's flip
 (reverse's twin; its gradient is a flip), roll (circularly shifted along dims), unbind (the slices along an
-axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them). unbind and unstack and their
-gradients are structured kernels: their meta rules in shapes/joining.py, their CPU out-kernels in
-kernels/cpu/joining.py."""
+axis) and unstack (unbind's twin with Fluid's num; its gradient stacks them). All are structured kernels: unbind's
+and unstack's meta rules in shapes/joining.py, their CPU out-kernels in kernels/cpu/joining.py; reverse's, flip's
+and roll's in shapes/rearranging.py and kernels/cpu/manipulation.py."""
 
 from ..kernels.cpu import joining as cpu_joining
+from ..kernels.cpu import manipulation as cpu_manipulation
+from ..shapes import rearranging
 from ..shapes import joining as meta_rules
 from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from ..base.dims import known_numel
@@ -32,6 +34,7 @@ def _grad_flip(g):
 register(
     "flip",
     kernel_module="manipulation",
+    structured=Structured(meta=rearranging.flip_meta, cpu=cpu_manipulation.REVERSE),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_flip,
@@ -69,6 +72,7 @@ _ROLL_ATTRS = {
 register(
     "roll",
     kernel_module="manipulation",
+    structured=Structured(meta=rearranging.roll_meta, cpu=cpu_manipulation.ROLL),
     inputs=["X", "ShiftsTensor?"],
     outputs=["Out"],
     attrs=_ROLL_ATTRS,
@@ -82,6 +86,7 @@ register(
 register(
     "roll_grad",
     kernel_module="manipulation",
+    structured=Structured(meta=rearranging.roll_grad_meta, cpu=cpu_manipulation.ROLL_GRAD),
     inputs=["X", "ShiftsTensor?", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ROLL_ATTRS,
@@ -213,6 +218,7 @@ def _grad_reverse(g):
 register(
     "reverse",
     kernel_module="manipulation",
+    structured=Structured(meta=rearranging.reverse_meta, cpu=cpu_manipulation.REVERSE),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_reverse,

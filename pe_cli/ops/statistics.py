@@ -10,7 +10,9 @@ equal values in x's order): the values are the same, and so is every gradient wh
 distinct."""
 
 from ..base.dims import fmt_shape
-from .define import Attr, int_list, is_int, register
+from ..kernels.cpu import statistics as cpu
+from ..shapes import statistics as metas
+from .define import Attr, Structured, int_list, is_int, register
 
 _BOOL = (False, True)
 _NUMBERS = ("float16", "float32", "float64", "int32", "int64")
@@ -74,6 +76,7 @@ def _by_index(op_type, attrs, infer, doc):
         grad_reads=("X", "Indices"),
         lod="drop",
         traits=("scalar_0d_in_paddle2",),
+        structured=Structured(meta=metas.by_index_meta, cpu=getattr(cpu, f"{op_type}_out")),
         doc=doc,
     )
     register(
@@ -82,6 +85,7 @@ def _by_index(op_type, attrs, infer, doc):
         inputs=["X", "Indices", "Out@GRAD"],
         outputs=["X@GRAD"],
         attrs=attrs,
+        structured=Structured(meta=metas.scattered_back_meta, cpu=cpu.by_index_grad_out),
         infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
     )
 
@@ -133,6 +137,7 @@ _MEDIAN_ATTRS = {"axis": Attr([], int_list, "a list of ints"), "keepdim": Attr(F
 register(
     "nanmedian",
     kernel_module="statistics",
+    structured=Structured(meta=metas.nanmedian_meta, cpu=cpu.nanmedian_out),
     inputs=["X"],
     outputs=["Out", "MedianIndex"],
     attrs=_MEDIAN_ATTRS,
@@ -150,6 +155,7 @@ register(
 register(
     "nanmedian_grad",
     kernel_module="statistics",
+    structured=Structured(meta=metas.scattered_back_meta, cpu=cpu.nanmedian_grad_out),
     inputs=["X", "MedianIndex", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_MEDIAN_ATTRS,
@@ -176,6 +182,7 @@ def _infer_bincount(ctx):
 register(
     "bincount",
     kernel_module="statistics",
+    structured=Structured(meta=metas.bincount_meta, cpu=cpu.bincount_out),
     inputs=["X", "Weights?"],
     outputs=["Out"],
     attrs={"minlength": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0")},

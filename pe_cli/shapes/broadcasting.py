@@ -1,6 +1,7 @@
 """The broadcasting and tiling family's rules, shared by the kernels of both devices: the shape X expands to,
 and expand's operands for it; and the meta rules (structured kernels, shapes/structured.py) of expand, tile,
-expand_as (Fluid's tiling) and expand_v2, expand_as_v2 (Paddle 2.x's broadcast), their CPU out-kernels in
+expand_as (Fluid's tiling) and expand_v2, expand_as_v2 (Paddle 2.x's broadcast), broadcast_tensors and their
+gradients, their CPU out-kernels in
 kernels/cpu/broadcasting.py.
 
 Each forward's Out is X repeated ("tile": args X's shape with a 1 before each dim and Out's shape with each dim
@@ -113,3 +114,18 @@ def expand_v2_grad_meta(attrs, ins, facts):
     x = ins["X"]
     padded, times = times_of(x.shape, ins["Out@GRAD"].shape)
     return _summed(x, times, padded, tuple(x.shape))
+
+
+def broadcast_tensors_meta(attrs, ins, facts):
+    """broadcast_tensors' Out, one per X: the Xs' shapes broadcast, each X's dtype; "copy" (each X broadcast into
+    its buffer)."""
+    xs = ins["X"]
+    target = np.broadcast_shapes(*[tuple(x.shape) for x in xs])
+    return Meta({"Out": [(target, x.dtype) for x in xs]}, "copy")
+
+
+def broadcast_tensors_grad_meta(attrs, ins, facts):
+    """broadcast_tensors_grad's X@GRAD, one per X: its Out@GRAD summed back to X's shape (expand_v2_grad's: fresh
+    sums)."""
+    grads = [expand_v2_grad_meta({}, {"X": x, "Out@GRAD": d}, facts) for x, d in zip(ins["X"], ins["Out@GRAD"])]
+    return Meta({"X@GRAD": [g.outputs["X@GRAD"] for g in grads]}, "sum", fresh=True)

@@ -1,7 +1,10 @@
 """The indexing family's rules, shared by the kernels of both devices: strided_slice's window, the shape a
 slice keeps after decrease_axis, arg_max's and arg_min's output dtype; the meta rules of slice, strided_slice,
-top_k, top_k_v2, arg_max, arg_min and their gradients (structured kernels; slice's and strided_slice's CPU
-out-kernels in kernels/cpu/slicing.py)."""
+top_k, top_k_v2, arg_max, arg_min, where, where_index, argsort, unique and their gradients (structured kernels;
+slice's and strided_slice's CPU out-kernels in kernels/cpu/slicing.py, the others' in kernels/cpu/indexing.py and
+selecting.py)."""
+
+import math
 
 import numpy as np
 
@@ -189,3 +192,85 @@ def arg_meta(attrs, ins, facts):
     return Meta(
         {"Out": (shape, dtype)}, "axis" if dtype.kind in "iu" else "cast", args=(axis,), fresh=dtype.kind not in "iu"
     )
+
+
+# -- where, where_index, argsort and unique: meta rules (their CPU out-kernels: kernels/cpu/indexing.py) -----------
+
+
+def condition_rows(cond_shape, rank):
+    """Condition's shape as [leading dims] where it is 1 along a run of trailing dims of the output (rank ``rank``)
+    and has at least one leading dim; else None."""
+    dims = (1,) * (rank - len(cond_shape)) + tuple(cond_shape)
+    lead = len(dims)
+    while lead and dims[lead - 1] == 1:
+        lead -= 1
+    if lead == 0 or lead == rank:
+        return None
+    return dims[:lead]
+
+
+def where_meta(attrs, ins, facts):
+    """where's Out: Condition, X and Y broadcast, numpy's result dtype of X and Y. "rows" where Condition is
+    constant over a run of trailing dims (a beam search's finished beams over the vocabulary: Y copied into Out,
+    then X's rows where Condition holds; args: Condition's leading dims); else "where" (numpy's where, fresh)."""
+    c, x, y = ins["Condition"], ins["X"], ins["Y"]
+    dtype = np.result_type(x.dtype, y.dtype)
+    if tuple(c.shape) == tuple(x.shape) == tuple(y.shape):
+        return Meta({"Out": (tuple(x.shape), dtype)}, "where", fresh=True)
+    shape = np.broadcast_shapes(tuple(c.shape), tuple(x.shape), tuple(y.shape))
+    rows = condition_rows(c.shape, len(shape))
+    if rows is None:
+        return Meta({"Out": (shape, dtype)}, "where", fresh=True)
+    return Meta({"Out": (shape, dtype)}, "rows", args=(rows,))
+
+
+def where_grad_meta(attrs, ins, facts):
+    """where_grad's X@GRAD and Y@GRAD: Out@GRAD where (not) Condition, summed to X's (Y's) shape where it is
+    given (else Condition and Out@GRAD broadcast), Out@GRAD's dtype; "where" (fresh: numpy's where, its sums)."""
+    c, dout = ins["Condition"], ins["Out@GRAD"]
+    full = np.broadcast_shapes(tuple(c.shape), tuple(dout.shape))
+    outputs = {}
+    for slot in ("X", "Y"):
+        given = ins.get(slot)
+        outputs[slot + "@GRAD"] = (full if given is None else tuple(given.shape), dout.dtype)
+    return Meta(outputs, "where", fresh=True)
+
+
+def where_index_meta(attrs, ins, facts):
+    """where_index's Out: int64 [true elements (their count: Condition's values, -1), Condition's rank]; "argwhere"
+    (fresh: numpy's argwhere)."""
+    return Meta({"Out": ((-1, len(ins["Condition"].shape)), np.dtype(np.int64))}, "argwhere", fresh=True)
+
+
+def argsort_meta(attrs, ins, facts):
+    """argsort's Out (X's shape and dtype) and Indices (int64): "scalar" (a 0-D X: itself at index 0, Paddle
+    2.6's), else "sort" (a stable sort, ties in the order of Paddle's CPU std::sort); fresh: numpy's arrays."""
+    x = ins["X"]
+    shape = tuple(x.shape)
+    outputs = {"Out": (shape, x.dtype), "Indices": (shape, np.dtype(np.int64))}
+    return Meta(outputs, "sort" if shape else "scalar", args=(attrs["axis"] % max(len(shape), 1),), fresh=True)
+
+
+def argsort_grad_meta(attrs, ins, facts):
+    """argsort_grad's X@GRAD (X's shape and dtype): "put" (Out@GRAD put at Indices along the axis, args; zeros
+    elsewhere), "scalar" (a 0-D X: Out@GRAD cast)."""
+    x = ins["X"]
+    shape = tuple(x.shape)
+    variant = "put" if shape else "scalar"
+    return Meta({"X@GRAD": (shape, x.dtype)}, variant, args=(attrs["axis"] % max(len(shape), 1),))
+
+
+def unique_meta(attrs, ins, facts):
+    """unique's and unique_with_counts' outputs, their lengths the count of distinct values (-1): Fluid's form
+    ("first": Out in the order values first appear, Index, Count) or Paddle 2.x's ("sorted", is_sorted: Out
+    ascending, Indices, Index, Counts); of ``dtype`` but Out; fresh: numpy's unique's arrays."""
+    x, dtype = ins["X"], np.dtype(convert_dtype(attrs["dtype"]))
+    shape = tuple(x.shape)
+    if not attrs.get("is_sorted"):
+        outputs = {"Out": ((-1,), x.dtype), "Index": ((math.prod(shape),), dtype), "Count": ((-1,), dtype)}
+        return Meta(outputs, "first", fresh=True)
+    axis = [a % len(shape) for a in attrs.get("axis") or ()]
+    out = tuple(-1 if i == axis[0] else n for i, n in enumerate(shape)) if axis else (-1,)
+    index = (shape[axis[0]],) if axis else (math.prod(shape),)
+    outputs = {"Out": (out, x.dtype), "Indices": ((-1,), dtype), "Index": (index, dtype), "Counts": ((-1,), dtype)}
+    return Meta(outputs, "sorted", fresh=True)

@@ -198,3 +198,13 @@ def cast_meta(attrs, ins, facts):
     if dtype == np.float16 and x.dtype != np.float16:
         return Meta({"Out": (tuple(x.shape), dtype)}, "paddle_float16", fresh=True)
     return Meta({"Out": (tuple(x.shape), dtype)}, "astype")
+
+
+def shape_meta(attrs, ins, facts):
+    """shape's Out: Input's dims (a SelectedRows': its value's, [rows, ...]), int32 [rank]; "dims"."""
+    return Meta({"Out": ((len(ins["Input"].shape),), np.dtype(np.int32))}, "dims")
+
+
+def size_meta(attrs, ins, facts):
+    """size's Out: Input's number of elements, int64 [1] (0-D in a Paddle 2.x program, ``facts.zero_dim``)."""
+    return Meta({"Out": ((1,) if not facts.zero_dim else (), np.dtype(np.int64))}, "count")

@@ -21,6 +21,7 @@ def _program():
         x = fluid.layers.data("x", shape=[2], dtype="float32", lod_level=1)
         noise = fluid.layers.uniform_random([4, 2], min=-1.0, max=1.0)
         fluid.layers.reverse(noise, axis=[0])
+        fluid.layers.maxout(fluid.layers.reshape(noise, [1, 4, 2, 1]), groups=2)
         pooled = fluid.layers.sequence_pool(x, "sum")
         i = fluid.layers.fill_constant([1], "int64", 0)
         limit = fluid.layers.fill_constant([1], "int64", 3)
@@ -40,9 +41,9 @@ def test_a_step_hands_its_kernel_the_ops_attributes_alone():
         assert not any(k in step.attrs for k in ("_lod", "_rng", "_block", "_outputs", "_output_counts"))
     told = {s.op.type: s.told for s in steps}
     assert told["sequence_pool"] and told["uniform_random"] and told["while"]  # LoD, Generator, block
-    assert not told["reverse"]  # it needs nothing: kernel(ins, attrs)
+    assert not told["maxout"]  # it needs nothing: kernel(ins, attrs)
     assert (
-        told["fill_constant"] and told["less_than"]
+        told["fill_constant"] and told["less_than"] and told["reverse"]
     )  # structured kernels' steps: their meta rules read the op's facts
     by_type = {s.op.type: s.context for s in steps}
     assert by_type["uniform_random"].rng is not None and by_type["while"].block is not None

@@ -36,6 +36,7 @@ from tests.ops import (
     cases_matrix,
     cases_adamw,
     cases_broadcasting,
+    cases_bucketing,
     cases_channel_rearranging,
     cases_complex,
     cases_convolution,
@@ -60,7 +61,10 @@ from tests.ops import (
     cases_sequence_shape,
     cases_similarity,
     cases_special,
+    cases_statistics,
     cases_flattening,
+    cases_folding,
+    cases_framing,
     cases_gather_scatter,
     cases_image,
     cases_image_bicubic,
@@ -68,7 +72,9 @@ from tests.ops import (
     cases_image_resize,
     cases_image_unfold,
     cases_linear_resize,
+    cases_index_assignment,
     cases_indexing,
+    cases_indexing_axis,
     cases_indexing_tensor_bounds,
     cases_manipulation,
     cases_pooling,
@@ -260,6 +266,22 @@ CONVERTED = {
     }
     | {"similarity_focus"},
     "linear resize": {f"linear_interp{v2}{g}" for v2 in ("", "_v2") for g in ("", "_grad")},
+    # (their sentinel buffers, fresh arrays of lengths their values give, steps: tests/kernels/test_structured_indexing.py)
+    "where, argsort and unique": {"where", "where_grad", "where_index", "argsort", "argsort_grad"}
+    | {"unique", "unique_with_counts"},
+    "rearranging": {"flip", "reverse", "roll", "roll_grad"},
+    "shape and size": {"shape", "size"},
+    "index tensors": {
+        f"{op}{g}"
+        for op in ("take_along_axis", "put_along_axis", "index_add", "fill_diagonal_tensor", "index_sample")
+        + ("multiplex", "index_put")
+        for g in ("", "_grad")
+    }
+    | {"shard_index"},
+    "statistics": {f"{op}{g}" for op in ("kthvalue", "mode", "nanmedian") for g in ("", "_grad")} | {"bincount"},
+    "bucketing": {"histogram", "searchsorted", "repeat_interleave", "repeat_interleave_grad"},
+    "broadcast_tensors": {"broadcast_tensors", "broadcast_tensors_grad"},
+    "framing": {f"{op}{g}" for op in ("frame", "overlap_add", "fold") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -401,6 +423,19 @@ CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONV
 CASES["random"] = cases_random.CASES
 CASES["sampling"] = cases_sampling.CASES
 CASES["complex"] = cases_complex.CASES
+_INDEXING_FILES = (cases_indexing, cases_indexing_axis, cases_manipulation, cases_gather_scatter, cases_statistics)
+_INDEXING_FILES += (cases_bucketing, cases_broadcasting, cases_index_assignment, cases_folding, cases_framing)
+for _family in (
+    "where, argsort and unique",
+    "rearranging",
+    "shape and size",
+    "index tensors",
+    "statistics",
+    "bucketing",
+    "broadcast_tensors",
+    "framing",
+):
+    CASES[_family] = [c for f in _INDEXING_FILES for c in f.CASES if c.op in CONVERTED[_family]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 CASES["image"] = [
     c
@@ -450,6 +485,14 @@ OWN_TESTS = (
     "linalg",
     "image",
     "linear resize",
+    "where, argsort and unique",
+    "rearranging",
+    "shape and size",
+    "index tensors",
+    "statistics",
+    "bucketing",
+    "broadcast_tensors",
+    "framing",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

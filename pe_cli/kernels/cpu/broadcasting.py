@@ -38,13 +38,11 @@ TILE_GRAD = by_variant("tile_grad_out", None, sum=_sum)
 _expand_v2_grad = adapter(expand_v2_grad_meta, TILE_GRAD, "expand_v2_grad")  # (broadcast_tensors_grad's parts)
 
 
-def broadcast_tensors(ins, attrs):
-    xs = ins["X"]
-    target = np.broadcast_shapes(*[x.shape for x in xs])
-    return {"Out": [np.broadcast_to(x, target).copy() for x in xs]}
+def broadcast_tensors_out(ins, outs, attrs, meta):
+    for x, out in zip(ins["X"], outs["Out"]):
+        np.copyto(out, x)  # (X broadcast to Out's shape)
 
 
-def broadcast_tensors_grad(ins, attrs):
-    return {
-        "X@GRAD": [_expand_v2_grad({"X": x, "Out@GRAD": d}, {})["X@GRAD"] for x, d in zip(ins["X"], ins["Out@GRAD"])]
-    }
+def broadcast_tensors_grad_out(ins, outs, attrs, meta):
+    """Each Out@GRAD summed back to its X's shape (expand_v2_grad's out-kernel's new arrays)."""
+    outs["X@GRAD"] = [_expand_v2_grad({"X": x, "Out@GRAD": d}, {})["X@GRAD"] for x, d in zip(ins["X"], ins["Out@GRAD"])]

@@ -1,6 +1,9 @@
-"""Kernels of pe_cli/ops/framing.py: index arrays over the framed axis (numpy), axis 0 through axis -1."""
+"""Out-kernels of pe_cli/ops/framing.py (structured kernels, fresh; their meta rules: shapes/framing.py): index arrays over the framed axis (numpy), axis 0 through axis -1."""
 
 import numpy as np
+
+from ...shapes import framing as rules
+from ..structured import adapter, fresh_output
 
 
 def _windows(n, length, hop):
@@ -23,20 +26,31 @@ def _overlap_add(x, hop, axis):
     return np.ascontiguousarray(np.moveaxis(out, -1, 0) if axis == 0 else out)
 
 
-def frame(ins, attrs):
-    return {"Out": _frame(ins["X"], attrs)}
+def _handed(outs, slot, value, meta, ins):
+    outs[slot] = fresh_output(value, meta.outputs[slot], ins.values())
 
 
-def frame_grad(ins, attrs):
-    x = ins["X"]
-    return {"X@GRAD": _overlap_add(ins["Out@GRAD"], attrs["hop_length"], attrs["axis"]).reshape(x.shape)}
+def frame_out(ins, outs, attrs, meta):
+    _handed(outs, "Out", _frame(ins["X"], attrs), meta, ins)
 
 
-def overlap_add(ins, attrs):
-    return {"Out": _overlap_add(ins["X"], attrs["hop_length"], attrs["axis"])}
+def frame_grad_out(ins, outs, attrs, meta):
+    dx = _overlap_add(ins["Out@GRAD"], attrs["hop_length"], attrs["axis"]).reshape(ins["X"].shape)
+    _handed(outs, "X@GRAD", dx, meta, ins)
 
 
-def overlap_add_grad(ins, attrs):
+def overlap_add_out(ins, outs, attrs, meta):
+    _handed(outs, "Out", _overlap_add(ins["X"], attrs["hop_length"], attrs["axis"]), meta, ins)
+
+
+def overlap_add_grad_out(ins, outs, attrs, meta):
     x = ins["X"]
     length = x.shape[-2] if attrs["axis"] == -1 else x.shape[1]
-    return {"X@GRAD": _frame(ins["Out@GRAD"], {**attrs, "frame_length": length}).reshape(x.shape)}
+    _handed(outs, "X@GRAD", _frame(ins["Out@GRAD"], {**attrs, "frame_length": length}).reshape(x.shape), meta, ins)
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/framing.py's HOST_OPS)
+frame = adapter(rules.frame_meta, frame_out, "frame")
+frame_grad = adapter(rules.framed_grad_meta, frame_grad_out, "frame_grad")
+overlap_add = adapter(rules.overlap_add_meta, overlap_add_out, "overlap_add")
+overlap_add_grad = adapter(rules.framed_grad_meta, overlap_add_grad_out, "overlap_add_grad")

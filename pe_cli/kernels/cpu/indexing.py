@@ -1,4 +1,6 @@
-"""Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py); slice's and
+"""Out-kernels of ops/indexing.py's and indexing_search.py's structured kernels (their meta rules: shapes/indexing.py):
+where, where_index, argsort, unique, top_k, arg_max, arg_min and their gradients; numpy (top_k over wide float
+rows: a numba loop, _top_k_loops.py; argsort's ties: _stl_sort_loops.py); slice's and
 strided_slice's out-kernels are in slicing.py, gather's, gather_nd's, scatter's and one_hot's (and their
 gradients') in gathering.py. The host-side checks and index arithmetic shared with the CUDA
 kernels live in kernels/value_checks.py and shapes/indexing.py."""
@@ -7,7 +9,7 @@ import numpy as np
 
 from .runtime.loops import lazy
 from .elementwise import unbroadcast
-from ...shapes.indexing import top_k_grad_meta
+from ...shapes.indexing import argsort_meta, top_k_grad_meta, unique_meta, where_index_meta, where_meta
 from ..structured import adapter, fresh_output
 from .launches import by_variant
 from .selecting import GREATER, LARGEST, SMALLEST, _stl_sort_loops, numba_rows, tied_rows
@@ -47,109 +49,113 @@ def _std_sort_ties(x, idx, descending):
     return ids.reshape(idx.shape)
 
 
-def argsort(ins, attrs):
-    x = ins["X"]
-    if not x.ndim:  # a 0-D X: itself, at index 0 (Paddle 2.6's)
-        return {"Out": x.copy(), "Indices": np.zeros((), np.int64)}
-    axis = attrs["axis"] % x.ndim
+def _argsort(ins, outs, attrs, meta):
+    """Out: X sorted along the axis (meta.args), Indices: where each came from (a stable sort, ties in the order
+    of Paddle's CPU std::sort: _std_sort_ties)."""
+    x, (axis,) = ins["X"], meta.args
     idx = np.moveaxis(sort_indices(x, axis, attrs["descending"]), axis, -1)
     idx = np.moveaxis(
         _std_sort_ties(np.moveaxis(x, axis, -1), np.ascontiguousarray(idx), attrs["descending"]), -1, axis
     )
-    return {"Out": np.take_along_axis(x, idx, axis), "Indices": np.ascontiguousarray(idx.astype(np.int64))}
+    outs["Out"] = fresh_output(np.take_along_axis(x, idx, axis), meta.outputs["Out"], ins.values())
+    outs["Indices"] = fresh_output(idx.astype(np.int64), meta.outputs["Indices"], ins.values())
 
 
-def argsort_grad(ins, attrs):
-    x, idx, dout = ins["X"], ins["Indices"], ins["Out@GRAD"]
-    if not x.ndim:
-        return {"X@GRAD": np.array(dout, dtype=x.dtype)}
-    dx = np.zeros(x.shape, dtype=x.dtype)
-    np.put_along_axis(dx, idx, dout, attrs["axis"] % x.ndim)
-    return {"X@GRAD": dx}
+def _argsort_scalar(ins, outs, attrs, meta):
+    """A 0-D X: itself, at index 0 (Paddle 2.6's)."""
+    outs["Out"], outs["Indices"] = ins["X"].copy(), np.zeros((), np.int64)
 
 
-def unique(ins, attrs):
-    x = ins["X"]
-    if attrs.get("is_sorted"):
-        return _sorted_unique(x, attrs)
-    values, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
+def _argsort_put(ins, outs, attrs, meta):
+    dx = outs["X@GRAD"]
+    dx.fill(0)
+    np.put_along_axis(dx, ins["Indices"], ins["Out@GRAD"], meta.args[0])
+
+
+def _argsort_grad_scalar(ins, outs, attrs, meta):
+    np.copyto(outs["X@GRAD"], ins["Out@GRAD"], casting="unsafe")
+
+
+ARGSORT = by_variant("argsort_out", None, sort=_argsort, scalar=_argsort_scalar)
+ARGSORT_GRAD = by_variant("argsort_grad_out", None, put=_argsort_put, scalar=_argsort_grad_scalar)
+
+
+def _unique_first(ins, outs, attrs, meta):
+    """Fluid's unique: the distinct values in the order they first appear, each value's place among them, their
+    counts (new arrays: numpy's)."""
+    values, first, inverse, counts = np.unique(ins["X"], return_index=True, return_inverse=True, return_counts=True)
     order = np.argsort(first, kind="stable")  # distinct values in the order they first appear
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
-    dtype = np.dtype(attrs["dtype"])
-    return {
-        "Out": values[order],
-        "Index": rank[inverse.reshape(-1)].astype(dtype),
-        "Count": counts[order].astype(dtype),
-    }
+    dtype = meta.outputs["Index"][1]
+    outs["Out"] = values[order]
+    outs["Index"] = rank[inverse.reshape(-1)].astype(dtype)
+    outs["Count"] = counts[order].astype(dtype)
 
 
-def _sorted_unique(x, attrs):
+def _unique_sorted(ins, outs, attrs, meta):
     """Paddle 2.x's unique: the distinct values of x flattened, or its distinct slices along axis (lexicographic
     order), ascending; where each first occurs, each element's (slice's) place among them, their counts."""
-    axis = [a % x.ndim for a in attrs["axis"]]
+    x = ins["X"]
+    axis = [a % x.ndim for a in attrs.get("axis") or ()]
     flat = x.reshape(-1) if not axis else x
     out, first, inverse, counts = np.unique(
         flat, return_index=True, return_inverse=True, return_counts=True, axis=axis[0] if axis else None
     )
-    dtype = np.dtype(attrs["dtype"])
-    return {
-        "Out": out,
-        "Indices": first.astype(dtype),
-        "Index": inverse.reshape(-1).astype(dtype),
-        "Counts": counts.astype(dtype),
-    }
+    dtype = meta.outputs["Index"][1]
+    outs["Out"] = np.ascontiguousarray(out)
+    outs["Indices"] = first.astype(dtype)
+    outs["Index"] = inverse.reshape(-1).astype(dtype)
+    outs["Counts"] = counts.astype(dtype)
 
 
-def where(ins, attrs):
-    cond, x, y = ins["Condition"], ins["X"], ins["Y"]
-    if cond.shape == x.shape == y.shape:
-        return {"Out": np.where(cond, x, y)}
-    shape = np.broadcast_shapes(cond.shape, x.shape, y.shape)
-    rows = _condition_rows(cond, len(shape))
-    if rows is None:
-        return {"Out": np.where(cond, x, y)}
-    # a condition constant over the trailing dims (a beam search's finished beams over the vocabulary):
-    # Y copied, then the rows it holds from X (np.where tests every value: 2.2 against 1.0 ms on
-    # [64, 4, 10,000] float32, 2-core AMD EPYC VM)
-    out = np.empty(shape, np.result_type(x, y))
+# (fresh: their lengths are the count of distinct values)
+UNIQUE = by_variant("unique_out", None, first=_unique_first, sorted=_unique_sorted)
+
+
+def _where(ins, outs, attrs, meta):
+    outs["Out"] = fresh_output(np.where(ins["Condition"], ins["X"], ins["Y"]), meta.outputs["Out"], ins.values())
+
+
+def _where_rows(ins, outs, attrs, meta):
+    """A condition constant over the trailing dims (a beam search's finished beams over the vocabulary): Y copied,
+    then the rows it holds from X (np.where tests every value: 2.2 against 1.0 ms on [64, 4, 10,000] float32,
+    2-core AMD EPYC VM)."""
+    cond, x, y, out = ins["Condition"], ins["X"], ins["Y"], outs["Out"]
+    (dims,) = meta.args
+    shape = out.shape
     out[...] = y
-    lead = rows.ndim
-    mask = np.broadcast_to(rows, shape[:lead])
+    lead = len(dims)
+    mask = np.broadcast_to(cond.reshape(dims), shape[:lead])
     if mask.any():
         x_dims = (1,) * (len(shape) - x.ndim) + x.shape
         if all(d == 1 for d in x_dims[:lead]):  # one row of X for all (no gather: 1.7 against 3.6 ms)
             out[mask] = x.reshape(x_dims[lead:])
         else:
             out[mask] = np.broadcast_to(x, shape)[mask]
-    return {"Out": out}
 
 
-def _condition_rows(cond, rank):
-    """Condition as [leading dims] when it is 1 along a run of trailing dims of the output (rank
-    ``rank``) and has at least one leading dim; else None."""
-    dims = (1,) * (rank - cond.ndim) + cond.shape
-    lead = len(dims)
-    while lead and dims[lead - 1] == 1:
-        lead -= 1
-    if lead == 0 or lead == rank:
-        return None
-    return cond.reshape(dims[:lead])
+WHERE = by_variant("where_out", None, where=_where, rows=_where_rows)
+where = adapter(where_meta, WHERE, "where")  # (by name: tests of the beam search's rows)
 
 
-def where_grad(ins, attrs):
+def _where_grad(ins, outs, attrs, meta):
+    """X@GRAD: Out@GRAD where Condition, Y@GRAD: where not, each summed to its input's shape where given."""
     cond, dout = ins["Condition"], ins["Out@GRAD"]
     zero = np.zeros((), dtype=dout.dtype)
-    grads = {"X@GRAD": np.where(cond, dout, zero), "Y@GRAD": np.where(cond, zero, dout)}
-    for slot in ("X", "Y"):
-        if ins.get(slot) is not None:
-            grads[slot + "@GRAD"] = unbroadcast(grads[slot + "@GRAD"], ins[slot].shape)
-    return grads
+    for slot, picked in (("X", np.where(cond, dout, zero)), ("Y", np.where(cond, zero, dout))):
+        given = ins.get(slot)
+        grad = picked if given is None else unbroadcast(picked, given.shape)
+        outs[slot + "@GRAD"] = fresh_output(grad, meta.outputs[slot + "@GRAD"], ins.values())
 
 
-def where_index(ins, attrs):
+WHERE_GRAD = by_variant("where_grad_out", None, where=_where_grad)
+
+
+def where_index_out(ins, outs, attrs, meta):
+    """Out: the coordinates of Condition's true elements (fresh: their count is Condition's values)."""
     c = ins["Condition"]
-    return {"Out": np.argwhere(c).astype(np.int64).reshape(-1, c.ndim)}
+    outs["Out"] = np.argwhere(c).astype(np.int64, order="C").reshape(-1, c.ndim)  # (argwhere's is F-ordered)
 
 
 # -- top_k, arg_max, arg_min: out-kernels of the variants their meta rules choose (shapes/indexing.py)
@@ -287,3 +293,8 @@ def _arg_out(fn):
 
 ARG_MAX = _arg_out(np.argmax)
 ARG_MIN = _arg_out(np.argmin)
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/indexing.py's HOST_OPS)
+argsort = adapter(argsort_meta, ARGSORT, "argsort")
+unique = adapter(unique_meta, UNIQUE, "unique")
+where_index = adapter(where_index_meta, where_index_out, "where_index")

@@ -1,10 +1,13 @@
-"""The indexing_axis family's CPU kernels, over numpy: an index tensor along an axis becomes one index
-array per dim (the other dims' positions broadcast), so gathers are fancy indexing and scatters numpy's
-``ufunc.at`` (repeated places accumulate)."""
+"""The indexing_axis family's CPU out-kernels (structured kernels; their meta rules: shapes/indexing_axis.py), over
+numpy: an index tensor along an axis becomes one index array per dim (the other dims' positions broadcast), so
+gathers are fancy indexing and scatters numpy's ``ufunc.at`` (repeated places accumulate)."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import indexing_axis as rules
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 
 
 def _in_range(index, axis, size, op_type):
@@ -22,18 +25,20 @@ def _places(index, axis, size, op_type):
     return tuple(grids)
 
 
-def take_along_axis(ins, attrs):
-    x, index = ins["Input"], ins["Index"]
-    axis = attrs["Axis"] % x.ndim
-    return {"Result": x[_places(index, axis, x.shape[axis], "take_along_axis")]}
+def _take(ins, outs, attrs, meta):
+    x, (axis,) = ins["Input"], meta.args
+    taken = x[_places(ins["Index"], axis, x.shape[axis], "take_along_axis")]
+    outs["Result"] = fresh_output(taken, meta.outputs["Result"], ins.values())
 
 
-def take_along_axis_grad(ins, attrs):
-    x, index, dout = ins["Input"], ins["Index"], ins["Result@GRAD"]
-    axis = attrs["Axis"] % x.ndim
-    dx = np.zeros(x.shape, dtype=dout.dtype)
-    np.add.at(dx, _places(index, axis, x.shape[axis], "take_along_axis_grad"), dout)
-    return {"Input@GRAD": dx}
+def _take_grad(ins, outs, attrs, meta):
+    x, dx, (axis,) = ins["Input"], outs["Input@GRAD"], meta.args
+    dx.fill(0)
+    np.add.at(dx, _places(ins["Index"], axis, x.shape[axis], "take_along_axis_grad"), ins["Result@GRAD"])
+
+
+TAKE_ALONG_AXIS = by_variant("take_along_axis_out", None, take=_take)
+TAKE_ALONG_AXIS_GRAD = by_variant("take_along_axis_grad_out", None, add=_take_grad)
 
 
 def _targets(x, index, value, axis, op_type):
@@ -55,27 +60,31 @@ def _last_writes(flat):
 _EMPTY = {"add": 0, "mean": 0, "mul": 1, "multiply": 1}
 
 
-def _start(x, flat, reduce, include_self):
-    out = np.array(x).reshape(-1)
+def _start(out, x, flat, reduce, include_self):
+    """``out`` (Input's values, flat) with the places written set to the reduction's start unless Input's own
+    values take part."""
     if reduce == "assign" or include_self:
-        return out
+        return
     if reduce in _EMPTY:
         out[flat] = _EMPTY[reduce]
     else:
         big = np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max
         out[flat] = big if reduce == "amin" else -big
-    return out
 
 
 def _counts(x, flat, include_self):
     return np.bincount(flat, minlength=x.size).astype(np.float64) + (1 if include_self else 0)
 
 
-def put_along_axis(ins, attrs):
-    x, reduce, include_self = ins["Input"], attrs["Reduce"], attrs["Include_self"]
-    axis = attrs["Axis"] % x.ndim
+def put_along_axis_out(ins, outs, attrs, meta):
+    """Result: Input copied, then Value put at Index along the axis (the variant: ``Reduce``; repeated places:
+    the last write, or reduced in order)."""
+    x, reduce, include_self, (axis,) = ins["Input"], meta.variant, attrs["Include_self"], meta.args
     flat, values = _targets(x, ins["Index"], ins["Value"], axis, "put_along_axis")
-    out = _start(x, flat, reduce, include_self)
+    result = outs["Result"]
+    np.copyto(result, x)
+    out = result.reshape(-1)  # (the buffer's memory, C order)
+    _start(out, x, flat, reduce, include_self)
     if reduce == "assign":
         keep = _last_writes(flat)
         out[flat[keep]] = values[keep]
@@ -89,12 +98,11 @@ def put_along_axis(ins, attrs):
         np.multiply.at(out, flat, values)
     else:
         (np.minimum if reduce == "amin" else np.maximum).at(out, flat, values)
-    return {"Result": out.reshape(x.shape)}
 
 
-def put_along_axis_grad(ins, attrs):
+def put_along_axis_grad_out(ins, outs, attrs, meta):
     x, value, result, dout = ins["Input"], ins["Value"], ins["Result"], ins["Result@GRAD"]
-    reduce, include_self, axis = attrs["Reduce"], attrs["Include_self"], attrs["Axis"] % x.ndim
+    reduce, include_self, (axis,) = attrs["Reduce"], attrs["Include_self"], meta.args
     flat, values = _targets(x, ins["Index"], value, axis, "put_along_axis_grad")
     d, r, xs = dout.reshape(-1).astype(np.float64), result.reshape(-1), x.reshape(-1)
     written = np.unique(flat)
@@ -114,42 +122,55 @@ def put_along_axis_grad(ins, attrs):
         dx[written] = self_part[written] if include_self and reduce != "assign" else 0
     dvalue = np.zeros(value.shape, dtype=np.float64)
     dvalue[tuple(slice(0, n) for n in ins["Index"].shape)] = dv.reshape(ins["Index"].shape)
-    return {"Input@GRAD": dx.reshape(x.shape).astype(dout.dtype), "Value@GRAD": dvalue.astype(dout.dtype)}
+    dtype = meta.outputs["Input@GRAD"][1]
+    outs["Input@GRAD"] = fresh_output(dx.reshape(x.shape).astype(dtype), meta.outputs["Input@GRAD"], ins.values())
+    outs["Value@GRAD"] = fresh_output(dvalue.astype(dtype), meta.outputs["Value@GRAD"], ins.values())
 
 
-def index_add(ins, attrs):
-    x, index, value = ins["X"], ins["Index"], ins["AddValue"]
-    axis = attrs["axis"] % x.ndim
+def _index_add(ins, outs, attrs, meta):
+    x, index, out, (axis,) = ins["X"], ins["Index"], outs["Out"], meta.args
     _in_range(index, axis, x.shape[axis], "index_add")
-    out = np.array(x)
-    np.add.at(np.moveaxis(out, axis, 0), index.astype(np.int64), np.moveaxis(value, axis, 0))
-    return {"Out": out}
+    np.copyto(out, x)
+    np.add.at(np.moveaxis(out, axis, 0), index.astype(np.int64), np.moveaxis(ins["AddValue"], axis, 0))
 
 
-def index_add_grad(ins, attrs):
-    dout, index = ins["Out@GRAD"], ins["Index"]
-    return {"X@GRAD": np.array(dout), "AddValue@GRAD": np.take(dout, index.astype(np.int64), axis=attrs["axis"])}
+def _index_add_grad(ins, outs, attrs, meta):
+    dout = ins["Out@GRAD"]
+    np.copyto(outs["X@GRAD"], dout)
+    np.take(dout, ins["Index"].astype(np.int64), axis=meta.args[0], out=outs["AddValue@GRAD"])
 
 
-def _diagonal(shape, attrs):
-    """(dim1, dim2, rows, cols): the diagonal's places in those two dims."""
-    d1, d2, offset = attrs["dim1"] % len(shape), attrs["dim2"] % len(shape), attrs["offset"]
-    n = max(0, min(shape[d1], shape[d1] + offset, shape[d2], shape[d2] - offset))
-    t = np.arange(n)
-    return d1, d2, t + max(-offset, 0), t + max(offset, 0)
+INDEX_ADD = by_variant("index_add_out", None, add=_index_add)
+INDEX_ADD_GRAD = by_variant("index_add_grad_out", None, take=_index_add_grad)
 
 
-def fill_diagonal_tensor(ins, attrs):
-    x, y = ins["X"], ins["Y"]
-    d1, d2, rows, cols = _diagonal(x.shape, attrs)
-    out = np.array(x)
+def _fill_diagonal(ins, outs, attrs, meta):
+    d1, d2, rows, cols = meta.args
+    out = outs["Out"]
+    np.copyto(out, ins["X"])
     view = np.moveaxis(out, (d1, d2), (-2, -1))
-    view[..., rows, cols] = y.reshape(view.shape[:-2] + (rows.size,))
-    return {"Out": out}
+    view[..., rows, cols] = ins["Y"].reshape(view.shape[:-2] + (rows.size,))
 
 
-def fill_diagonal_tensor_grad(ins, attrs):
-    dout = np.array(ins["Out@GRAD"])
-    d1, d2, rows, cols = _diagonal(dout.shape, attrs)
-    np.moveaxis(dout, (d1, d2), (-2, -1))[..., rows, cols] = 0
-    return {"X@GRAD": dout}
+def _zero_diagonal(ins, outs, attrs, meta):
+    d1, d2, rows, cols = meta.args
+    dx = outs["X@GRAD"]
+    np.copyto(dx, ins["Out@GRAD"])
+    np.moveaxis(dx, (d1, d2), (-2, -1))[..., rows, cols] = 0
+
+
+FILL_DIAGONAL_TENSOR = by_variant("fill_diagonal_tensor_out", None, fill=_fill_diagonal)
+FILL_DIAGONAL_TENSOR_GRAD = by_variant("fill_diagonal_tensor_grad_out", None, zero=_zero_diagonal)
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/indexing_axis.py's HOST_OPS)
+take_along_axis = adapter(rules.take_along_axis_meta, TAKE_ALONG_AXIS, "take_along_axis")
+take_along_axis_grad = adapter(rules.take_along_axis_grad_meta, TAKE_ALONG_AXIS_GRAD, "take_along_axis_grad")
+put_along_axis = adapter(rules.put_along_axis_meta, put_along_axis_out, "put_along_axis")
+put_along_axis_grad = adapter(rules.put_along_axis_grad_meta, put_along_axis_grad_out, "put_along_axis_grad")
+index_add = adapter(rules.index_add_meta, INDEX_ADD, "index_add")
+index_add_grad = adapter(rules.index_add_grad_meta, INDEX_ADD_GRAD, "index_add_grad")
+fill_diagonal_tensor = adapter(rules.fill_diagonal_tensor_meta, FILL_DIAGONAL_TENSOR, "fill_diagonal_tensor")
+fill_diagonal_tensor_grad = adapter(
+    rules.fill_diagonal_tensor_grad_meta, FILL_DIAGONAL_TENSOR_GRAD, "fill_diagonal_tensor_grad"
+)

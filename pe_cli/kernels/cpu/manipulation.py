@@ -1,5 +1,6 @@
 """Kernels of ops/manipulation.py: reshaping (out-kernels of structured kernels, their meta rules in
-shapes/reshaping.py), reverse, cast (an out-kernel too), shape and size; numpy (transpose's swap of two adjacent
+shapes/reshaping.py), cast, and reverse, flip, roll, shape and size (out-kernels too: shapes/rearranging.py,
+shapes/manipulation.py); numpy (transpose's swap of two adjacent
 axes: a numba loop, _transpose_loops.py). Expand and tile are broadcasting.py's out-kernels; joining and splitting
 (concat, split, stack, unstack, unbind) joining.py's. Shape rules shared with the CUDA twins are in
 shapes/manipulation.py and manipulation_run.py."""
@@ -8,13 +9,10 @@ import numpy as np
 
 from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import cast_meta
-from ...shapes.manipulation_run import reverse_axes
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
 from .launches import by_variant
 from .runtime.loops import lazy, run_in_parts
-from ..context import NO_CONTEXT
 from ..structured import adapter, fresh_output
-from ...shapes.reduction import scalar_shape
 
 _transpose_loops = lazy("_transpose_loops")
 
@@ -93,36 +91,46 @@ def paddle_float16(x):
 cast = adapter(cast_meta, cast_out, "cast")  # (CUDA's host fallback for its narrowing casts)
 
 
-def reverse(ins, attrs):
-    x = ins["X"]
-    axes = reverse_axes(x.ndim, attrs)
-    return {"Out": np.ascontiguousarray(np.flip(x, axes)) if axes else x.copy()}  # (none: a copy, not X itself)
+# -- reverse, flip, roll (ops/rearranging.py; their meta rules: shapes/rearranging.py), shape and size --
 
 
-def size(ins, attrs, ctx=NO_CONTEXT):
-    return {"Out": np.full(scalar_shape(ctx.zero_dim), ins["Input"].size, dtype=np.int64)}
+def _flip(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], np.flip(ins["X"], meta.args[0]))
 
 
-def shape(ins, attrs):
+def _copy(ins, outs, attrs, meta):
+    np.copyto(outs["Out"], ins["X"])  # (no axis: a copy, not X itself)
+
+
+REVERSE = by_variant("reverse_out", None, flip=_flip, copy=_copy)  # (flip's too: reverse's twin)
+
+
+def _roll_into(x, out, meta):
+    """X's windows copied into Out's (meta.args: numpy's roll's pieces; "flat": of X and Out flattened)."""
+    if meta.variant == "copy":
+        np.copyto(out, x)
+        return
+    src, dst = (x.reshape(-1), out.reshape(-1)) if meta.variant == "flat" else (x, out)
+    for x_window, out_window in meta.args[0]:
+        dst[out_window] = src[x_window]
+
+
+def _roll(ins, outs, attrs, meta):
+    _roll_into(ins["X"], outs["Out"], meta)
+
+
+def _roll_back(ins, outs, attrs, meta):
+    _roll_into(ins["Out@GRAD"], outs["X@GRAD"], meta)
+
+
+ROLL = by_variant("roll_out", None, roll=_roll, flat=_roll, copy=_roll)
+ROLL_GRAD = by_variant("roll_grad_out", None, roll=_roll_back, flat=_roll_back, copy=_roll_back)
+
+
+def size_out(ins, outs, attrs, meta):
+    outs["Out"][...] = ins["Input"].size
+
+
+def shape_out(ins, outs, attrs, meta):
     x = ins["Input"]  # (a SelectedRows: its value's dims, [rows, ...], as Fluid's and Paddle's)
-    return {"Out": np.asarray((x.values if type(x) is SelectedRows else x).shape, dtype=np.int32).reshape(-1)}
-
-
-# -- Fluid 1.8's flip and roll (ops/rearranging.py), flip on reverse's kernel --
-
-
-def flip(ins, attrs):
-    return reverse(ins, {"axis": attrs["dims"]})
-
-
-def roll(ins, attrs, sign=1):
-    x = ins["X"]
-    shifts = [sign * s for s in attrs["shifts"]]
-    dims = [d % max(x.ndim, 1) for d in attrs["dims"]]
-    if not dims and len(shifts) == 1:  # Paddle 2.x's roll of the flattened X (no axis)
-        return {"Out": np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)}
-    return {"Out": np.roll(x, shifts, dims) if dims else x.copy()}
-
-
-def roll_grad(ins, attrs):
-    return {"X@GRAD": roll({"X": ins["Out@GRAD"]}, attrs, sign=-1)["Out"]}
+    outs["Out"][...] = (x.values if type(x) is SelectedRows else x).shape

@@ -1,30 +1,23 @@
-"""The statistics family's CPU kernels, over numpy: lines along the reduced axes ([lines, n]), a stable
-sort per line (NaN last, as numpy sorts), and the gradients scattered back to the places the forward
+"""The statistics family's CPU out-kernels (structured kernels; their meta rules: shapes/statistics.py), over
+numpy: lines along the reduced axes ([lines, n]), a stable sort per line (NaN last, as numpy sorts; ties past it in
+the order of Paddle's CPU kernels, _stl_sort_loops.py), and the gradients scattered back to the places the forward
 recorded."""
 
 import numpy as np
 
 from ...base.errors import PeError
-from ..context import NO_CONTEXT
+from ...shapes import statistics as rules
+from ..structured import adapter, fresh_output
 from .cumulative import lines
 from .selecting import SMALLEST, _stl_sort_loops, numba_rows, tied_rows
-from ...shapes.reduction import scalar_shape
 
 
-def _shape(x, axes, keepdim, zero_dim):
-    out = (
-        [1 if i in axes else n for i, n in enumerate(x.shape)]
-        if keepdim
-        else [n for i, n in enumerate(x.shape) if i not in axes]
-    )
-    return tuple(out) if out else scalar_shape(zero_dim)
+def _handed(outs, meta, ins, **results):
+    for slot, value in results.items():
+        outs[slot] = fresh_output(value, meta.outputs[slot], ins.values())
 
 
-def _axis(x, attrs):
-    return attrs["axis"] % max(x.ndim, 1)
-
-
-def kthvalue(ins, attrs, ctx=NO_CONTEXT):
+def kthvalue_out(ins, outs, attrs, meta):
     """The k-th smallest along the axis and its index: where that value occurs more than once in its line (NaN
     as one value), the index Paddle's CPU kernel leaves at k - 1 (std::partial_sort where k * 64 is below the
     line's length, else std::nth_element: _stl_sort_loops.py), else the stable sort's (the same)."""
@@ -36,8 +29,14 @@ def kthvalue(ins, attrs, ctx=NO_CONTEXT):
         found = np.empty((int(tied.sum()), k), np.int64)
         _stl_sort_loops().top_k_v2_rows(numba_rows(flat[tied]), k, SMALLEST, False, found)
         at[tied] = found[:, k - 1]
-    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], ctx.zero_dim)
-    return {"Out": flat[np.arange(flat.shape[0]), at].reshape(shape), "Indices": at.astype(np.int64).reshape(shape)}
+    shape = meta.outputs["Out"][0]
+    _handed(
+        outs,
+        meta,
+        ins,
+        Out=flat[np.arange(flat.shape[0]), at].reshape(shape),
+        Indices=at.astype(np.int64).reshape(shape),
+    )
 
 
 def _mode_of(line):
@@ -52,13 +51,13 @@ def _mode_of(line):
     return values[starts[run]], int(places.max())
 
 
-def mode(ins, attrs, ctx=NO_CONTEXT):
+def mode_out(ins, outs, attrs, meta):
     x = ins["X"]
     flat, _ = lines(x, attrs["axis"])
     found = [_mode_of(line) for line in flat]
-    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], ctx.zero_dim)
+    shape = meta.outputs["Out"][0]
     values = np.array([v for v, _ in found], dtype=x.dtype).reshape(shape)
-    return {"Out": values, "Indices": np.array([i for _, i in found], dtype=np.int64).reshape(shape)}
+    _handed(outs, meta, ins, Out=values, Indices=np.array([i for _, i in found], dtype=np.int64).reshape(shape))
 
 
 def _scatter_back(ins, places, weights, axis):
@@ -68,25 +67,23 @@ def _scatter_back(ins, places, weights, axis):
     dx = np.zeros(flat.shape, dtype=dout.dtype)
     rows = np.arange(flat.shape[0])[:, None]
     np.add.at(dx, (rows, places), dout.reshape(-1, 1) * weights)
-    return {"X@GRAD": back(dx)}
+    return back(dx)
 
 
-def kthvalue_grad(ins, attrs):
-    return _scatter_back(ins, ins["Indices"].reshape(-1, 1), 1, attrs["axis"])
-
-
-mode_grad = kthvalue_grad
+def by_index_grad_out(ins, outs, attrs, meta):
+    """kthvalue_grad's and mode_grad's X@GRAD: Out@GRAD at Indices along the axis."""
+    _handed(outs, meta, ins, **{"X@GRAD": _scatter_back(ins, ins["Indices"].reshape(-1, 1), 1, attrs["axis"])})
 
 
 def _median_lines(x, attrs):
     """(x as [lines, m] over the reduced axes, the reduced axes)."""
-    axes = sorted({d % max(x.ndim, 1) for d in attrs["axis"]}) if attrs["axis"] else list(range(x.ndim))
+    axes = rules.median_axes(x.ndim, attrs)
     kept = [d for d in range(x.ndim) if d not in axes]
     moved = np.transpose(x, kept + axes) if x.ndim else x.reshape(1)
     return moved.reshape(-1, int(np.prod([x.shape[d] for d in axes], dtype=np.int64))), axes, kept
 
 
-def nanmedian(ins, attrs, ctx=NO_CONTEXT):
+def nanmedian_out(ins, outs, attrs, meta):
     x = ins["X"]
     flat, axes, _ = _median_lines(x, attrs)
     order = np.argsort(flat, axis=1, kind="stable")
@@ -100,11 +97,17 @@ def nanmedian(ins, attrs, ctx=NO_CONTEXT):
     if none.any():
         middle = np.where(none, np.nan, middle)
         places[none] = -1
-    shape = _shape(x, set(axes), attrs["keepdim"], ctx.zero_dim)
-    return {"Out": middle.astype(x.dtype).reshape(shape), "MedianIndex": places.astype(np.int64).reshape(shape + (2,))}
+    shape = meta.outputs["Out"][0]
+    _handed(
+        outs,
+        meta,
+        ins,
+        Out=middle.astype(x.dtype).reshape(shape),
+        MedianIndex=places.astype(np.int64).reshape(shape + (2,)),
+    )
 
 
-def nanmedian_grad(ins, attrs):
+def nanmedian_grad_out(ins, outs, attrs, meta):
     x, dout, places = ins["X"], ins["Out@GRAD"], ins["MedianIndex"].reshape(-1, 2)
     flat, _, kept = _median_lines(x, attrs)
     dx = np.zeros(flat.shape, dtype=dout.dtype)
@@ -115,15 +118,28 @@ def nanmedian_grad(ins, attrs):
     np.add.at(dx, (rows, places[rows, 1]), half)
     axes = [d for d in range(x.ndim) if d not in kept]
     moved_shape = [x.shape[d] for d in kept + axes]
-    return {"X@GRAD": np.transpose(dx.reshape(moved_shape), np.argsort(kept + axes)) if x.ndim else dx.reshape(x.shape)}
+    dx = np.transpose(dx.reshape(moved_shape), np.argsort(kept + axes)) if x.ndim else dx.reshape(x.shape)
+    _handed(outs, meta, ins, **{"X@GRAD": dx})
 
 
-def bincount(ins, attrs):
+def bincount_out(ins, outs, attrs, meta):
+    """Out: how often each value of X occurs (Weights': their sums); fresh, its length X's values."""
     x, w = ins["X"], ins.get("Weights")
     if x.size and x.min() < 0:
         raise PeError(f"bincount: X holds {int(x.min())}; it counts non-negative integers only")
-    dtype = np.int64 if w is None else (np.float32 if w.dtype == np.float32 else np.float64)
+    dtype = meta.outputs["Out"][1]
     if not x.size:
-        return {"Out": np.zeros(0, dtype=dtype)}
+        outs["Out"] = np.zeros(0, dtype=dtype)
+        return
     out = np.bincount(x.astype(np.int64), None if w is None else w.astype(np.float64), int(attrs["minlength"]))
-    return {"Out": out.astype(dtype)}
+    outs["Out"] = out.astype(dtype)
+
+
+# (the kernels by name CUDA runs on the host: kernels/cuda/statistics.py's HOST_OPS)
+kthvalue = adapter(rules.by_index_meta, kthvalue_out, "kthvalue")
+mode = adapter(rules.by_index_meta, mode_out, "mode")
+kthvalue_grad = adapter(rules.scattered_back_meta, by_index_grad_out, "kthvalue_grad")
+mode_grad = adapter(rules.scattered_back_meta, by_index_grad_out, "mode_grad")
+nanmedian = adapter(rules.nanmedian_meta, nanmedian_out, "nanmedian")
+nanmedian_grad = adapter(rules.scattered_back_meta, nanmedian_grad_out, "nanmedian_grad")
+bincount = adapter(rules.bincount_meta, bincount_out, "bincount")
