@@ -243,6 +243,7 @@ register(
         "epsilon": Attr(1e-6, *NUMBER),
         "weight_decay": Attr(0.01, *NUMBER),
         "bias_correction": False,
+        "always_adapt": Attr(False, choices=(False, True), fill=False),
     },
     infer=infer_update(
         [
@@ -254,11 +255,13 @@ register(
         scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor"),
     ),
     attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
-    structured=Structured(meta=meta_rules.NUMPY_METAS["lamb"], cpu=cpu_numpy_updates.OUT["lamb"]),
+    traits=("paddle2_semantics",),
+    structured=Structured(meta=meta_rules.lamb_meta, cpu=cpu_numpy_updates.OUT["lamb"]),
     doc="Moment1Out, Moment2Out as adam's; r = Moment1Out / (sqrt(Moment2Out) + epsilon) + weight_decay * "
-    "Param as Fluid 1.8's, or with bias_correction (pe's attribute) (Moment1Out / (1 - Beta1Pow)) / "
+    "Param as Fluid 1.8's, or in a Paddle 2.x program or with bias_correction (pe's attribute) (Moment1Out / (1 - Beta1Pow)) / "
     "(sqrt(Moment2Out / (1 - Beta2Pow)) + epsilon) + weight_decay * Param as Paddle 2.x's; "
-    "ParamOut = Param - LearningRate * (||Param|| / ||r||) * r, the ratio 1 when either norm is 0; "
+    "ParamOut = Param - LearningRate * (||Param|| / ||r||) * r, the ratio 1 when either norm is 0 (and in Paddle "
+    "2.x's form unless weight_decay > 0 or always_adapt); "
     "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2. Beta1Tensor / Beta2Tensor as adam's.",
 )
 

@@ -53,7 +53,7 @@ PADDLE2_ATTRS = {
     "rmsprop": _optimizer(),
     "sgd": _optimizer(),
     "adam": _optimizer(("use_global_beta_pow", False, "keeps beta1^t and beta2^t outside the op (fused optimizers)")),
-    "lamb": _optimizer(("always_adapt", False, "applies the trust ratio to parameters without weight decay too")),
+    "lamb": _optimizer(),
     "lars_momentum": _optimizer(
         ("epsilon", 0.0, "adds epsilon to the LARS local learning rate's denominator"),
         ("rescale_grad", 1.0, "scales the gradient before the update"),

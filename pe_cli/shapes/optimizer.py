@@ -18,6 +18,16 @@ def adam_reads_next_powers(ins, attrs):
     return not attrs.get("epsilon_scaled") and ins.get("Beta1PowOut") is ins["Beta1Pow"]
 
 
+def lamb_form(attrs, paddle2):
+    """(bias-corrected moments, trust ratio) of a lamb op: Fluid 1.8's form (neither corrected, the ratio always), or
+    Paddle 2.x's (an op of a Paddle 2.x program, ``paddle2``, or one given pe's ``bias_correction``): corrected, the
+    ratio ||Param|| / ||r|| only where weight_decay > 0 or ``always_adapt`` (phi/kernels/impl/lamb_kernel_impl.h: a
+    parameter excluded from weight decay takes the learning rate as it is)."""
+    if not (paddle2 or attrs.get("bias_correction")):
+        return False, True
+    return True, float(attrs["weight_decay"]) > 0 or bool(attrs.get("always_adapt"))
+
+
 MAX_NUM_ACCUMULATES = 16384  # Fluid's kMaxNumAccumulates: sum_1 moves into sum_2 this often
 
 
@@ -199,6 +209,12 @@ def numpy_update_meta(op_type):
 
 # op type -> its meta rule (adagrad's below; ftrl's of a row-sparse Grad, ftrl_meta)
 NUMPY_METAS = {name: numpy_update_meta(name) for name in NUMPY_UPDATES if name != "adagrad"}
+
+
+def lamb_meta(attrs, ins, facts):
+    """lamb's outputs; its variant "numpy", or "numpy_paddle2" for an op of a Paddle 2.x program (lamb_form)."""
+    meta = NUMPY_METAS["lamb"](attrs, ins, facts)
+    return Meta(meta.outputs, "numpy_paddle2", fresh=True) if facts.paddle2 else meta
 
 
 def ftrl_meta(attrs, ins, facts):

@@ -151,7 +151,8 @@ class LambOptimizer(AdamOptimizer):
     """LAMB: Adam's moments give r = m / (sqrt(v) + epsilon) + lamb_weight_decay * param as Fluid 1.8's
     lamb op does, or with ``bias_correction`` (pe's, keyword-only; Paddle 2.x's form and a run config's)
     m_hat / (sqrt(v_hat) + epsilon) + ...; param -= lr * (||param|| / ||r||) * r (ratio 1 when a norm
-    is 0). ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
+    is 0; in Paddle 2.x's form also for a parameter without weight decay, unless ``always_adapt``).
+    ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
     advances beta1^t and beta2^t itself, as pe's adam does."""
 
     type = "lamb"
@@ -170,9 +171,11 @@ class LambOptimizer(AdamOptimizer):
         name=None,
         *,
         bias_correction=False,
+        always_adapt=False,
     ):
         super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, name)
         self._bias_correction = bool(bias_correction)
+        self._always_adapt = bool(always_adapt)
         self._weight_decay = check_number("LambOptimizer", "lamb_weight_decay", lamb_weight_decay, lo=0.0)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
             raise TypeError(
@@ -204,6 +207,7 @@ class LambOptimizer(AdamOptimizer):
                 "epsilon": self._epsilon,
                 "weight_decay": 0.0 if excluded else self._weight_decay,
                 "bias_correction": self._bias_correction,
+                **({"always_adapt": True} if self._always_adapt else {}),
             },
         )
 

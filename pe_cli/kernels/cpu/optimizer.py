@@ -22,9 +22,10 @@ momentum = adapter(meta_rules.momentum_meta, MOMENTUM, "momentum")  # (Paddle 2.
 adam = adapter(meta_rules.adam_meta, ADAM, "adam")
 adagrad = adapter(meta_rules.adagrad_meta, OUT["adagrad"], "adagrad")
 ftrl = adapter(meta_rules.ftrl_meta, OUT["ftrl"], "ftrl")
-decayed_adagrad, rmsprop, adamax, adadelta, lamb, lars_momentum = (
+lamb = adapter(meta_rules.lamb_meta, OUT["lamb"], "lamb")
+decayed_adagrad, rmsprop, adamax, adadelta, lars_momentum = (
     adapter(meta_rules.NUMPY_METAS[name], OUT[name], name)
-    for name in ("decayed_adagrad", "rmsprop", "adamax", "adadelta", "lamb", "lars_momentum")
+    for name in ("decayed_adagrad", "rmsprop", "adamax", "adadelta", "lars_momentum")
 )
 
 

@@ -8,6 +8,7 @@ else over copies of them."""
 
 import numpy as np
 
+from ...shapes.optimizer import lamb_form
 from ..structured import fresh_output
 from .launches import by_variant
 from .optimizer_out import scalar
@@ -142,7 +143,7 @@ def _ftrl_rows(ins, outs, attrs, meta):
         outs[slot][rows] = updated[slot]
 
 
-def _lamb(ins, attrs):
+def _lamb(ins, attrs, paddle2=False):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     t = p.dtype.type
     lr = scalar(ins["LearningRate"], p.dtype)
@@ -150,11 +151,12 @@ def _lamb(ins, attrs):
     beta1, beta2, one = t(attrs["beta1"]), t(attrs["beta2"]), t(1)
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
-    if not attrs.get("bias_correction"):  # Fluid 1.8's: the moments as they are
+    corrected, adapts = lamb_form(attrs, paddle2)
+    if not corrected:  # Fluid 1.8's: the moments as they are
         b1p = b2p = t(0)
     r = (m1_out / (one - b1p)) / (np.sqrt(m2_out / (one - b2p)) + t(attrs["epsilon"])) + t(attrs["weight_decay"]) * p
     p_norm, r_norm = np.sqrt(np.sum(p * p)), np.sqrt(np.sum(r * r))
-    ratio = p_norm / r_norm if p_norm > 0 and r_norm > 0 else one
+    ratio = p_norm / r_norm if adapts and p_norm > 0 and r_norm > 0 else one
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
     return {
         "ParamOut": (p - lr * ratio * r).astype(p.dtype, copy=False),
@@ -183,10 +185,14 @@ OUT = {
         "rmsprop": _rmsprop,
         "adamax": _adamax,
         "adadelta": _adadelta,
-        "ftrl": _ftrl,
-        "lamb": _lamb,
         "lars_momentum": _lars_momentum,
     }.items()
 }
 OUT["adagrad"] = by_variant("adagrad_out", None, rows=_adagrad_rows, numpy=fresh(_adagrad, "adagrad_numpy"))
+OUT["lamb"] = by_variant(
+    "lamb_out",
+    None,
+    numpy=fresh(_lamb, "lamb_numpy"),
+    numpy_paddle2=fresh(lambda ins, attrs: _lamb(ins, attrs, paddle2=True), "lamb_numpy_paddle2"),
+)
 OUT["ftrl"] = by_variant("ftrl_out", None, rows=_ftrl_rows, numpy=fresh(_ftrl, "ftrl_numpy"))

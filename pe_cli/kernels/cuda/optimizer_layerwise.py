@@ -6,6 +6,8 @@ import math
 
 from numba import cuda
 
+from ...shapes.optimizer import lamb_form
+from ..context import NO_CONTEXT
 from ._elementwise import scalar_arg
 from ._launch import flat, grid
 from ._optimizer_launch import _as, beta_pows, _update
@@ -31,11 +33,11 @@ def _lamb_moments(p, g, m1, m2, b1p, b2p, corrected, beta1, beta2, eps, decay, m
 
 
 @jit_kernel
-def _lamb_step(p, r, lr, p_sq, r_sq, p_out):
+def _lamb_step(p, r, lr, p_sq, r_sq, adapt, p_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     ratio = 1.0
-    if p_sq[0] > 0 and r_sq[0] > 0:
+    if adapt and p_sq[0] > 0 and r_sq[0] > 0:
         ratio = math.sqrt(p_sq[0]) / math.sqrt(r_sq[0])
     rate = lr[0] * ratio
     while i < p.size:
@@ -43,8 +45,9 @@ def _lamb_step(p, r, lr, p_sq, r_sq, p_out):
         i += step
 
 
-def lamb(ins, attrs):
+def lamb(ins, attrs, ctx=NO_CONTEXT):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
+    corrected, adapts = lamb_form(attrs, ctx.paddle2)
     t = p.dtype
     p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
     if p.size:
@@ -57,7 +60,7 @@ def lamb(ins, attrs):
             flat(m2),
             _as(ins["Beta1Pow"], t),
             _as(ins["Beta2Pow"], t),
-            bool(attrs.get("bias_correction")),
+            corrected,
             b1,
             b2,
             eps,
@@ -66,9 +69,8 @@ def lamb(ins, attrs):
             flat(m2_out),
             flat(r),
         )
-        _lamb_step[grid(p.size)](
-            flat(p), flat(r), _as(ins["LearningRate"], t), sum_of_squares(p), sum_of_squares(r), flat(p_out)
-        )
+        lr, p_sq, r_sq = _as(ins["LearningRate"], t), sum_of_squares(p), sum_of_squares(r)
+        _lamb_step[grid(p.size)](flat(p), flat(r), lr, p_sq, r_sq, adapts, flat(p_out))
     return dict(
         beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out
     )

@@ -294,7 +294,8 @@ class Adamax(Optimizer, _adaptive.AdamaxOptimizer):
 
 
 class Lamb(Optimizer, _adaptive.LambOptimizer):
-    """``always_adapt`` is taken; pe applies the trust ratio to every parameter."""
+    """Paddle 2.6's Lamb: bias-corrected moments; the trust ratio where a parameter has weight decay, or for every
+    parameter with ``always_adapt``."""
 
     def __init__(
         self,
@@ -322,6 +323,7 @@ class Lamb(Optimizer, _adaptive.LambOptimizer):
             exclude_from_weight_decay_fn=exclude_from_weight_decay_fn,
             name=name,
             bias_correction=True,
+            always_adapt=always_adapt,
         )  # 2.x's lamb corrects the moments
         self._schedule(learning_rate, parameters)
 
