@@ -12,7 +12,7 @@ sort order) and the gradients of paddle.median and paddle.sort, which follow the
 log 2: std::max / std::min), label_smooth's label (stop_gradient: no gradient flows back through it); mean and
 l1_norm appended as ops (0-D); allclose at infinities and NaN, and given Rtol / Atol tensors; paddle.diag and paddle.diagonal as their ops;
 paddle.crop without a shape (x's); paddle.unique_consecutive as its op (NaN runs apart); equal,
-not_equal and equal_all of floats (within 1e-8, infinities, NaN).
+not_equal and equal_all of floats (within 1e-8, infinities, NaN); matrix_rank's tolerances (a TolTensor).
 Records each case's values, dtype, shape and the float inputs' gradients into
 tests/data/paddle_oracle/edges26.json, with tools/paddle_function_oracle.py's runner;
 tests/paddle/test_paddle_function_oracle.py replays them on pe.
@@ -231,6 +231,32 @@ def _equality_cases():
     }
 
 
+def _matrix_rank_cases():
+    """paddle.linalg.matrix_rank as Paddle 2.6 builds it (the matrix_rank op): the default tolerance, a float, a
+    tolerance Tensor per matrix (TolTensor, broadcast with x's batch dims), hermitian. Before 2026-11-30 pe read a
+    TolTensor's first value for every matrix (and gave the batch's shape, not the broadcast one) without a word."""
+    rng = np.random.default_rng(31)
+    sym = rng.random((2, 4, 4))
+    return {
+        "matrix_rank_forms": case(
+            lambda P, x, t, t5, x5, s: [
+                P.linalg.matrix_rank(x),
+                P.linalg.matrix_rank(x, t),
+                P.linalg.matrix_rank(x, 0.5),
+                P.linalg.matrix_rank(x5, t5),
+                P.linalg.matrix_rank(s, hermitian=True),
+                P.linalg.matrix_rank(s, 1.0, hermitian=True),
+            ],
+            grad=False,
+            x=rng.random((3, 4, 5, 6)).astype("float32"),
+            t=rng.random((3, 4)).astype("float32"),
+            t5=rng.random((1, 4)).astype("float64"),
+            x5=rng.random((5, 1)).astype("float64"),
+            s=(sym + sym.transpose(0, 2, 1)).astype("float64"),
+        )
+    }
+
+
 def _diag_cases():
     """paddle.diag and paddle.diagonal as Paddle 2.6 builds them (the diag_v2 and diagonal ops; diag's output stops
     the gradient): offsets inside and outside the matrix, padding values, a 3-D x. Before 2026-11-30 pe composed
@@ -364,6 +390,7 @@ CASES = {
     **_allclose_cases(),
     **_diag_cases(),
     **_equality_cases(),
+    **_matrix_rank_cases(),
 }
 
 if __name__ == "__main__":

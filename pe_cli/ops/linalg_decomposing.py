@@ -5,6 +5,7 @@ complex results), qr (reduced / complete / r), lu (partial
 pivoting, LAPACK's getrf: Out holds L below the diagonal and U, Pivots 1-based) and lu_unpack (P, L, U back).
 numpy's LAPACK (kernels/<device>/linalg_decomposing.py); gradients: eigh's, eigvalsh's and qr's."""
 
+from ..base.broadcast_shapes import broadcast
 from ..base.errors import PeError
 from ..kernels.cpu import linalg_decomposing as cpu_decomposing
 from ..shapes import linalg_decompositions as rules
@@ -30,7 +31,12 @@ def _refuse_grad(op, why):
 
 def _infer_rank(ctx):
     x = _matrices(ctx, square=ctx.attrs["hermitian"])
-    ctx.set_output("Out", x[:-2], "int64")
+    if not ctx.has_input("TolTensor"):
+        return ctx.set_output("Out", x[:-2], "int64")
+    out = broadcast((x[:-2], ctx.shape("TolTensor")))  # (a tolerance per matrix: Paddle's MatrixRankTolInferMeta)
+    if out is None:
+        ctx.fail(f"TolTensor {fmt_shape(ctx.shape('TolTensor'))} does not broadcast with X's batch {fmt_shape(x[:-2])}")
+    ctx.set_output("Out", out, "int64")
 
 
 register(
@@ -46,9 +52,10 @@ register(
         **QUANT,
     },
     infer=_infer_rank,
-    attr_tensors={"TolTensor": "tol"},
     doc="Out = the number of singular values (hermitian: |eigenvalues|) of each matrix above tol "
-    "(use_default_tol: max(m, n) * the largest * the dtype's eps).",
+    "(use_default_tol: max(m, n) * the dtype's eps * the largest), or above TolTensor's value for it (a tensor "
+    "broadcast with X's batch dims, Out of their shape; the larger of it and the default where use_default_tol): "
+    "Paddle 2.6's MatrixRankTolKernel.",
     structured=Structured(meta=rules.matrix_rank_meta, cpu=cpu_decomposing.OUT["matrix_rank"]),
 )
 

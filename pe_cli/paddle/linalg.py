@@ -12,6 +12,7 @@ import numpy as np
 from .. import layers as L
 from ..base.errors import unsupported
 from ..framework.variable import Variable
+from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from .linalg_ops import (  # noqa: F401 -- one op each, as Paddle builds them
     cholesky_solve,
@@ -167,16 +168,22 @@ def cond(x, p=None, name=None):
 
 @paddle_face
 def matrix_rank(x, tol=None, hermitian=False, name=None):
-    """The number of singular values above ``tol`` (a number or Tensor; None: the largest singular
-    value times max(M, N) times the dtype's epsilon, numpy's default), int32 as Paddle 2.6's."""
-    _check_matrix("matrix_rank", x)
-    s = _singular_values(x)
-    if tol is None:
-        eps = float(np.finfo(x.dtype).eps) * max(x.shape[-2:])
-        tol = L.scale(L.reduce_max(s, dim=-1, keep_dim=True), scale=eps)
-    elif not isinstance(tol, Variable):
-        tol = L.fill_constant([1], s.dtype, float(tol))
-    return L.cast(_reduce(L.reduce_sum, L.cast(L.greater_than(s, tol), "int64"), [-1]), "int32")
+    """The number of singular values (hermitian: |eigenvalues|) of each matrix above ``tol``: a number, a Tensor (a
+    tolerance per matrix, broadcast with x's batch dims: TolTensor), or None (the largest value times max(M, N)
+    times the dtype's epsilon). Paddle 2.6's matrix_rank op, with its checks; int32 as Paddle 2.6 gives it."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "matrix_rank")
+    inputs, attrs = {"X": [x]}, {"use_default_tol": tol is None}
+    if isinstance(tol, Variable):
+        inputs["TolTensor"] = [tol if tol.dtype == x.dtype else L.cast(tol, x.dtype)]
+    elif tol is not None:
+        check_type(tol, "tol", float, "matrix_rank")
+        attrs["tol"] = tol
+    check_type(hermitian, "hermitian", bool, "matrix_rank")
+    attrs["hermitian"] = hermitian
+    helper = LayerHelper("matrix_rank", x=x, name=name)
+    out = helper.create_variable_for_type_inference("int64")
+    helper.append_op("matrix_rank", inputs, {"Out": [out]}, attrs)
+    return L.cast(out, "int32")
 
 
 def multi_dot(x, name=None):

@@ -22,9 +22,11 @@ def _mn(shape):
 
 
 def matrix_rank_meta(attrs, ins, facts):
-    """matrix_rank: the count per matrix (int64) of singular values (hermitian: |eigenvalues|) above tol."""
-    x = ins["X"]
-    return numpy_meta({"Out": (tuple(x.shape[:-2]), np.int64)})
+    """matrix_rank: the count per matrix (int64) of singular values (hermitian: |eigenvalues|) above tol; with
+    TolTensor, of X's batch dims and its shape broadcast (numpy's: a 2-D X and a [1, 4] TolTensor give [1, 4])."""
+    x, tol = ins["X"], ins.get("TolTensor")
+    batch = tuple(x.shape[:-2])
+    return numpy_meta({"Out": (batch if tol is None else np.broadcast_shapes(batch, tuple(tol.shape)), np.int64)})
 
 
 def _real(dtype):

@@ -14,13 +14,22 @@ def _t(a):
 
 
 def _matrix_rank(ins, attrs):
-    x = ins["X"]
+    """Paddle 2.6's MatrixRankTolKernel: tol = max(atol, rtol * the largest value), rtol = eps * max(m, n) where
+    use_default_tol (else 0), atol TolTensor's value for each matrix (broadcast), or the tol attribute (0 where
+    use_default_tol); Out counts the values above it."""
+    x, given = ins["X"], ins.get("TolTensor")
+    t = x.dtype.type
     s = np.abs(np.linalg.eigvalsh(x)) if attrs["hermitian"] else np.linalg.svd(x, compute_uv=False)
-    if attrs["use_default_tol"]:
-        tol = s.max(axis=-1, keepdims=True) * max(x.shape[-2:]) * np.finfo(x.dtype).eps
+    if given is not None:
+        atol = np.asarray(given, x.dtype)
     else:
-        tol = x.dtype.type(np.float32(attrs["tol"]))
-    return {"Out": np.sum(s > tol, axis=-1).astype(np.int64)}
+        atol = t(0) if attrs["use_default_tol"] else t(np.float32(attrs["tol"]))
+    if attrs["use_default_tol"]:
+        rtol = t(np.finfo(x.dtype).eps * max(x.shape[-2:])) * s.max(axis=-1, initial=t(0))
+        tol = np.maximum(atol, rtol)
+    else:
+        tol = np.broadcast_to(atol, np.broadcast_shapes(np.shape(atol), s.shape[:-1]))
+    return {"Out": np.sum(s > np.asarray(tol)[..., None], axis=-1).astype(np.int64)}
 
 
 def _eigh(ins, attrs):
