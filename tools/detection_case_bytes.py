@@ -1,0 +1,183 @@
+"""The bytes the detection family's ops compute (detection_box, detection_roi, detection_yolo), with prelu,
+maxout, the activations' second-order ops, conv3d(_transpose), unpool(3d) and their grad ops: each op case of
+tests/ops/cases_<family>.py for those families (and cases_activation's of those ops) run through op_test's harness
+(forward and the grad ops' analytic gradients), then each case's op called through its CPU kernel
+(``OpDef.kernel``) on its own inputs, on its float inputs in the other float dtype, Fortran-ordered and strided,
+and the second-order ops with each of their outputs asked for alone. Every result's dtype, shape and bytes (an
+error's type and message) go to FILE (.npz), for tools/op_case_bytes.py's ``compare``.
+
+    PYTHONPATH=/work/main python tools/detection_case_bytes.py /work/main --out a.npz
+    PYTHONPATH=. python tools/detection_case_bytes.py . --out b.npz
+    python tools/op_case_bytes.py compare a.npz b.npz
+"""
+
+import argparse
+import importlib
+import os
+import sys
+
+import numpy as np
+
+FAMILIES = ("detection_box", "detection_roi", "detection_yolo", "convolution3d", "pooling_mask", "activation")
+_ACTIVATION_OPS = ("prelu", "maxout", "elu", "leaky_relu", "relu", "sqrt", "square")
+_SECOND = {"elu": "DX", "sqrt": "DOut", "square": "DX", "relu": "", "leaky_relu": ""}
+
+
+def _ours(case):
+    """Whether the case is of the family's ops (cases_activation's: prelu, maxout and the second-order ops)."""
+    return case.op in ("prelu", "maxout") or case.op.endswith("_grad_grad") or case.op.startswith(("prelu", "maxout"))
+
+
+def _cases(family):
+    cases = importlib.import_module(f"tests.ops.cases_{family}").CASES
+    if family == "activation":
+        return [c for c in cases if c.op.split("_grad")[0] in _ACTIVATION_OPS and _ours(c)]
+    if family == "pooling_mask":
+        return [c for c in cases if c.op.startswith("unpool")]
+    return cases
+
+
+class _Case:
+    """A case of this script's own, called through the op's kernel alone (no reference, no gradient)."""
+
+    def __init__(self, op, inputs, attrs=None):
+        self.op, self.inputs, self.attrs, self.grad = op, inputs, attrs or {}, ()
+        self.id = f"{op}|{sorted(self.attrs.items())}|{[np.shape(v) for v in inputs.values()]}"
+
+
+def _extra_cases():
+    """prelu's modes and layouts, maxout's axes, the second-order ops on each of their inputs, in float32."""
+    rng = np.random.default_rng(5)
+
+    def v(*shape, lo=-2.0):
+        return rng.uniform(lo, 2.0, size=shape).astype("float32")
+
+    cases = []
+    for shape in ((2, 3, 4, 5), (2, 3), (0, 3, 2), (3, 4, 2, 2, 2)):
+        cases.append(_Case("prelu", {"X": v(*shape), "Alpha": v(1)}, {"mode": "all"}))
+        cases.append(_Case("prelu", {"X": v(*shape), "Alpha": v(shape[1])}, {"mode": "channel"}))
+        cases.append(_Case("prelu", {"X": v(*shape), "Alpha": v(*shape[1:])}, {"mode": "element"}))
+        cases.append(
+            _Case("prelu", {"X": v(*shape), "Alpha": v(shape[-1])}, {"mode": "channel", "data_format": "NHWC"})
+        )
+        x = v(*shape)
+        for alpha, mode in ((v(1), "all"), (v(shape[1]), "channel"), (v(*shape[1:]), "element")):
+            cases.append(_Case("prelu_grad", {"X": x, "Alpha": alpha, "Out@GRAD": v(*shape)}, {"mode": mode}))
+    for axis, groups, shape in (
+        (1, 2, (2, 6, 3, 3)),
+        (-1, 3, (2, 3, 3, 6)),
+        (3, 1, (1, 2, 2, 4)),
+        (1, 4, (0, 8, 2, 2)),
+    ):
+        attrs = {"axis": axis, "groups": groups}
+        x = v(*shape)
+        cases.append(_Case("maxout", {"X": x}, attrs))
+        out_shape = list(shape)
+        out_shape[axis % 4] //= groups
+        out = x.reshape(shape[: axis % 4] + (shape[axis % 4] // groups, groups) + shape[axis % 4 + 1 :]).max(
+            axis % 4 + 1
+        )
+        cases.append(_Case("maxout_grad", {"X": x, "Out": out, "Out@GRAD": v(*out_shape)}, attrs))
+    for shape in ((3, 4), (2, 3, 4), (0, 2), ()):
+        x, pos = v(*shape), v(*shape, lo=0.1)
+        cases += [
+            _Case("relu_grad_grad", {"Out": np.maximum(x, 0), "DDX": v(*shape)}),
+            _Case("leaky_relu_grad_grad", {"Out": x, "DDX": v(*shape)}, {"alpha": 0.1}),
+            _Case("elu_grad_grad", {"X": x, "DOut": v(*shape), "DDX": v(*shape)}, {"alpha": 0.7}),
+            _Case("sqrt_grad_grad", {"Out": pos, "DX": v(*shape), "DDX": v(*shape)}),
+            _Case("square_grad_grad", {"X": x, "DOut": v(*shape), "DDX": v(*shape)}),
+        ]
+    return cases
+
+
+def _split(ins):
+    """(arrays, LoD per slot) of a case's inputs (a LoDTensor's array and offsets)."""
+    from pe_cli.framework.lod_tensor import LoDTensor
+
+    arrays, lods = {}, {}
+    for slot, v in ins.items():
+        if isinstance(v, LoDTensor):
+            arrays[slot] = np.asarray(v)
+            if v.lod():
+                lods[slot] = [list(level) for level in v.lod()]
+        elif isinstance(v, list):
+            arrays[slot] = [np.asarray(a) for a in v]
+        else:
+            arrays[slot] = None if v is None else np.asarray(v)
+    return arrays, lods
+
+
+def _variants(ins):
+    """name -> inputs: as given, floats in the other float dtype, Fortran-ordered and strided float inputs."""
+    out = {"given": ins}
+    floats = {s for s, v in ins.items() if isinstance(v, np.ndarray) and v.dtype.kind == "f"}
+    if not floats:
+        return out
+    other = {np.dtype("float32"): "float64", np.dtype("float64"): "float32"}
+    out["other_dtype"] = {s: v.astype(other.get(v.dtype, v.dtype)) if s in floats else v for s, v in ins.items()}
+    out["fortran"] = {s: np.asfortranarray(v) if s in floats else v for s, v in ins.items()}
+
+    def strided(v):
+        if v.ndim == 0:
+            return v
+        wide = np.empty(v.shape[:-1] + (v.shape[-1] * 2,), v.dtype)
+        wide[..., ::2] = v
+        return wide[..., ::2]
+
+    out["strided"] = {s: strided(v) if s in floats else v for s, v in ins.items()}
+    return out
+
+
+def _direct(results, record, case, key):
+    from pe_cli.kernels.context import KernelContext, takes_context
+    from pe_cli.ops import registry
+
+    opdef = registry.get(case.op)
+    attrs = dict(opdef.default_attrs(), **case.attrs)
+    kernel = opdef.kernel("cpu")
+    ins, lods = _split(case.inputs)
+    for name, given in _variants(ins).items():
+        asks = [None]
+        if case.op.endswith("_grad_grad") and _SECOND.get(case.op[: -len("_grad_grad")]):
+            asks += [("DDOut",), (_SECOND[case.op[: -len("_grad_grad")]],)]
+        for ask in asks:
+
+            def run(given=given, ask=ask):
+                ctx = KernelContext(lod=dict(lods), outputs=None if ask is None else set(ask))
+                args = (dict(given), dict(attrs))
+                return kernel(*args, ctx) if takes_context(kernel) else kernel(*args)
+
+            record(results, f"{key}|direct|{name}|{ask}", run)
+
+
+def dump(root, out):
+    sys.path[:0] = [os.path.join(root, "tests"), root, os.path.dirname(os.path.abspath(__file__))]
+    op_case_bytes = importlib.import_module("op_case_bytes")
+    op_test = importlib.import_module("op_test")
+    generator = importlib.import_module("pe_cli.framework.default_generator")
+    record, results = op_case_bytes._record, {}
+    with np.errstate(all="ignore"):
+        for family in FAMILIES:
+            for i, case in enumerate(_cases(family)):
+                key = f"detect|{family}|{i}|{case.id}"
+                generator.manual_seed(1000 + i)
+                record(results, key + "|forward", lambda: op_test.run_forward(case))
+                if case.grad:
+                    record(results, key + "|grad", lambda: op_test.analytic_grads(case)[0])
+                _direct(results, record, case, key)
+        for i, case in enumerate(_extra_cases()):
+            _direct(results, record, case, f"detect|extra|{i}|{case.id}")
+    np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
+    print(f"{len(results)} results -> {out}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    dump(os.path.abspath(args.root), args.out)
+
+
+if __name__ == "__main__":
+    main()
