@@ -20,7 +20,6 @@ import numpy as np
 
 FAMILIES = ("detection_box", "detection_roi", "detection_yolo", "convolution3d", "pooling_mask", "activation")
 _ACTIVATION_OPS = ("prelu", "maxout", "elu", "leaky_relu", "relu", "sqrt", "square")
-_SECOND = {"elu": "DX", "sqrt": "DOut", "square": "DX", "relu": "", "leaky_relu": ""}
 
 
 def _ours(case):
@@ -87,7 +86,29 @@ def _extra_cases():
             _Case("sqrt_grad_grad", {"Out": pos, "DX": v(*shape), "DDX": v(*shape)}),
             _Case("square_grad_grad", {"X": x, "DOut": v(*shape), "DDX": v(*shape)}),
         ]
+    _conv3d_cases(cases, v)
     return cases
+
+
+def _conv3d_cases(cases, v):
+    """conv3d and conv3d_transpose and their grad ops: mixed dtypes, an empty batch, strides with output_size,
+    groups; the grad ops with each gradient asked for alone (``_direct``)."""
+    x, w, w64 = v(2, 2, 3, 4, 3), v(3, 2, 2, 2, 2), v(3, 2, 2, 2, 2).astype("float64")
+    for filt in (w, w64):
+        cases.append(_Case("conv3d", {"Input": x, "Filter": filt}))
+        cases.append(_Case("conv3d_grad", {"Input": x, "Filter": filt, "Output@GRAD": v(2, 3, 2, 3, 2)}))
+    cases.append(_Case("conv3d", {"Input": v(0, 2, 3, 4, 3), "Filter": w}))
+    attrs = {"strides": [2, 1, 1], "paddings": [1, 0, 1], "dilations": [1, 2, 1], "groups": 1}
+    cases.append(_Case("conv3d", {"Input": x, "Filter": w}, attrs))
+    cases.append(_Case("conv3d_grad", {"Input": x, "Filter": w, "Output@GRAD": v(2, 3, 2, 2, 4)}, attrs))
+    xt, wt = v(2, 2, 2, 3, 2), v(2, 3, 2, 2, 2)
+    for filt in (wt, wt.astype("float64")):
+        cases.append(_Case("conv3d_transpose", {"Input": xt, "Filter": filt}))
+        cases.append(_Case("conv3d_transpose_grad", {"Input": xt, "Filter": filt, "Output@GRAD": v(2, 3, 3, 4, 3)}))
+    attrs = {"strides": [2, 2, 2], "output_size": [6, 6, 6], "groups": 2}
+    xg, wg = v(1, 2, 2, 2, 2), v(2, 1, 3, 3, 3)
+    cases.append(_Case("conv3d_transpose", {"Input": xg, "Filter": wg}, attrs))
+    cases.append(_Case("conv3d_transpose_grad", {"Input": xg, "Filter": wg, "Output@GRAD": v(1, 2, 6, 6, 6)}, attrs))
 
 
 def _split(ins):
@@ -137,9 +158,8 @@ def _direct(results, record, case, key):
     kernel = opdef.kernel("cpu")
     ins, lods = _split(case.inputs)
     for name, given in _variants(ins).items():
-        asks = [None]
-        if case.op.endswith("_grad_grad") and _SECOND.get(case.op[: -len("_grad_grad")]):
-            asks += [("DDOut",), (_SECOND[case.op[: -len("_grad_grad")]],)]
+        slots = [o.name for o in opdef.outputs]
+        asks = [None] + ([(s,) for s in slots] if case.op.endswith("_grad") and len(slots) > 1 else [])
         for ask in asks:
 
             def run(given=given, ask=ask):
