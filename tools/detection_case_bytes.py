@@ -87,7 +87,29 @@ def _extra_cases():
             _Case("square_grad_grad", {"X": x, "DOut": v(*shape), "DDX": v(*shape)}),
         ]
     _conv3d_cases(cases, v)
+    _unpool_cases(cases, v)
     return cases
+
+
+def _unpool_cases(cases, v):
+    """unpool and unpool3d and their grad ops: int and float64 values, int32 indices, output_size, an index outside
+    its plane, an empty batch."""
+    idx = np.array([[[[0, 3], [9, 14]], [[1, 2], [8, 15]]]], np.int64)  # [1, 2, 2, 2] into 4 x 4 planes
+    attrs = {"ksize": [2, 2], "strides": [2, 2]}
+    for x in (v(1, 2, 2, 2), v(1, 2, 2, 2).astype("int64"), v(1, 2, 2, 2).astype("float64")):
+        for i in (idx, idx.astype(np.int32)):
+            cases.append(_Case("unpool", {"X": x, "Indices": i}, attrs))
+            cases.append(_Case("unpool_grad", {"X": x, "Indices": i, "Out@GRAD": v(1, 2, 4, 4)}, attrs))
+    cases.append(_Case("unpool", {"X": v(1, 2, 2, 2), "Indices": idx}, dict(attrs, output_size=[5, 5])))
+    cases.append(_Case("unpool", {"X": v(1, 2, 2, 2), "Indices": idx + 2}, attrs))
+    cases.append(_Case("unpool_grad", {"X": v(1, 2, 2, 2), "Indices": idx - 1, "Out@GRAD": v(1, 2, 4, 4)}, attrs))
+    cases.append(_Case("unpool", {"X": v(0, 2, 2, 2), "Indices": idx[:0]}, attrs))
+    idx3 = np.arange(8, dtype=np.int64).reshape(1, 1, 2, 2, 2) * 3
+    attrs3 = {"ksize": [2, 2, 2], "strides": [2, 2, 2]}
+    cases.append(_Case("unpool3d", {"X": v(1, 1, 2, 2, 2), "Indices": idx3}, attrs3))
+    cases.append(
+        _Case("unpool3d_grad", {"X": v(1, 1, 2, 2, 2), "Indices": idx3, "Out@GRAD": v(1, 1, 4, 4, 4)}, attrs3)
+    )
 
 
 def _conv3d_cases(cases, v):
