@@ -88,7 +88,30 @@ def _extra_cases():
         ]
     _conv3d_cases(cases, v)
     _unpool_cases(cases, v)
+    _yolo_cases(cases, v)
     return cases
+
+
+def _yolo_cases(cases, v):
+    """yolo_box on grids with H != W in both meanings, with iou_aware; yolov3_loss and its grad op."""
+    attrs = {"anchors": [10, 13, 16, 30], "class_num": 2, "conf_thresh": 0.3, "downsample_ratio": 8}
+    size = np.array([[40, 60], [33, 20]], np.int32)
+    for paddle2 in (False, True):
+        for iou in (False, True):
+            x = v(2, 2 * (7 + iou), 3, 5)
+            case = _Case("yolo_box", {"X": x, "ImgSize": size}, dict(attrs, iou_aware=iou, clip_bbox=not iou))
+            case.paddle2 = paddle2
+            cases.append(case)
+    attrs = {"anchors": [10, 13, 16, 30, 33, 23], "anchor_mask": [0, 1], "class_num": 3, "downsample_ratio": 8}
+    gt = np.array([[[0.5, 0.5, 0.3, 0.4], [0.2, 0.3, 0.1, 0.1]], [[0.6, 0.4, 0.2, 0.5], [0, 0, 0, 0]]], np.float32)
+    label = np.array([[1, 2], [0, 1]], np.int32)
+    ins = {"X": v(2, 2 * 8, 4, 4), "GTBox": gt, "GTLabel": label}
+    cases.append(_Case("yolov3_loss", ins, attrs))
+    cases.append(_Case("yolov3_loss", dict(ins, GTScore=v(2, 2, lo=0.1)), dict(attrs, use_label_smooth=False)))
+    cases.append(_Case("yolov3_loss", dict(ins, X=v(2, 16, 4, 5)), attrs))
+    grad_ins = dict(ins, ObjectnessMask=(v(2, 2, 4, 4) > 0).astype("float32"), GTMatchMask=label - 1)
+    grad_ins["Loss@GRAD"] = v(2)
+    cases.append(_Case("yolov3_loss_grad", grad_ins, attrs))
 
 
 def _unpool_cases(cases, v):
@@ -107,9 +130,7 @@ def _unpool_cases(cases, v):
     idx3 = np.arange(8, dtype=np.int64).reshape(1, 1, 2, 2, 2) * 3
     attrs3 = {"ksize": [2, 2, 2], "strides": [2, 2, 2]}
     cases.append(_Case("unpool3d", {"X": v(1, 1, 2, 2, 2), "Indices": idx3}, attrs3))
-    cases.append(
-        _Case("unpool3d_grad", {"X": v(1, 1, 2, 2, 2), "Indices": idx3, "Out@GRAD": v(1, 1, 4, 4, 4)}, attrs3)
-    )
+    cases.append(_Case("unpool3d_grad", {"X": v(1, 1, 2, 2, 2), "Indices": idx3, "Out@GRAD": v(1, 1, 4, 4, 4)}, attrs3))
 
 
 def _conv3d_cases(cases, v):
@@ -185,7 +206,8 @@ def _direct(results, record, case, key):
         for ask in asks:
 
             def run(given=given, ask=ask):
-                ctx = KernelContext(lod=dict(lods), outputs=None if ask is None else set(ask))
+                paddle2 = getattr(case, "paddle2", False)
+                ctx = KernelContext(lod=dict(lods), outputs=None if ask is None else set(ask), paddle2=paddle2)
                 args = (dict(given), dict(attrs))
                 return kernel(*args, ctx) if takes_context(kernel) else kernel(*args)
 
