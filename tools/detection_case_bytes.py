@@ -89,7 +89,35 @@ def _extra_cases():
     _conv3d_cases(cases, v)
     _unpool_cases(cases, v)
     _yolo_cases(cases, v)
+    _roi_cases(cases, v)
     return cases
+
+
+def _roi_cases(cases, v):
+    """The RoI ops on counts given as int32 and int64, counts that do not add up, two images and no counts, no rois,
+    ROIs of another dtype than X; their grad ops called alone."""
+    x = v(2, 3, 6, 7, lo=0.0)
+    rois = np.array([[0, 0, 3, 3], [1, 2, 5, 6], [0.5, 0.5, 2.5, 4.0]], np.float32)
+    attrs = {"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0}
+    for op in ("roi_pool", "roi_align", "prroi_pool"):
+        slot = "BatchRoINums" if op == "prroi_pool" else "RoisNum"
+        for counts in (np.array([1, 2], np.int32), np.array([2, 1], np.int64), np.array([1, 1], np.int64)):
+            cases.append(_Case(op, {"X": x, "ROIs": rois, slot: counts}, attrs))
+        cases.append(_Case(op, {"X": x, "ROIs": rois}, attrs))
+        cases.append(_Case(op, {"X": x[:1], "ROIs": rois[:0]}, attrs))
+        cases.append(_Case(op, {"X": x[:1], "ROIs": rois.astype("float64")}, attrs))
+        grad_ins = {"X": x, "ROIs": rois, slot: np.array([1, 2], np.int32), "Out@GRAD": v(3, 3, 2, 2)}
+        if op == "roi_pool":
+            grad_ins["Argmax"] = np.array(np.arange(36) % 42, np.int64).reshape(3, 3, 2, 2)
+        cases.append(_Case(op + "_grad", grad_ins, attrs))
+    ps = {"pooled_height": 2, "pooled_width": 2, "spatial_scale": 0.5, "output_channels": 2}
+    xp = v(1, 8, 6, 7, lo=0.0)
+    cases.append(_Case("psroi_pool", {"X": xp, "ROIs": rois}, ps))
+    cases.append(_Case("psroi_pool_grad", {"X": xp, "ROIs": rois, "Out@GRAD": v(3, 2, 2, 2)}, ps))
+    quads = np.array([[0, 0, 4, 0, 4, 3, 0, 3], [1, 1, 5, 2, 4, 5, 0, 4]], np.float32)
+    pt = {"transformed_height": 3, "transformed_width": 4, "spatial_scale": 1.0}
+    cases.append(_Case("roi_perspective_transform", {"X": x[:1], "ROIs": quads}, pt))
+    cases.append(_Case("roi_perspective_transform_grad", {"X": x[:1], "ROIs": quads, "Out@GRAD": v(2, 3, 3, 4)}, pt))
 
 
 def _yolo_cases(cases, v):
