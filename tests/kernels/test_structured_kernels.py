@@ -37,6 +37,10 @@ from tests.ops import (
     cases_convolution,
     cases_convolution_geometry,
     cases_convolution_transpose,
+    cases_convolution3d,
+    cases_detection_box,
+    cases_detection_roi,
+    cases_detection_yolo,
     cases_loss_classification,
     cases_loss_ranking,
     cases_loss_regression,
@@ -223,6 +227,20 @@ CONVERTED = {
     | {"sequence_unpad_grad"},  # (sequence_unpad, sequence_mask, sequence_erase: shapes from values, not converted)
     # (sequence_concat, sequence_slice, lod_reset: their kernels for now)
     "sequence shape": {f"{op}{g}" for op in ("sequence_expand_as", "sequence_reshape") for g in ("", "_grad")},
+    # (their sentinel buffers, the call's LoD handed, a Meta per LoD: tests/kernels/test_structured_detection.py)
+    "prelu, maxout and second-order activations": {f"{op}{g}" for op in ("prelu", "maxout") for g in ("", "_grad")}
+    | {f"{op}_grad_grad" for op in ("relu", "leaky_relu", "elu", "sqrt", "square")},
+    "box ops": {"prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip"}
+    | {"polygon_box_transform", "box_decoder_and_assign"},
+    "RoI pooling": {
+        f"{op}{g}"
+        for op in ("roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_psroi_pooling")
+        + ("roi_perspective_transform",)
+        for g in ("", "_grad")
+    },
+    "yolo": {"yolo_box", "yolov3_loss", "yolov3_loss_grad"},
+    "conv3d": {f"{op}{g}" for op in ("conv3d", "conv3d_transpose") for g in ("", "_grad")},
+    "unpool": {f"{op}{g}" for op in ("unpool", "unpool3d") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -354,6 +372,19 @@ CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["seque
 CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
 CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONVERTED["sequence shape"]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
+CASES["prelu, maxout and second-order activations"] = [
+    c for c in cases_activation.CASES if c.op in CONVERTED["prelu, maxout and second-order activations"]
+]
+CASES["box ops"] = [c for c in cases_detection_box.CASES if c.op in CONVERTED["box ops"]]
+CASES["RoI pooling"] = [c for c in cases_detection_roi.CASES if c.op in CONVERTED["RoI pooling"]]
+CASES["yolo"] = [c for c in cases_detection_yolo.CASES if c.op in CONVERTED["yolo"]]
+# (an out-kernel sees NCDHW: an NDHWC op's values are transposed around it, kernels/layout.py)
+CASES["conv3d"] = [
+    c
+    for c in cases_convolution3d.CASES + cases_convolution_geometry.CASES
+    if c.op in CONVERTED["conv3d"] and c.attrs.get("data_format") not in ("NDHWC", "NHWC")
+]
+CASES["unpool"] = [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["unpool"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -389,6 +420,12 @@ OWN_TESTS = (
     "sequence",
     "sequence rows",
     "sequence shape",
+    "prelu, maxout and second-order activations",
+    "box ops",
+    "RoI pooling",
+    "yolo",
+    "conv3d",
+    "unpool",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
