@@ -11,7 +11,8 @@ import itertools
 
 import numpy as np
 
-from ..structured import fresh_output
+from ...shapes import convolution3d as conv3d_rules
+from ..structured import adapter, fresh_output
 from .launches import by_variant
 
 
@@ -126,3 +127,9 @@ CONV3D = by_variant("conv3d_out", None, taps=_conv3d)
 CONV3D_GRAD = by_variant("conv3d_grad_out", None, taps=_conv3d_grad)
 CONV3D_TRANSPOSE = by_variant("conv3d_transpose_out", None, taps=_conv3d_transpose)
 CONV3D_TRANSPOSE_GRAD = by_variant("conv3d_transpose_grad_out", None, taps=_conv3d_transpose_grad)
+
+# the four as ``kernel(ins, attrs, ctx)``, for CUDA's host rows (kernels/cuda/convolution3d.py's HOST_OPS)
+conv3d = adapter(conv3d_rules.conv3d_meta, CONV3D, "conv3d")
+conv3d_grad = adapter(conv3d_rules.conv3d_grad_meta, CONV3D_GRAD, "conv3d_grad")
+conv3d_transpose = adapter(conv3d_rules.conv3d_transpose_meta, CONV3D_TRANSPOSE, "conv3d_transpose")
+conv3d_transpose_grad = adapter(conv3d_rules.conv3d_transpose_grad_meta, CONV3D_TRANSPOSE_GRAD, "conv3d_transpose_grad")

@@ -8,7 +8,8 @@ import numpy as np
 
 from ...shapes import detection as geo
 from ...shapes.detection import variance_rows
-from ..structured import fresh_output
+from ...shapes import detection_boxes as box_rules
+from ..structured import adapter, fresh_output
 from .launches import by_variant
 
 
@@ -127,3 +128,8 @@ BOX_CODER = by_variant("box_coder_out", None, fresh=_box_coder)
 BOX_CLIP = _box_clip
 POLYGON_BOX_TRANSFORM = by_variant("polygon_box_transform_out", None, out=_polygon_box_transform)
 BOX_DECODER_AND_ASSIGN = by_variant("box_decoder_and_assign_out", None, fresh=_box_decoder_and_assign)
+
+# the generators as ``kernel(ins, attrs)``, for CUDA's host rows (kernels/cuda/detection_box.py's HOST_OPS)
+prior_box = adapter(box_rules.prior_box_meta, PRIOR_BOX, "prior_box")
+density_prior_box = adapter(box_rules.density_prior_box_meta, DENSITY_PRIOR_BOX, "density_prior_box")
+anchor_generator = adapter(box_rules.anchor_generator_meta, ANCHOR_GENERATOR, "anchor_generator")
