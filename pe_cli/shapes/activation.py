@@ -17,6 +17,7 @@ A result's dtype is decided as the kernels always gave it; a rule refuses nothin
 cannot be computed (shapes that do not broadcast), the row's form raises as it did when it ran."""
 
 import functools
+import math
 
 import numpy as np
 
@@ -141,24 +142,26 @@ def prelu_grad_meta(attrs, ins, facts):
     return Meta(outputs, "out", args=(mode, axes[mode]))
 
 
+def _maxout_view(shape, attrs):
+    """X seen as [pre, C/groups, groups, post] around its channel dim (``axis``; 1 where the op has none)."""
+    axis, groups = attrs["axis"] % 4 if "axis" in attrs else 1, attrs["groups"]
+    return math.prod(shape[:axis]), shape[axis] // groups, groups, math.prod(shape[axis + 1 :])
+
+
 def maxout_meta(attrs, ins, facts):
     """maxout: Out of X's shape with the channel dim divided by groups; the [pre, C/groups, groups, post] view of
     X (the channel dim: ``axis``, 1 where the op has none)."""
     x = ins["X"]
-    axis = attrs["axis"] % 4 if "axis" in attrs else 1
     groups, shape = attrs["groups"], list(x.shape)
-    view = (int(np.prod(shape[:axis])), shape[axis] // groups, groups, int(np.prod(shape[axis + 1 :])))
+    view = _maxout_view(shape, attrs)
     shape[attrs["axis"] % 4] //= groups
-    return Meta({"Out": (tuple(shape), np.dtype(x.dtype))}, "out", args=(view,))
+    return Meta({"Out": (tuple(shape), x.dtype)}, "out", args=(view,))
 
 
 def maxout_grad_meta(attrs, ins, facts):
     """maxout_grad: X@GRAD of X's shape and dtype (dOut to each group's first maximum, zeros elsewhere)."""
     x = ins["X"]
-    axis = attrs["axis"] % 4 if "axis" in attrs else 1
-    shape, groups = tuple(x.shape), attrs["groups"]
-    view = (int(np.prod(shape[:axis])), shape[axis] // groups, groups, int(np.prod(shape[axis + 1 :])))
-    return Meta({"X@GRAD": (shape, np.dtype(x.dtype))}, "out", args=(view,))
+    return Meta({"X@GRAD": (tuple(x.shape), x.dtype)}, "out", args=(_maxout_view(x.shape, attrs),))
 
 
 class _Fluid:
