@@ -12,7 +12,7 @@ from ..base.activations_paddle2_forms import GRAD_READS_X, PADDLE2_FORMS
 from ..base.dims import known_numel
 from .convolution import _known
 from .image import POS_INT, div, divides
-from ..kernels.cpu import activation_rows as cpu_rows, softmax as cpu_softmax
+from ..kernels.cpu import activation as cpu_activation, activation_rows as cpu_rows, softmax as cpu_softmax
 from ..shapes import activation as meta_rules, softmax as softmax_rules
 from .define import LAYOUT_NAME, Attr, Structured, backend_attrs, fmt_shape, grads_like, is_int, register
 
@@ -164,23 +164,18 @@ def _fluid_grad_of_grad(name, uses):
 def _register_grad_grad(name, uses, attrs, inplace):
     """``name_grad_grad``: (u, the value its gradient of u reads, DDX) -> (DDOut, that gradient)."""
     second = ORDERS[name]
-    given = [second.given] if second.given else []
-    outputs = ["DDOut?"] + ([f"{second.slot}?"] if second.slot else [])
+    tail = f", {second.slot} = the gradient of {uses} (base/activations_second_order.py)." if second.slot else "."
     register(
         f"{name}_grad_grad",
-        inputs=[uses] + given + ["DDX"],
-        outputs=outputs,
+        inputs=[uses] + [second.given] * bool(second.given) + ["DDX"],
+        outputs=["DDOut?"] + [f"{second.slot}?"] * bool(second.slot),
         attrs=attrs,
         infer=grads_like({"DDOut": "DDX", **({second.slot: uses} if second.slot else {})}),
         kernel_module="activation",
         traits=("optional_outputs",),
         inplace=inplace,
-        doc=f"Fluid's second-order gradient of {name}: DDOut = {name}_grad({uses}, DDX)"
-        + (
-            f", {second.slot} = the gradient of {uses} (pe_cli/base/activations_second_order.py)."
-            if second.slot
-            else "."
-        ),
+        structured=Structured(meta=meta_rules.GRAD_GRAD[name], cpu=cpu_activation.GRAD_GRAD[name]),
+        doc=f"Fluid's second-order gradient of {name}: DDOut = {name}_grad({uses}, DDX){tail}",
     )
 
 
@@ -337,6 +332,7 @@ register(
     grad_reads=("Alpha", "X"),
     doc="Out = X where X > 0, else Alpha * X: one Alpha (all), one per channel of dim 1 (channel) or "
     "one per element of X's non-batch dims (element).",
+    structured=Structured(meta=meta_rules.prelu_meta, cpu=cpu_activation.PRELU),
 )
 register(
     "prelu_grad",
@@ -345,6 +341,7 @@ register(
     outputs=["X@GRAD?", "Alpha@GRAD?"],
     attrs=_PRELU_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Alpha@GRAD": "Alpha"}),
+    structured=Structured(meta=meta_rules.prelu_grad_meta, cpu=cpu_activation.PRELU_GRAD),
 )
 
 
@@ -388,6 +385,7 @@ register(
     grad_reads=("Out", "X"),
     doc="Out[.., c, ..] = max over k < groups of X[.., c*groups + k, ..] along the channel `axis`; "
     "the gradient goes to the first maximum.",
+    structured=Structured(meta=meta_rules.maxout_meta, cpu=cpu_activation.MAXOUT),
 )
 register(
     "maxout_grad",
@@ -396,4 +394,5 @@ register(
     outputs=["X@GRAD"],
     attrs=_MAXOUT_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.maxout_grad_meta, cpu=cpu_activation.MAXOUT_GRAD),
 )

@@ -8,7 +8,9 @@ Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD)
 from ..base.dims import fmt_shape, is_known
 from ..shapes.conv_pool import conv_mismatch, conv_out_size, conv_paddings, transpose_channel_mismatch
 from .convolution import PADDING_ALGORITHM, _ints, layout_attr
-from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
+from ..kernels.cpu import convolution3d as cpu_conv3d
+from ..shapes import convolution3d as conv3d_rules
+from .define import Attr, Structured, backend_attrs, grad_of_bilinear_grad, register
 
 
 _ATTRS = {
@@ -129,6 +131,15 @@ def _infer_grad(ctx):
         ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
 
 
+# their structured kernels: meta rules (shapes/convolution3d.py) and CPU out-kernels (kernels/cpu/convolution3d.py)
+_STRUCTURED = {
+    "conv3d": Structured(meta=conv3d_rules.conv3d_meta, cpu=cpu_conv3d.CONV3D),
+    "conv3d_grad": Structured(meta=conv3d_rules.conv3d_grad_meta, cpu=cpu_conv3d.CONV3D_GRAD),
+    "conv3d_transpose": Structured(meta=conv3d_rules.conv3d_transpose_meta, cpu=cpu_conv3d.CONV3D_TRANSPOSE),
+    "conv3d_transpose_grad": Structured(
+        meta=conv3d_rules.conv3d_transpose_grad_meta, cpu=cpu_conv3d.CONV3D_TRANSPOSE_GRAD
+    ),
+}
 for _type, _attrs, _infer, _doc in (
     (
         "conv3d",
@@ -160,6 +171,7 @@ for _type, _attrs, _infer, _doc in (
         channels_last=("Input", "Output"),
         run_infer=_type == "conv3d_transpose",
         doc=_doc,
+        structured=_STRUCTURED[_type],
     )
     register(
         f"{_type}_grad",
@@ -175,4 +187,5 @@ for _type, _attrs, _infer, _doc in (
         else None,
         traits=("optional_outputs",),
         channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+        structured=_STRUCTURED[f"{_type}_grad"],
     )

@@ -3,12 +3,15 @@ anchor_generator (boxes over a feature map's cells, from its shape and the attri
 iou_similarity, box_coder (encode_center_size / decode_center_size), box_clip,
 polygon_box_transform (EAST's geometry map to absolute coordinates) and box_decoder_and_assign
 (Faster R-CNN's per-class decoding and the best class's box). None has a gradient in Fluid (each
-registers an empty grad maker), so none has one here."""
+registers an empty grad maker), so none has one here. Structured kernels: meta rules in shapes/detection_boxes.py,
+CPU out-kernels in kernels/cpu/detection_box.py."""
 
 import numbers
 
+from ..kernels.cpu import detection_box as cpu_box
+from ..shapes import detection_boxes as box_rules
 from ..shapes.detection import density_priors, expand_aspect_ratios
-from .define import Attr, backend_attrs, fmt_shape, int_list, register
+from .define import Attr, Structured, backend_attrs, fmt_shape, int_list, register
 
 
 def _floats(v):
@@ -58,6 +61,7 @@ _STEP = Attr(0.0, lambda v: v >= 0, ">= 0 (0: the image size over the feature ma
 
 register(
     "prior_box",
+    structured=Structured(meta=box_rules.prior_box_meta, cpu=cpu_box.PRIOR_BOX),
     kernel_module="detection_box",
     inputs=["Input", "Image"],
     outputs=["Boxes", "Variances"],
@@ -105,6 +109,7 @@ def _infer_density(ctx):
 
 register(
     "density_prior_box",
+    structured=Structured(meta=box_rules.density_prior_box_meta, cpu=cpu_box.DENSITY_PRIOR_BOX),
     kernel_module="detection_box",
     inputs=["Input", "Image"],
     outputs=["Boxes", "Variances"],
@@ -146,6 +151,7 @@ def _infer_anchor(ctx):
 
 register(
     "anchor_generator",
+    structured=Structured(meta=box_rules.anchor_generator_meta, cpu=cpu_box.ANCHOR_GENERATOR),
     kernel_module="detection_box",
     inputs=["Input"],
     outputs=["Anchors", "Variances"],
@@ -181,6 +187,7 @@ def _infer_iou(ctx):
 
 register(
     "iou_similarity",
+    structured=Structured(meta=box_rules.iou_similarity_meta, cpu=cpu_box.IOU_SIMILARITY),
     kernel_module="detection_box",
     inputs=["X", "Y"],
     outputs=["Out"],
@@ -224,6 +231,7 @@ def _infer_box_coder(ctx):
 
 register(
     "box_coder",
+    structured=Structured(meta=box_rules.box_coder_meta, cpu=cpu_box.BOX_CODER),
     kernel_module="detection_box",
     inputs=["PriorBox", "PriorBoxVar?", "TargetBox"],
     run_infer=True,
@@ -256,6 +264,7 @@ def _infer_box_clip(ctx):
 
 register(
     "box_clip",
+    structured=Structured(meta=box_rules.box_clip_meta, cpu=cpu_box.BOX_CLIP),
     kernel_module="detection_box",
     inputs=["Input", "ImInfo"],
     outputs=["Output"],
@@ -276,6 +285,7 @@ def _infer_polygon(ctx):
 
 register(
     "polygon_box_transform",
+    structured=Structured(meta=box_rules.polygon_box_transform_meta, cpu=cpu_box.POLYGON_BOX_TRANSFORM),
     kernel_module="detection_box",
     inputs=["Input"],
     outputs=["Output"],
@@ -308,6 +318,7 @@ def _infer_decode_assign(ctx):
 
 register(
     "box_decoder_and_assign",
+    structured=Structured(meta=box_rules.box_decoder_and_assign_meta, cpu=cpu_box.BOX_DECODER_AND_ASSIGN),
     kernel_module="detection_box",
     run_infer=True,
     inputs=["PriorBox", "PriorBoxVar?", "TargetBox", "BoxScore"],

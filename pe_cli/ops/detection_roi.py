@@ -7,9 +7,12 @@ prroi_pool (the exact integral of the bilinear surface over each bin); deformabl
 fluid.layers.deformable_roi_pooling: position-sensitive pooling whose bins move by learned offsets,
 Trans, with gradients wrt Input and Trans); roi_perspective_transform (each quadrilateral roi [x0, y0,
 ..., x3, y3] warped by a perspective transform onto a transformed_height x transformed_width grid,
-sampled bilinearly; gradient wrt X)."""
+sampled bilinearly; gradient wrt X). Structured kernels: meta rules in shapes/detection_roi.py, CPU out-kernels in
+kernels/cpu/detection_roi.py."""
 
-from .define import Attr, fmt_shape, int_list, is_int, register
+from ..kernels.cpu import detection_roi as cpu_roi
+from ..shapes import detection_roi as roi_rules
+from .define import Attr, Structured, fmt_shape, int_list, is_int, register
 
 _POS_INT = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 
@@ -114,6 +117,12 @@ _SPECS = [
         "the roi scaled by spatial_scale, divided by the bin's area (0 for an empty roi).",
     ),
 ]
+_METAS = {
+    "roi_pool": roi_rules.roi_pool_meta,
+    "roi_align": roi_rules.pooled_meta,
+    "psroi_pool": roi_rules.psroi_pool_meta,
+    "prroi_pool": roi_rules.pooled_meta,
+}
 for _type, _extra_in, _extra_out, _attrs, _infer, _doc in _SPECS:
     _attrs = dict(_SCALE, **_attrs)
     _counts = [s.rstrip("?") for s in _extra_in]
@@ -131,6 +140,7 @@ for _type, _extra_in, _extra_out, _attrs, _infer, _doc in _SPECS:
         doc=_doc,
         run_dtypes={s: ("int32", "int64") for s in _counts if s != "RoisLod"},
         run_infer=_type == "roi_align",
+        structured=Structured(meta=_METAS[_type], cpu=getattr(cpu_roi, _type.upper())),
     )
     register(
         _type + "_grad",
@@ -141,6 +151,7 @@ for _type, _extra_in, _extra_out, _attrs, _infer, _doc in _SPECS:
         infer=_infer_grad,
         lod="drop",
         needs_lod=True,
+        structured=Structured(meta=roi_rules.x_grad_meta, cpu=getattr(cpu_roi, _type.upper() + "_GRAD")),
     )
 
 
@@ -205,6 +216,7 @@ _DEFORM_ATTRS = {
 }
 register(
     "deformable_psroi_pooling",
+    structured=Structured(meta=roi_rules.deformable_psroi_pooling_meta, cpu=cpu_roi.DEFORMABLE_PSROI_POOLING),
     kernel_module="detection_roi",
     inputs=["Input", "ROIs", "Trans?"],
     outputs=["Output", "TopCount"],
@@ -221,6 +233,7 @@ register(
 )
 register(
     "deformable_psroi_pooling_grad",
+    structured=Structured(meta=roi_rules.deformable_psroi_pooling_grad_meta, cpu=cpu_roi.DEFORMABLE_PSROI_POOLING_GRAD),
     kernel_module="detection_roi",
     inputs=["Input", "ROIs", "Trans?", "Output@GRAD"],
     outputs=["Input@GRAD?", "Trans@GRAD?"],
@@ -261,6 +274,7 @@ def _infer_persp_grad(ctx):
 _PERSP_ATTRS = {"transformed_height": _POS_INT, "transformed_width": _POS_INT, "spatial_scale": 1.0}
 register(
     "roi_perspective_transform",
+    structured=Structured(meta=roi_rules.roi_perspective_transform_meta, cpu=cpu_roi.ROI_PERSPECTIVE_TRANSFORM),
     kernel_module="detection_roi",
     inputs=["X", "ROIs"],
     outputs=["Out", "Mask", "TransformMatrix", "Out2InIdx", "Out2InWeights"],
@@ -278,6 +292,7 @@ register(
 )
 register(
     "roi_perspective_transform_grad",
+    structured=Structured(meta=roi_rules.x_grad_meta, cpu=cpu_roi.ROI_PERSPECTIVE_TRANSFORM_GRAD),
     kernel_module="detection_roi",
     inputs=["X", "ROIs", "Out2InIdx?", "Out2InWeights?", "Out@GRAD"],
     outputs=["X@GRAD?"],

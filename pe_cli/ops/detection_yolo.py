@@ -3,9 +3,12 @@ scores from a head's output; no gradient) and yolov3_loss, the training loss of 
 image: for each gt box the anchor (of all ``anchors``) whose shape fits it best; where that anchor is
 in ``anchor_mask``, location (sigmoid cross-entropy on x, y; L1 on log w, h; weighted (2 - w*h) *
 score), class (sigmoid cross-entropy, label-smoothed) and objectness losses at its cell; objectness 0
-elsewhere, except predictions overlapping a gt box by more than ignore_thresh."""
+elsewhere, except predictions overlapping a gt box by more than ignore_thresh. Structured kernels: meta rules in
+shapes/detection_yolo.py, CPU out-kernels in kernels/cpu/detection_yolo.py."""
 
-from .define import Attr, fmt_shape, int_list, is_int, register
+from ..kernels.cpu import detection_yolo as cpu_yolo
+from ..shapes import detection_yolo as yolo_rules
+from .define import Attr, Structured, fmt_shape, int_list, is_int, register
 
 
 def _infer(ctx):
@@ -57,6 +60,7 @@ _ATTRS = {
 }
 register(
     "yolov3_loss",
+    structured=Structured(meta=yolo_rules.yolov3_loss_meta, cpu=cpu_yolo.YOLOV3_LOSS),
     kernel_module="detection_yolo",
     inputs=["X", "GTBox", "GTLabel", "GTScore?"],
     run_dtypes={"GTLabel": ("int32", "int64")},
@@ -72,6 +76,7 @@ register(
 )
 register(
     "yolov3_loss_grad",
+    structured=Structured(meta=yolo_rules.yolov3_loss_grad_meta, cpu=cpu_yolo.YOLOV3_LOSS_GRAD),
     kernel_module="detection_yolo",
     inputs=["X", "GTBox", "GTLabel", "GTScore?", "ObjectnessMask", "GTMatchMask", "Loss@GRAD"],
     outputs=["X@GRAD?"],
@@ -102,6 +107,7 @@ def _infer_yolo(ctx):
 
 register(
     "yolo_box",
+    structured=Structured(meta=yolo_rules.yolo_box_meta, cpu=cpu_yolo.YOLO_BOX),
     kernel_module="detection_yolo",
     inputs=["X", "ImgSize"],
     outputs=["Boxes", "Scores"],

@@ -154,6 +154,7 @@ for _n, _type in ((2, "unpool"), (3, "unpool3d")):
         doc=f"Max unpooling of {_n + 2}-D X: Out = zeros [N, C] + output_size (default (in - 1) * stride - "
         f"2 * padding + ksize) with X written at its Indices position (flat, within its plane); an index "
         f"outside the plane is an error.",
+        structured=Structured(meta=meta_rules.unpool_meta, cpu=getattr(cpu_mask, _type.upper())),
     )
     register(
         _type + "_grad",
@@ -162,4 +163,5 @@ for _n, _type in ((2, "unpool"), (3, "unpool3d")):
         outputs=["X@GRAD"],
         attrs=_unpool_attrs(_n),
         infer=grads_like({"X@GRAD": "X"}),
+        structured=Structured(meta=meta_rules.unpool_grad_meta, cpu=getattr(cpu_mask, _type.upper() + "_GRAD")),
     )

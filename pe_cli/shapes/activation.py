@@ -17,11 +17,13 @@ A result's dtype is decided as the kernels always gave it; a rule refuses nothin
 cannot be computed (shapes that do not broadcast), the row's form raises as it did when it ran."""
 
 import functools
+import math
 
 import numpy as np
 
 from ..base.activations import TABLE, bind
-from ..base.activations_paddle2_forms import PADDLE2_FORMS, computes_paddle2
+from ..base.activations_paddle2_forms import PADDLE2_FORMS, computes_paddle2, prelu_mode
+from ..base.activations_second_order import SECOND_ORDER
 from ..base.broadcast_shapes import broadcast
 from ..base.dims import numel
 from .structured import Meta
@@ -120,3 +122,88 @@ def grad_meta(row):
 _ROWS = {row.name: row for row in TABLE}
 FORWARD = {row.name: forward_meta(row) for row in TABLE}
 GRAD = {row.name: grad_meta(row) for row in TABLE if row.derivative is not None}
+
+
+# -- prelu, maxout and Fluid's second-order ops (out-kernels: kernels/cpu/activation.py) ----------------------
+
+
+def prelu_meta(attrs, ins, facts):
+    """prelu: Out of X's shape and dtype ("out": Alpha * X, then X copied where X > 0)."""
+    x = ins["X"]
+    return Meta({"Out": (tuple(x.shape), np.dtype(x.dtype))}, "out", args=(prelu_mode(attrs),))
+
+
+def prelu_grad_meta(attrs, ins, facts):
+    """prelu_grad: X@GRAD (X's shape and dtype) and Alpha@GRAD (Alpha's), the axes Alpha@GRAD sums over."""
+    x, alpha = ins["X"], ins["Alpha"]
+    mode, rank = prelu_mode(attrs), len(x.shape)
+    axes = {"all": None, "channel": (0, *range(2, rank)), "channel_last": tuple(range(rank - 1)), "element": (0,)}
+    outputs = {"X@GRAD": (tuple(x.shape), np.dtype(x.dtype)), "Alpha@GRAD": (tuple(alpha.shape), np.dtype(alpha.dtype))}
+    return Meta(outputs, "out", args=(mode, axes[mode]))
+
+
+def _maxout_view(shape, attrs):
+    """X seen as [pre, C/groups, groups, post] around its channel dim (``axis``; 1 where the op has none)."""
+    axis, groups = attrs["axis"] % 4 if "axis" in attrs else 1, attrs["groups"]
+    return math.prod(shape[:axis]), shape[axis] // groups, groups, math.prod(shape[axis + 1 :])
+
+
+def maxout_meta(attrs, ins, facts):
+    """maxout: Out of X's shape with the channel dim divided by groups; the [pre, C/groups, groups, post] view of
+    X (the channel dim: ``axis``, 1 where the op has none)."""
+    x = ins["X"]
+    groups, shape = attrs["groups"], list(x.shape)
+    view = _maxout_view(shape, attrs)
+    shape[attrs["axis"] % 4] //= groups
+    return Meta({"Out": (tuple(shape), x.dtype)}, "out", args=(view,))
+
+
+def maxout_grad_meta(attrs, ins, facts):
+    """maxout_grad: X@GRAD of X's shape and dtype (dOut to each group's first maximum, zeros elsewhere)."""
+    x = ins["X"]
+    return Meta({"X@GRAD": (tuple(x.shape), x.dtype)}, "out", args=(_maxout_view(x.shape, attrs),))
+
+
+class _Fluid:
+    """The facts a second-order op's inner gradient is decided with: Fluid's meaning (its kernel ran the row's
+    gradient kernel untold)."""
+
+    paddle2 = False
+
+
+@functools.lru_cache(maxsize=256)
+def _first_dtype(name, u_dtype, given_dtype, ddx_dtype, params):
+    """The dtype the second-order op ``name``'s gradient of u gives on values of these dtypes (computed on
+    arrays of no element, as _derivative_dtype)."""
+    first, empty = _SECONDS[name].first, (np.zeros(0, d) for d in (u_dtype, given_dtype, ddx_dtype))
+    with np.errstate(all="ignore"):
+        return np.asarray(first(*empty, *params)).dtype
+
+
+def grad_grad_meta(second):
+    """The meta rule of Fluid's ``<name>_grad_grad`` (base/activations_second_order.py): DDOut as the row's
+    gradient of (u, DDX) gives it (that gradient's Meta: ``Meta.args[0]``; fresh where it is), the gradient of u
+    (``second.slot``) of the broadcast shape of u, the value it reads and DDX, in the dtype numpy gives it; each
+    only where the op writes it (``facts.wanted``)."""
+    row, grad = _ROWS[second.name], GRAD[second.name]
+
+    def meta(attrs, ins, facts):
+        u, ddx = ins[row.reads], ins["DDX"]
+        wanted = facts.wanted(("DDOut", second.slot))
+        inner = grad(attrs, {row.reads: u, "Out@GRAD": ddx}, _Fluid)
+        outputs = {"DDOut": inner.outputs["X@GRAD"]} if "DDOut" in wanted else {}
+        if second.first is not None and second.slot in wanted:
+            given = ins[second.given]
+            shape = _broadcast(_broadcast(tuple(u.shape), tuple(given.shape)), tuple(ddx.shape))
+            params = params_in(row, attrs, np.dtype(ddx.dtype))
+            outputs[second.slot] = (shape, _first_dtype(second.name, u.dtype, given.dtype, ddx.dtype, params))
+        inplace = {"DDOut": "DDX"} if inner.inplace and "DDOut" in outputs else _NO_INPLACE
+        return Meta(outputs, "second", inplace=inplace, scratch=inner.scratch, args=(inner,), fresh=inner.fresh)
+
+    meta.__name__ = meta.__qualname__ = f"{second.name}_grad_grad_meta"
+    return meta
+
+
+_NO_INPLACE = {}
+_SECONDS = {s.name: s for s in SECOND_ORDER}
+GRAD_GRAD = {s.name: grad_grad_meta(s) for s in SECOND_ORDER}

@@ -2,14 +2,15 @@
 max_pool2d/3d_with_index's and their gradients' meta rules (structured kernels, shapes/structured.py):
 Out and Mask (int32) of the output's size, by one step per kernel position ("by_kernel": fixed windows
 none of which is empty) or per output position ("by_output": adaptive, global, any other ksize and
-paddings; ``Meta.args``: the windows); the gradient one scatter of Out@GRAD ("scatter")."""
+paddings; ``Meta.args``: the windows); the gradient one scatter of Out@GRAD ("scatter"); unpool's and unpool3d's
+and their gradients' too (X scattered to its Indices in zeros, Out@GRAD gathered from them)."""
 
 import math
 
 import numpy as np
 
 from ..base.errors import PeError
-from .conv_pool import mask_pool_out as pool_out
+from .conv_pool import mask_pool_out as pool_out, unpool_out
 from .structured import Meta
 
 _INT32 = np.dtype(np.int32)
@@ -62,3 +63,17 @@ def mask_pool_meta(attrs, ins, facts):
 def mask_pool_grad_meta(attrs, ins, facts):
     """Their gradient: X@GRAD of X's shape in Out@GRAD's dtype."""
     return Meta({"X@GRAD": (tuple(ins["X"].shape), ins["Out@GRAD"].dtype)}, "scatter")
+
+
+def unpool_meta(attrs, ins, facts):
+    """unpool, unpool3d: Out [N, C, *output size] (output_size, else (in - 1) * stride - 2 * padding + ksize) in X's
+    dtype; the values of a plane (``Meta.args``)."""
+    x = ins["X"]
+    dims = unpool_out(tuple(x.shape[2:]), attrs)
+    return Meta({"Out": (tuple(x.shape[:2]) + tuple(dims), np.dtype(x.dtype))}, "scatter", args=(math.prod(dims),))
+
+
+def unpool_grad_meta(attrs, ins, facts):
+    """Their gradient: X@GRAD of X's shape in Out@GRAD's dtype (Out@GRAD read at each X value's position)."""
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return Meta({"X@GRAD": (tuple(x.shape), np.dtype(dout.dtype))}, "gather", args=(math.prod(dout.shape[2:]),))

@@ -42,6 +42,10 @@ from tests.ops import (
     cases_convolution,
     cases_convolution_geometry,
     cases_convolution_transpose,
+    cases_convolution3d,
+    cases_detection_box,
+    cases_detection_roi,
+    cases_detection_yolo,
     cases_loss_classification,
     cases_loss_ranking,
     cases_loss_regression,
@@ -282,6 +286,20 @@ CONVERTED = {
     "bucketing": {"histogram", "searchsorted", "repeat_interleave", "repeat_interleave_grad"},
     "broadcast_tensors": {"broadcast_tensors", "broadcast_tensors_grad"},
     "framing": {f"{op}{g}" for op in ("frame", "overlap_add", "fold") for g in ("", "_grad")},
+    # (their sentinel buffers, the call's LoD handed, a Meta per LoD: tests/kernels/test_structured_detection.py)
+    "prelu, maxout and second-order activations": {f"{op}{g}" for op in ("prelu", "maxout") for g in ("", "_grad")}
+    | {f"{op}_grad_grad" for op in ("relu", "leaky_relu", "elu", "sqrt", "square")},
+    "box ops": {"prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip"}
+    | {"polygon_box_transform", "box_decoder_and_assign"},
+    "RoI pooling": {
+        f"{op}{g}"
+        for op in ("roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_psroi_pooling")
+        + ("roi_perspective_transform",)
+        for g in ("", "_grad")
+    },
+    "yolo": {"yolo_box", "yolov3_loss", "yolov3_loss_grad"},
+    "conv3d": {f"{op}{g}" for op in ("conv3d", "conv3d_transpose") for g in ("", "_grad")},
+    "unpool": {f"{op}{g}" for op in ("unpool", "unpool3d") for g in ("", "_grad")},
 }
 CASES = {
     "activation table": [
@@ -444,6 +462,19 @@ CASES["image"] = [
     if c.op in CONVERTED["image"]
 ]
 CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVERTED["linear resize"]]
+CASES["prelu, maxout and second-order activations"] = [
+    c for c in cases_activation.CASES if c.op in CONVERTED["prelu, maxout and second-order activations"]
+]
+CASES["box ops"] = [c for c in cases_detection_box.CASES if c.op in CONVERTED["box ops"]]
+CASES["RoI pooling"] = [c for c in cases_detection_roi.CASES if c.op in CONVERTED["RoI pooling"]]
+CASES["yolo"] = [c for c in cases_detection_yolo.CASES if c.op in CONVERTED["yolo"]]
+# (an out-kernel sees NCDHW: an NDHWC op's values are transposed around it, kernels/layout.py)
+CASES["conv3d"] = [
+    c
+    for c in cases_convolution3d.CASES + cases_convolution_geometry.CASES
+    if c.op in CONVERTED["conv3d"] and c.attrs.get("data_format") not in ("NDHWC", "NHWC")
+]
+CASES["unpool"] = [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["unpool"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -493,6 +524,12 @@ OWN_TESTS = (
     "bucketing",
     "broadcast_tensors",
     "framing",
+    "prelu, maxout and second-order activations",
+    "box ops",
+    "RoI pooling",
+    "yolo",
+    "conv3d",
+    "unpool",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

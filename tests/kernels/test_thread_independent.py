@@ -12,7 +12,6 @@ from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.cpu import (
     attention,
     convolution,
-    detection_roi,
     elementwise,
     fused,
     linalg as kmath,
@@ -91,8 +90,8 @@ KERNELS = {
     ),
     "max_pool": lambda: pooling.pool2d({"X": X}, attrs_of("pool2d", pooling_type="max", ksize=[2, 2], strides=[2, 2])),
     "mul": lambda: kmath.mul({"X": A, "Y": B}, attrs_of("mul")),
-    "roi_align": lambda: detection_roi.roi_align({"X": X, "ROIs": ROIS}, ROI_ATTRS, ROI_CTX),
-    "roi_pool": lambda: detection_roi.roi_pool({"X": X, "ROIs": ROIS}, ROI_ATTRS, ROI_CTX),
+    "roi_align": lambda: registry.get("roi_align").kernel("cpu")({"X": X, "ROIs": ROIS}, ROI_ATTRS, ROI_CTX),
+    "roi_pool": lambda: registry.get("roi_pool").kernel("cpu")({"X": X, "ROIs": ROIS}, ROI_ATTRS, ROI_CTX),
     "batch_norm": lambda: normalization.batch_norm(BN_INS, attrs_of("batch_norm")),
     "batch_norm_grad": lambda: normalization.batch_norm_grad(
         {

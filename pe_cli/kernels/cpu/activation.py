@@ -3,20 +3,20 @@
 the variant, its out-kernel (activation_rows.py) computes it into the buffer it is handed; the ops are
 registered with both (ops/activation.py), and this module's kernels of those op types are the two as
 ``kernel(ins, attrs, ctx)`` for the callers that run a kernel by name; so are softmax and log_softmax, along an
-axis (shapes/softmax.py, softmax.py). prelu and maxout are written here, and Fluid's second-order ops of five rows
-(``<op>_grad_grad``)."""
+axis (shapes/softmax.py, softmax.py). prelu, maxout, their gradients and Fluid's second-order ops of five rows
+(``<op>_grad_grad``) are structured kernels too: their out-kernels here (numpy written into the buffers handed; a
+second-order op's DDOut by its row's gradient out-kernel), their meta rules in shapes/activation.py."""
 
 import numpy as np
 
-from ...base.activations_paddle2_forms import prelu_mode
-from ...base.activations_second_order import grad_grad_kernels
+from ...base.activations_second_order import SECOND_ORDER
 from ...base.activations import ROWS, bind
 from ...shapes import activation as meta_rules, softmax as softmax_rules
 from . import softmax as cpu_softmax
-from ..context import NO_CONTEXT
 from ..common import table_getattr
-from ..structured import adapter
+from ..structured import adapter, fresh_output
 from ...shapes.activation import params_in
+from .launches import by_variant
 from .activation_rows import FORWARD, GRAD, _erf, libm_sigmoid  # noqa: F401 (libm_sigmoid: fused.py's)
 
 # The table's kernels: one per row of the activation table and one per row's gradient (relu, relu_grad,
@@ -31,29 +31,36 @@ _ROW_KERNELS.update({f"{n}_grad": adapter(meta_rules.GRAD[n], out, f"{n}_grad") 
 __getattr__ = table_getattr(_ROW_KERNELS, __name__)
 
 
-def _kernel(name):
-    """The module's kernel of the op type ``name``: a name below, else the table's."""
-    return globals()[name] if name in globals() else _ROW_KERNELS[name]
+def _grad_grad_out(second):
+    """The out-kernel of Fluid's ``<name>_grad_grad``: the gradient of u first (``second.first``), then DDOut, the
+    row's gradient out-kernel of (u, DDX) with its Meta (``meta.args[0]``) into DDOut's buffer (over DDX where
+    the executor lets it: so the gradient of u reads DDX first)."""
+    row, first, grad = ROWS[second.name], bind(second.first, _erf=_erf) if second.first else None, GRAD[second.name]
+
+    def out(ins, outs, attrs, meta):
+        (inner,) = meta.args
+        u, ddx = ins[row.reads], ins["DDX"]
+        if second.slot in meta.outputs:
+            result = first(u, ins[second.given], ddx, *params_in(row, attrs, ddx.dtype))
+            if meta.fresh:
+                outs[second.slot] = fresh_output(result, meta.outputs[second.slot], tuple(ins.values()))
+            else:
+                np.copyto(outs[second.slot], result, casting="unsafe")
+        if "DDOut" in meta.outputs:
+            given = {name: outs[name] for name in inner.scratch}
+            if not meta.fresh:
+                given["X@GRAD"] = outs["DDOut"]
+            grad({row.reads: u, "Out@GRAD": ddx}, given, attrs, inner)
+            outs["DDOut"] = given["X@GRAD"]
+
+    out.__name__ = out.__qualname__ = f"{second.name}_grad_grad_out"
+    return out
 
 
-def _grad_grad_kernel(second):
-    """Fluid's ``<name>_grad_grad``: DDOut is the row's gradient kernel of (u, DDX) (over DDX where
-    the enable_inplace pass allows it: so the gradient of u is computed first)."""
-    row, first = ROWS[second.name], bind(second.first, _erf=_erf) if second.first else None
-    grad = _kernel(f"{second.name}_grad")
-
-    def kernel(ins, attrs, ctx=NO_CONTEXT):
-        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], ctx.wanted({"DDOut", second.slot}), {}
-        if first is not None and second.slot in wanted:
-            outs[second.slot] = first(u, ins[second.given], ddx, *params_in(row, attrs, ddx.dtype))
-        if "DDOut" in wanted:
-            outs["DDOut"] = grad({row.reads: u, "Out@GRAD": ddx}, attrs)["X@GRAD"]
-        return outs
-
-    return kernel
-
-
-_ROW_KERNELS.update(grad_grad_kernels(_grad_grad_kernel))  # relu_grad_grad, elu_grad_grad, ...
+GRAD_GRAD = {s.name: _grad_grad_out(s) for s in SECOND_ORDER}
+_ROW_KERNELS.update(  # relu_grad_grad, elu_grad_grad, ...
+    {f"{n}_grad_grad": adapter(meta_rules.GRAD_GRAD[n], out, f"{n}_grad_grad") for n, out in GRAD_GRAD.items()}
+)
 
 
 # softmax, log_softmax and their gradients: their meta rules (pe_cli/shapes/softmax.py) and out-kernels
@@ -78,46 +85,45 @@ def alpha_view(alpha, x_shape, mode):
     return alpha.reshape((1,) + tuple(x_shape[1:]))
 
 
-def prelu(ins, attrs):
-    x = ins["X"]
-    a = alpha_view(ins["Alpha"], x.shape, prelu_mode(attrs))
-    return {"Out": np.where(x > 0, x, a * x).astype(x.dtype, copy=False)}
+def _prelu(ins, outs, attrs, meta):
+    """Out = Alpha * X, then X where X > 0 (numpy's where of the two, written into Out)."""
+    x, out = ins["X"], outs["Out"]
+    np.multiply(alpha_view(ins["Alpha"], x.shape, meta.args[0]), x, out=out, casting="unsafe")
+    np.copyto(out, x, casting="unsafe", where=x > 0)
 
 
-def prelu_grad(ins, attrs):
+def _prelu_grad(ins, outs, attrs, meta):
+    """X@GRAD = dOut where X > 0, else Alpha * dOut; Alpha@GRAD: the sum of X * dOut where X <= 0 over the
+    axes ``meta.args[1]`` (numpy's sum, then cast into the buffer)."""
     x, alpha, dout = ins["X"], ins["Alpha"], ins["Out@GRAD"]
-    mode = prelu_mode(attrs)
-    pos = x > 0
-    dx = np.where(pos, dout, alpha_view(alpha, x.shape, mode) * dout).astype(x.dtype, copy=False)
+    mode, axes = meta.args
+    pos, dx = x > 0, outs["X@GRAD"]
+    np.multiply(alpha_view(alpha, x.shape, mode), dout, out=dx, casting="unsafe")
+    np.copyto(dx, dout, casting="unsafe", where=pos)
     neg = np.where(pos, 0, x * dout)
-    last = tuple(range(x.ndim - 1))
-    axes = {"all": None, "channel": (0,) + tuple(range(2, x.ndim)), "channel_last": last, "element": (0,)}[mode]
-    dalpha = neg.sum(axis=axes).reshape(alpha.shape).astype(alpha.dtype, copy=False)
-    return {"X@GRAD": dx, "Alpha@GRAD": dalpha}
+    np.copyto(outs["Alpha@GRAD"], neg.sum(axis=axes).reshape(alpha.shape), casting="unsafe")
 
 
-# -- maxout --------------------------------------------------------------------------------------
+def _maxout(ins, outs, attrs, meta):
+    """Out: the max of each group of channels, X seen as [pre, C/groups, groups, post]."""
+    (view,) = meta.args
+    np.max(ins["X"].reshape(view), axis=2, out=outs["Out"].reshape(view[:2] + view[3:]))
 
 
-def _grouped(x, attrs, groups):
-    """X seen as [pre, C/groups, groups, post] around its channel dim."""
-    axis = attrs["axis"] % 4 if "axis" in attrs else 1
-    pre, c, post = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1 :]))
-    return x.reshape(pre, c // groups, groups, post)
+def _maxout_grad(ins, outs, attrs, meta):
+    """X@GRAD: dOut at each group's first maximum, zeros elsewhere."""
+    (view,) = meta.args
+    first = ins["X"].reshape(view).argmax(axis=2)
+    dx = outs["X@GRAD"].reshape(view)
+    dx.fill(0)
+    np.put_along_axis(dx, first[:, :, None, :], ins["Out@GRAD"].reshape(first.shape)[:, :, None, :], axis=2)
 
 
-def maxout(ins, attrs):
-    x = ins["X"]
-    g = _grouped(x, attrs, attrs["groups"])
-    shape = list(x.shape)
-    shape[attrs["axis"] % 4] //= attrs["groups"]
-    return {"Out": g.max(axis=2).reshape(shape)}
-
-
-def maxout_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    g = _grouped(x, attrs, attrs["groups"])
-    first = g.argmax(axis=2)
-    dx = np.zeros(g.shape, dtype=x.dtype)
-    np.put_along_axis(dx, first[:, :, None, :], dout.reshape(first.shape)[:, :, None, :], axis=2)
-    return {"X@GRAD": dx.reshape(x.shape)}
+PRELU = by_variant("prelu_out", None, out=_prelu)
+PRELU_GRAD = by_variant("prelu_grad_out", None, out=_prelu_grad)
+MAXOUT = by_variant("maxout_out", None, out=_maxout)
+MAXOUT_GRAD = by_variant("maxout_grad_out", None, out=_maxout_grad)
+prelu = adapter(meta_rules.prelu_meta, PRELU, "prelu")
+prelu_grad = adapter(meta_rules.prelu_grad_meta, PRELU_GRAD, "prelu_grad")
+maxout = adapter(meta_rules.maxout_meta, MAXOUT, "maxout")
+maxout_grad = adapter(meta_rules.maxout_grad_meta, MAXOUT_GRAD, "maxout_grad")

@@ -3,59 +3,17 @@ convolution is a sum over the filter's taps: for each tap (kd, kh, kw) the strid
 of the padded input it reads, contracted with that tap's [M, C/groups] filter matrix (a GEMM per tap
 and group, numpy's einsum). The input gradient spreads each tap's product back into its window; the
 filter gradient contracts the window with the output gradient. conv3d_transpose is the input
-gradient of conv3d, so its kernels are these three with the roles swapped."""
+gradient of conv3d, so its kernels are these three with the roles swapped. Structured kernels: the meta rules
+(shapes/convolution3d.py) plan the regular convolution once per shape signature, the out-kernels below hand over
+the arrays the sums made."""
 
 import itertools
 
 import numpy as np
 
-from ...shapes.conv_pool import conv_out_size, conv_paddings
-from ...shapes import conv_regular as _conv_regular
-from ..context import NO_CONTEXT
-
-
-def _geometry(x_shape, w_shape, attrs):
-    return conv_paddings(
-        attrs["paddings"],
-        attrs["padding_algorithm"],
-        list(x_shape[2:]),
-        list(w_shape[2:]),
-        attrs["strides"],
-        attrs["dilations"],
-    )
-
-
-class _Plan:
-    """A convolution of input spatial sizes ``in_sizes`` to ``outs`` as a regular one (shapes/conv_regular.py;
-    itself when it is one): the input cropped, the filter folded, paddings and dilations >= 0 and 1."""
-
-    def __init__(self, in_sizes, w, attrs, pads, dil, outs):
-        self.reg = _conv_regular.plan(list(in_sizes), list(w.shape[2:]), attrs["strides"], pads, dil, outs)
-        self.w = self.reg.filter(w) if self.reg else w
-        self.pads, self.dil = (self.reg.pads, self.reg.dils) if self.reg else (pads, dil)
-
-    def input(self, x):
-        return self.reg.input(x) if self.reg else x
-
-    def shape(self, x_shape):
-        """The input shape the regular convolution sees."""
-        return tuple(x_shape[:2]) + tuple(hi - lo for lo, hi in self.reg.windows) if self.reg else tuple(x_shape)
-
-    def input_grad(self, dx, x_shape):
-        return self.reg.input_grad(dx, tuple(x_shape)) if self.reg else dx
-
-    def filter_grad(self, dw):
-        return self.reg.filter_grad(dw) if self.reg else dw
-
-
-def _plan(x_shape, w, attrs):
-    """(plan, strides) of conv3d on Input ``x_shape``."""
-    pads, dil = _geometry(x_shape, w.shape, attrs)
-    outs = [
-        conv_out_size(x_shape[2 + i], w.shape[2 + i], pads[2 * i], pads[2 * i + 1], attrs["strides"][i], dil[i])
-        for i in range(len(x_shape) - 2)
-    ]
-    return _Plan(x_shape[2:], w, attrs, pads, dil, outs), attrs["strides"]
+from ...shapes import convolution3d as conv3d_rules
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 
 
 def _windows(ksize, dil, strides, out):
@@ -106,59 +64,72 @@ def conv_grad_filter(x, dy, w_shape, strides, pads, dil, groups):
     return dw
 
 
-def conv3d(ins, attrs):
-    x, w = ins["Input"], ins["Filter"]
-    p, strides = _plan(x.shape, w, attrs)
-    return {"Output": conv_forward(p.input(x), p.w, strides, p.pads, p.dil, attrs["groups"])}
+# -- the out-kernels (meta rules: shapes/convolution3d.py; ``meta.args[0]``: the Conv3dPlan) ------------------------
 
 
-def conv3d_grad(ins, attrs, ctx=NO_CONTEXT):
-    x, w, dy = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    p, strides = _plan(x.shape, w, attrs)
-    wanted, outs = ctx.wanted({"Input@GRAD", "Filter@GRAD"}), {}
-    if "Input@GRAD" in wanted:
-        dx = conv_grad_input(dy, p.w, p.shape(x.shape), strides, p.pads, p.dil, attrs["groups"])
-        outs["Input@GRAD"] = p.input_grad(dx, x.shape)
-    if "Filter@GRAD" in wanted:
-        outs["Filter@GRAD"] = p.filter_grad(
-            conv_grad_filter(p.input(x), dy, p.w.shape, strides, p.pads, p.dil, attrs["groups"])
-        )
-    return outs
+def _input(plan, x):
+    return plan.reg.input(x) if plan.reg else x
 
 
-def transpose_out_shape(x, w, attrs, pads, dil):
-    """conv3d_transpose's Output shape: output_size where given, else the least size."""
-    sizes = list(attrs.get("output_size") or [])
-    least = [
-        (x.shape[2 + i] - 1) * attrs["strides"][i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w.shape[2 + i] - 1) + 1
-        for i in range(x.ndim - 2)
-    ]
-    return (x.shape[0], w.shape[1] * attrs["groups"]) + tuple(sizes or least)
+def _filter(plan, w):
+    return plan.reg.filter(w) if plan.reg else w
 
 
-def _transpose_plan(x, w, attrs):
-    """(plan of the conv3d whose input gradient this transpose is, its input (our Output) shape, strides)."""
-    pads, dil = _geometry(x.shape, w.shape, attrs)
-    shape = transpose_out_shape(x, w, attrs, pads, dil)
-    return _Plan(shape[2:], w, attrs, pads, dil, list(x.shape[2:])), shape, attrs["strides"]
+def _input_grad(plan, dx, x_shape):
+    return plan.reg.input_grad(dx, tuple(x_shape)) if plan.reg else dx
 
 
-def conv3d_transpose(ins, attrs):
-    x, w = ins["Input"], ins["Filter"]
-    p, shape, strides = _transpose_plan(x, w, attrs)
-    return {
-        "Output": p.input_grad(conv_grad_input(x, p.w, p.shape(shape), strides, p.pads, p.dil, attrs["groups"]), shape)
-    }
+def _filter_grad(plan, dw):
+    return plan.reg.filter_grad(dw) if plan.reg else dw
 
 
-def conv3d_transpose_grad(ins, attrs, ctx=NO_CONTEXT):
-    x, w, dy = ins["Input"], ins["Filter"], ins["Output@GRAD"]
-    p, _, strides = _transpose_plan(x, w, attrs)
-    wanted, outs = ctx.wanted({"Input@GRAD", "Filter@GRAD"}), {}
-    if "Input@GRAD" in wanted:
-        outs["Input@GRAD"] = conv_forward(p.input(dy), p.w, strides, p.pads, p.dil, attrs["groups"])
-    if "Filter@GRAD" in wanted:
-        outs["Filter@GRAD"] = p.filter_grad(
-            conv_grad_filter(p.input(dy), x, p.w.shape, strides, p.pads, p.dil, attrs["groups"])
-        )
-    return outs
+def _put(outs, meta, ins, results):
+    for slot, result in results.items():
+        outs[slot] = fresh_output(result, meta.outputs[slot], tuple(ins.values()))
+
+
+def _conv3d(ins, outs, attrs, meta):
+    (p,) = meta.args
+    y = conv_forward(_input(p, ins["Input"]), _filter(p, ins["Filter"]), p.strides, p.pads, p.dil, attrs["groups"])
+    _put(outs, meta, ins, {"Output": y})
+
+
+def _conv3d_grad(ins, outs, attrs, meta):
+    x, dy, (p,), results = ins["Input"], ins["Output@GRAD"], meta.args, {}
+    w = _filter(p, ins["Filter"])
+    if "Input@GRAD" in meta.outputs:
+        dx = conv_grad_input(dy, w, p.in_shape, p.strides, p.pads, p.dil, attrs["groups"])
+        results["Input@GRAD"] = _input_grad(p, dx, x.shape)
+    if "Filter@GRAD" in meta.outputs:
+        dw = conv_grad_filter(_input(p, x), dy, p.w_shape, p.strides, p.pads, p.dil, attrs["groups"])
+        results["Filter@GRAD"] = _filter_grad(p, dw)
+    _put(outs, meta, ins, results)
+
+
+def _conv3d_transpose(ins, outs, attrs, meta):
+    p, shape = meta.args
+    dx = conv_grad_input(ins["Input"], _filter(p, ins["Filter"]), p.in_shape, p.strides, p.pads, p.dil, attrs["groups"])
+    _put(outs, meta, ins, {"Output": _input_grad(p, dx, shape)})
+
+
+def _conv3d_transpose_grad(ins, outs, attrs, meta):
+    x, dy, (p, _), results = ins["Input"], ins["Output@GRAD"], meta.args, {}
+    w = _filter(p, ins["Filter"])
+    if "Input@GRAD" in meta.outputs:
+        results["Input@GRAD"] = conv_forward(_input(p, dy), w, p.strides, p.pads, p.dil, attrs["groups"])
+    if "Filter@GRAD" in meta.outputs:
+        dw = conv_grad_filter(_input(p, dy), x, p.w_shape, p.strides, p.pads, p.dil, attrs["groups"])
+        results["Filter@GRAD"] = _filter_grad(p, dw)
+    _put(outs, meta, ins, results)
+
+
+CONV3D = by_variant("conv3d_out", None, taps=_conv3d)
+CONV3D_GRAD = by_variant("conv3d_grad_out", None, taps=_conv3d_grad)
+CONV3D_TRANSPOSE = by_variant("conv3d_transpose_out", None, taps=_conv3d_transpose)
+CONV3D_TRANSPOSE_GRAD = by_variant("conv3d_transpose_grad_out", None, taps=_conv3d_transpose_grad)
+
+# the four as ``kernel(ins, attrs, ctx)``, for CUDA's host rows (kernels/cuda/convolution3d.py's HOST_OPS)
+conv3d = adapter(conv3d_rules.conv3d_meta, CONV3D, "conv3d")
+conv3d_grad = adapter(conv3d_rules.conv3d_grad_meta, CONV3D_GRAD, "conv3d_grad")
+conv3d_transpose = adapter(conv3d_rules.conv3d_transpose_meta, CONV3D_TRANSPOSE, "conv3d_transpose")
+conv3d_transpose_grad = adapter(conv3d_rules.conv3d_transpose_grad_meta, CONV3D_TRANSPOSE_GRAD, "conv3d_transpose_grad")

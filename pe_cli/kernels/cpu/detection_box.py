@@ -1,37 +1,34 @@
-"""Kernels of ops/detection_box.py on the CPU (numpy over whole box arrays). The generators read
-only their inputs' shapes (shapes/detection.py); box_coder's prior terms are shared with
-the CUDA kernel. polygon_box_transform and box_decoder_and_assign are numpy over whole arrays too."""
+"""CPU out-kernels of ops/detection_box.py (structured kernels; their meta rules: shapes/detection_boxes.py), numpy
+over whole box arrays: the generators' boxes (prior_box, density_prior_box, anchor_generator: the rule computes them
+from the shapes, shapes/detection.py) cast into the buffers handed; iou_similarity and polygon_box_transform
+written through out=; box_coder, box_clip and box_decoder_and_assign numpy forms whose results are handed over
+(``fresh_output``)."""
 
 import numpy as np
 
 from ...shapes import detection as geo
 from ...shapes.detection import variance_rows
+from ...shapes import detection_boxes as box_rules
+from ..structured import adapter, fresh_output
+from .launches import by_variant
 
 
-def _hw(x):
-    return int(x.shape[2]), int(x.shape[3])
+def _boxes(names):
+    """The "boxes" variant: the generator's float64 boxes and variances (``meta.args``) cast into the buffers."""
+
+    def out(ins, outs, attrs, meta):
+        for name, made in zip(names, meta.args):
+            np.copyto(outs[name], made, casting="unsafe")
+
+    return out
 
 
-def _pair(boxes, variances, dtype, names=("Boxes", "Variances")):
-    return {names[0]: np.ascontiguousarray(boxes, dtype=dtype), names[1]: np.ascontiguousarray(variances, dtype=dtype)}
+def _put(outs, meta, ins, **results):
+    for slot, result in results.items():
+        outs[slot] = fresh_output(result, meta.outputs[slot], tuple(ins.values()))
 
 
-def prior_box(ins, attrs):
-    x = ins["Input"]
-    return _pair(*geo.prior_boxes(_hw(x), _hw(ins["Image"]), attrs), x.dtype)
-
-
-def density_prior_box(ins, attrs):
-    x = ins["Input"]
-    return _pair(*geo.density_boxes(_hw(x), _hw(ins["Image"]), attrs), x.dtype)
-
-
-def anchor_generator(ins, attrs):
-    x = ins["Input"]
-    return _pair(*geo.anchors(_hw(x), attrs), x.dtype, names=("Anchors", "Variances"))
-
-
-def iou_similarity(ins, attrs):
+def _iou_similarity(ins, outs, attrs, meta):
     x, y = ins["X"], ins["Y"]
     a, b = x[:, None, :], y[None, :, :]
     plus = 0 if attrs["box_normalized"] else 1
@@ -41,8 +38,7 @@ def iou_similarity(ins, attrs):
     inter_h = np.maximum(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) + plus, 0)
     inter = inter_w * inter_h
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = inter / (area_x + area_y - inter)
-    return {"Out": out.astype(x.dtype, copy=False)}
+        np.divide(inter, area_x + area_y - inter, out=outs["Out"], casting="unsafe")
 
 
 def prior_terms(prior, normalized):
@@ -53,7 +49,7 @@ def prior_terms(prior, normalized):
     return prior[:, 0] + pw / 2, prior[:, 1] + ph / 2, pw, ph
 
 
-def box_coder(ins, attrs):
+def _box_coder(ins, outs, attrs, meta):
     prior, target = ins["PriorBox"], ins["TargetBox"]
     var = variance_rows(ins, attrs, prior.shape[0], target.dtype)
     px, py, pw, ph = prior_terms(prior, attrs["box_normalized"])
@@ -82,27 +78,27 @@ def box_coder(ins, attrs):
         w = np.exp(v[..., 2] * target[..., 2]) * pw
         h = np.exp(v[..., 3] * target[..., 3]) * ph
         out = np.stack([cx - w / 2, cy - h / 2, cx + w / 2 - plus, cy + h / 2 - plus], axis=-1)
-    return {"OutputBox": out.astype(target.dtype, copy=False)}
+    _put(outs, meta, ins, OutputBox=out)
 
 
-def box_clip(ins, attrs, ctx):
+def _box_clip(ins, outs, attrs, meta, ctx):
+    """The clip windows of Input's images (its LoD: the call's, ``ctx``)."""
     x = ins["Input"]
     rows = x.shape[0]
     x_max, y_max = geo.clip_windows(rows, ins["ImInfo"], ctx.lod.get("Input"))
     lim = np.stack([x_max, y_max, x_max, y_max], axis=-1).reshape((rows,) + (1,) * (x.ndim - 2) + (4,))
-    return {"Output": np.maximum(np.minimum(x, lim), 0).astype(x.dtype, copy=False)}
+    _put(outs, meta, ins, Output=np.maximum(np.minimum(x, lim), 0))
 
 
-def polygon_box_transform(ins, attrs):
-    x = ins["Input"]
-    _, c, h, w = x.shape
-    cols = np.broadcast_to(np.arange(w, dtype=x.dtype)[None, :], (h, w))
-    rows = np.broadcast_to(np.arange(h, dtype=x.dtype)[:, None], (h, w))
-    grid = np.stack([cols if k % 2 == 0 else rows for k in range(c)])
-    return {"Output": (4 * grid[None] - x).astype(x.dtype, copy=False)}
+_box_clip.takes_context = True
 
 
-def box_decoder_and_assign(ins, attrs):
+def _polygon_box_transform(ins, outs, attrs, meta):
+    """Output = 4 * the channel's grid (``meta.args``) - Input."""
+    np.subtract(meta.args[0], ins["Input"], out=outs["Output"], casting="unsafe")
+
+
+def _box_decoder_and_assign(ins, outs, attrs, meta):
     prior, target, score = ins["PriorBox"], ins["TargetBox"], ins["BoxScore"]
     var = np.asarray(ins["PriorBoxVar"]).reshape(-1)
     w = prior[:, 2] - prior[:, 0] + 1
@@ -122,7 +118,18 @@ def box_decoder_and_assign(ins, attrs):
         assigned = np.where(found[:, None], decoded[rois, best], prior)
     else:
         assigned = prior
-    return {
-        "DecodeBox": decoded.reshape(target.shape).astype(target.dtype, copy=False),
-        "OutputAssignBox": np.asarray(assigned, target.dtype),
-    }
+    _put(outs, meta, ins, DecodeBox=decoded.reshape(target.shape), OutputAssignBox=assigned)
+
+
+PRIOR_BOX = DENSITY_PRIOR_BOX = by_variant("prior_boxes_out", None, boxes=_boxes(("Boxes", "Variances")))
+ANCHOR_GENERATOR = by_variant("anchor_generator_out", None, boxes=_boxes(("Anchors", "Variances")))
+IOU_SIMILARITY = by_variant("iou_similarity_out", None, out=_iou_similarity)
+BOX_CODER = by_variant("box_coder_out", None, fresh=_box_coder)
+BOX_CLIP = _box_clip
+POLYGON_BOX_TRANSFORM = by_variant("polygon_box_transform_out", None, out=_polygon_box_transform)
+BOX_DECODER_AND_ASSIGN = by_variant("box_decoder_and_assign_out", None, fresh=_box_decoder_and_assign)
+
+# the generators as ``kernel(ins, attrs)``, for CUDA's host rows (kernels/cuda/detection_box.py's HOST_OPS)
+prior_box = adapter(box_rules.prior_box_meta, PRIOR_BOX, "prior_box")
+density_prior_box = adapter(box_rules.density_prior_box_meta, DENSITY_PRIOR_BOX, "density_prior_box")
+anchor_generator = adapter(box_rules.anchor_generator_meta, ANCHOR_GENERATOR, "anchor_generator")

@@ -1,8 +1,9 @@
-"""Kernels of ops/detection_roi.py (roi_pool, roi_align, psroi_pool, prroi_pool, deformable_psroi_pooling,
-roi_perspective_transform): numba loops over the outputs (_roi_loops.py, _deform_roi_loops.py,
-_persp_loops.py; roi_perspective_transform's matrices in numpy first, elements/perspective.matrices,
-shared with the CUDA kernels). ``roi_images`` (which image each roi pools from, from RoisNum /
-BatchRoINums or the rois' LoD) and ``psroi_sizes`` (deformable_psroi_pooling's sizes) are in
+"""CPU out-kernels of ops/detection_roi.py (roi_pool, roi_align, psroi_pool, prroi_pool, deformable_psroi_pooling,
+roi_perspective_transform and their gradients; structured kernels, meta rules in shapes/detection_roi.py, each
+out-kernel handed the call's context for the ROIs' LoD): numba loops writing into the buffers handed
+(_roi_loops.py, _deform_roi_loops.py, _persp_loops.py; roi_perspective_transform's matrices in numpy first,
+elements/perspective.matrices, shared with the CUDA kernels). ``roi_images`` (which image each roi pools from, from
+RoisNum / BatchRoINums or the rois' LoD) and ``psroi_sizes`` (deformable_psroi_pooling's sizes) are in
 shapes/detection.py, shared with the CUDA kernels."""
 
 import numpy as np
@@ -29,15 +30,21 @@ def _forward(op, *args):
     twin(getattr(loops, op), getattr(loops, op + "_parallel"), parallel_threads() > 1, *args)(*args)
 
 
+def _zeroed(buffer):
+    """The buffer handed, flat and zeroed (a gradient's loop adds each roi's share to it)."""
+    flat = buffer.reshape(-1)
+    flat.fill(0)
+    return flat
+
+
 def _dims(x, attrs):
     return x.shape[1], x.shape[2], x.shape[3], attrs["pooled_height"], attrs["pooled_width"]
 
 
-def roi_pool(ins, attrs, ctx):
+def _roi_pool(ins, outs, attrs, meta, ctx):
     x, rois, bid = _setup("roi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
-    out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
-    argmax = np.empty(out.shape, dtype=np.int64)
+    out, argmax = outs["Out"], outs["Argmax"]
     _forward(
         "roi_pool",
         x.reshape(-1),
@@ -52,13 +59,12 @@ def roi_pool(ins, attrs, ctx):
         out.reshape(-1),
         argmax.reshape(-1),
     )
-    return {"Out": out, "Argmax": argmax}
 
 
-def roi_pool_grad(ins, attrs, ctx):
+def _roi_pool_grad(ins, outs, attrs, meta, ctx):
     x, _, bid = _setup("roi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
-    dx = np.zeros(x.size, dtype=x.dtype)
+    dx = _zeroed(outs["X@GRAD"])
     _loops().roi_pool_grad(
         np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
         np.ascontiguousarray(ins["Argmax"]).reshape(-1),
@@ -69,13 +75,12 @@ def roi_pool_grad(ins, attrs, ctx):
         h * w,
         dx,
     )
-    return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def roi_align(ins, attrs, ctx):
+def _roi_align(ins, outs, attrs, meta, ctx):
     x, rois, bid = _setup("roi_align", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
-    out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
+    out = outs["Out"]
     _forward(
         "roi_align",
         x.reshape(-1),
@@ -91,13 +96,12 @@ def roi_align(ins, attrs, ctx):
         bool(attrs.get("aligned", False)),  # (Paddle 2.x's; Fluid 1.8's op has none)
         out.reshape(-1),
     )
-    return {"Out": out}
 
 
-def roi_align_grad(ins, attrs, ctx):
+def _roi_align_grad(ins, outs, attrs, meta, ctx):
     x, rois, bid = _setup("roi_align", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
-    dx = np.zeros(x.size, dtype=x.dtype)
+    dx = _zeroed(outs["X@GRAD"])
     _loops().roi_align_grad(
         np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
         rois,
@@ -112,24 +116,22 @@ def roi_align_grad(ins, attrs, ctx):
         bool(attrs.get("aligned", False)),
         dx,
     )
-    return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def psroi_pool(ins, attrs, ctx):
+def _psroi_pool(ins, outs, attrs, meta, ctx):
     x, rois, bid = _setup("psroi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
     oc = attrs["output_channels"]
-    out = np.empty((bid.size, oc, ph, pw), dtype=x.dtype)
+    out = outs["Out"]
     _forward(
         "psroi_pool", x.reshape(-1), rois, bid, oc, c, h, w, ph, pw, float(attrs["spatial_scale"]), out.reshape(-1)
     )
-    return {"Out": out}
 
 
-def psroi_pool_grad(ins, attrs, ctx):
+def _psroi_pool_grad(ins, outs, attrs, meta, ctx):
     x, rois, bid = _setup("psroi_pool", ins, ctx)
     c, h, w, ph, pw = _dims(x, attrs)
-    dx = np.zeros(x.size, dtype=x.dtype)
+    dx = _zeroed(outs["X@GRAD"])
     _loops().psroi_pool_grad(
         np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
         rois,
@@ -143,25 +145,22 @@ def psroi_pool_grad(ins, attrs, ctx):
         float(attrs["spatial_scale"]),
         dx,
     )
-    return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def prroi_pool(ins, attrs, ctx):
+def _prroi_pool(ins, outs, attrs, meta, ctx):
     x, rois, bid = _setup("prroi_pool", ins, ctx, "BatchRoINums")
     c, h, w, ph, pw = _dims(x, attrs)
-    out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
+    out = outs["Out"]
     _forward("prroi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]), out.reshape(-1))
-    return {"Out": out}
 
 
-def prroi_pool_grad(ins, attrs, ctx):
+def _prroi_pool_grad(ins, outs, attrs, meta, ctx):
     x, rois, bid = _setup("prroi_pool", ins, ctx, "BatchRoINums")
     c, h, w, ph, pw = _dims(x, attrs)
-    dx = np.zeros(x.size, dtype=x.dtype)
+    dx = _zeroed(outs["X@GRAD"])
     _loops().prroi_pool_grad(
         np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]), dx
     )
-    return {"X@GRAD": dx.reshape(x.shape)}
 
 
 def _deform_setup(ins, attrs, ctx):
@@ -174,10 +173,9 @@ def _deform_setup(ins, attrs, ctx):
     return x, rois, trans, bid, g
 
 
-def deformable_psroi_pooling(ins, attrs, ctx):
+def _deformable_psroi_pooling(ins, outs, attrs, meta, ctx):
     x, rois, trans, bid, g = _deform_setup(ins, attrs, ctx)
-    out = np.empty((bid.size, attrs["output_dim"], attrs["pooled_height"], attrs["pooled_width"]), dtype=x.dtype)
-    count = np.empty(out.shape, dtype=x.dtype)
+    out, count = outs["Output"], outs["TopCount"]
     _deform_loops().forward(
         x.reshape(-1),
         rois,
@@ -189,13 +187,12 @@ def deformable_psroi_pooling(ins, attrs, ctx):
         out.reshape(-1),
         count.reshape(-1),
     )
-    return {"Output": out, "TopCount": count}
 
 
-def deformable_psroi_pooling_grad(ins, attrs, ctx):
+def _deformable_psroi_pooling_grad(ins, outs, attrs, meta, ctx):
     x, rois, trans, bid, g = _deform_setup(ins, attrs, ctx)
-    dx = np.zeros(x.size, dtype=x.dtype)
-    dtrans = np.zeros(trans.size, dtype=x.dtype)
+    dx = _zeroed(outs["Input@GRAD"])  # (Trans@GRAD where Trans is given; else the loop's zeros of its own)
+    dtrans = _zeroed(outs["Trans@GRAD"]) if "Trans@GRAD" in meta.outputs else np.zeros(trans.size, dtype=x.dtype)
     _deform_loops().backward(
         np.ascontiguousarray(ins["Output@GRAD"]).reshape(-1),
         x.reshape(-1),
@@ -208,10 +205,6 @@ def deformable_psroi_pooling_grad(ins, attrs, ctx):
         dx,
         dtrans,
     )
-    outs = {"Input@GRAD": dx.reshape(x.shape)}
-    if "Trans" in ins:
-        outs["Trans@GRAD"] = dtrans.reshape(ins["Trans"].shape)
-    return outs
 
 
 def _persp_setup(ins, attrs, ctx):
@@ -223,11 +216,10 @@ def _persp_setup(ins, attrs, ctx):
     return x, rois.reshape(-1), m, bid, th, tw
 
 
-def roi_perspective_transform(ins, attrs, ctx):
+def _roi_perspective_transform(ins, outs, attrs, meta, ctx):
     x, rois, m, bid, th, tw = _persp_setup(ins, attrs, ctx)
     c, h, w = x.shape[1:]
-    out = np.empty((bid.size, c, th, tw), dtype=x.dtype)
-    mask = np.zeros((bid.size, 1, th, tw), dtype=np.int32)
+    out, mask = outs["Out"], _zeroed(outs["Mask"])
     _persp_loops().forward(
         x.reshape(-1),
         rois,
@@ -242,13 +234,13 @@ def roi_perspective_transform(ins, attrs, ctx):
         out.reshape(-1),
         mask.reshape(-1),
     )
-    return {"Out": out, "Mask": mask, "TransformMatrix": m.astype(x.dtype)}
+    np.copyto(outs["TransformMatrix"], m, casting="unsafe")
 
 
-def roi_perspective_transform_grad(ins, attrs, ctx):
+def _roi_perspective_transform_grad(ins, outs, attrs, meta, ctx):
     x, rois, m, bid, th, tw = _persp_setup(ins, attrs, ctx)
     c, h, w = x.shape[1:]
-    dx = np.zeros(x.size, dtype=x.dtype)
+    dx = _zeroed(outs["X@GRAD"])
     _persp_loops().backward(
         np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
         rois,
@@ -262,4 +254,19 @@ def roi_perspective_transform_grad(ins, attrs, ctx):
         float(attrs["spatial_scale"]),
         dx,
     )
-    return {"X@GRAD": dx.reshape(x.shape)}
+
+
+def _context(fn):
+    """An out-kernel handed the call's context (the ROIs' LoD: which image each roi pools from)."""
+    fn.takes_context = True
+    return fn
+
+
+ROI_POOL, ROI_POOL_GRAD = _context(_roi_pool), _context(_roi_pool_grad)
+ROI_ALIGN, ROI_ALIGN_GRAD = _context(_roi_align), _context(_roi_align_grad)
+PSROI_POOL, PSROI_POOL_GRAD = _context(_psroi_pool), _context(_psroi_pool_grad)
+PRROI_POOL, PRROI_POOL_GRAD = _context(_prroi_pool), _context(_prroi_pool_grad)
+DEFORMABLE_PSROI_POOLING = _context(_deformable_psroi_pooling)
+DEFORMABLE_PSROI_POOLING_GRAD = _context(_deformable_psroi_pooling_grad)
+ROI_PERSPECTIVE_TRANSFORM = _context(_roi_perspective_transform)
+ROI_PERSPECTIVE_TRANSFORM_GRAD = _context(_roi_perspective_transform_grad)

@@ -1,13 +1,13 @@
-"""Kernels of ops/detection_yolo.py: yolo_box (numpy over whole arrays) and yolov3_loss (numba
-loops over the images, _yolo_loops.py); ``yolov3_loss_plan`` (shapes/detection.py: the sizes and the
-label targets) is shared with the CUDA kernels."""
+"""CPU out-kernels of ops/detection_yolo.py (structured kernels; meta rules: shapes/detection_yolo.py): yolo_box
+(numpy over whole arrays, cast into the buffers handed) and yolov3_loss (numba loops over the images, _yolo_loops.py,
+writing into the buffers); ``yolov3_loss_plan`` (shapes/detection.py: the sizes and the label targets, in
+``meta.args``) is shared with the CUDA kernels."""
 
 import numpy as np
 
-from ..context import NO_CONTEXT
+from .launches import by_variant
 from .runtime.loops import lazy
 from .detection_loss import _sigmoid
-from ...shapes.detection import yolov3_loss_plan
 
 _loops = lazy("_yolo_loops")
 
@@ -22,13 +22,11 @@ def _score(ins, x):
     return np.ones(ins["GTLabel"].size, dtype=x.dtype)
 
 
-def yolov3_loss(ins, attrs):
+def _yolov3_loss(ins, outs, attrs, meta):
     x, gt = ins["X"], ins["GTBox"]
-    b, c, h, w, size, pos, neg, anchors, amask = yolov3_loss_plan(x.shape, gt.shape, attrs)
-    n = x.shape[0]
-    loss = np.empty(n, dtype=x.dtype)
-    obj = np.zeros((n, amask.size, h, w), dtype=x.dtype)
-    matched = np.empty((n, b), dtype=np.int32)
+    b, c, h, w, size, pos, neg, anchors, amask = meta.args
+    loss, obj, matched = outs["Loss"], outs["ObjectnessMask"], outs["GTMatchMask"]
+    obj.fill(0)
     _loops().yolov3_loss(
         _flat(x),
         _flat(gt, x.dtype),
@@ -49,13 +47,13 @@ def yolov3_loss(ins, attrs):
         obj.reshape(-1),
         matched.reshape(-1),
     )
-    return {"Loss": loss, "ObjectnessMask": obj, "GTMatchMask": matched}
 
 
-def yolov3_loss_grad(ins, attrs):
+def _yolov3_loss_grad(ins, outs, attrs, meta):
     x, gt = ins["X"], ins["GTBox"]
-    b, c, h, w, size, pos, neg, anchors, amask = yolov3_loss_plan(x.shape, gt.shape, attrs)
-    dx = np.zeros(x.size, dtype=x.dtype)
+    b, c, h, w, size, pos, neg, anchors, amask = meta.args
+    dx = outs["X@GRAD"].reshape(-1)
+    dx.fill(0)
     _loops().yolov3_loss_grad(
         _flat(x),
         _flat(gt, x.dtype),
@@ -75,11 +73,10 @@ def yolov3_loss_grad(ins, attrs):
         _flat(ins["Loss@GRAD"]),
         dx,
     )
-    return {"X@GRAD": dx.reshape(x.shape)}
 
 
-def yolo_box(ins, attrs, ctx=NO_CONTEXT):
-    """Paddle 2.x's grid (``ctx.paddle2``): centres over W along x and H along y, sizes over downsample_ratio * W
+def _yolo_box(ins, outs, attrs, meta):
+    """Paddle 2.x's grid (``meta.args``: W): centres over W along x and H along y, sizes over downsample_ratio * W
     and * H; Fluid 1.8's: X's height for both. iou_aware: X's first ``a`` channels one IoU logit per anchor."""
     x, size = ins["X"], np.asarray(ins["ImgSize"], np.int64)
     n, _, h, w = x.shape
@@ -91,7 +88,7 @@ def yolo_box(ins, attrs, ctx=NO_CONTEXT):
         iou, x = _sigmoid(x[:, :a]), x[:, a:]
     v = x.reshape(n, a, 5 + classes, h, w)
     img_h, img_w = size[:, 0].reshape(n, 1, 1, 1), size[:, 1].reshape(n, 1, 1, 1)
-    grid_w = w if ctx.paddle2 else h
+    (grid_w,) = meta.args
     input_h, input_w = np.float64(attrs["downsample_ratio"] * h), np.float64(attrs["downsample_ratio"] * grid_w)
     sxy = float(np.float32(attrs["scale_x_y"]))  # (a float attribute: float32, as Paddle's kernels read it)
     bias = -0.5 * (sxy - 1.0)
@@ -110,7 +107,10 @@ def yolo_box(ins, attrs, ctx=NO_CONTEXT):
     keep = conf >= np.asarray(attrs["conf_thresh"], x.dtype)
     boxes = np.where(keep[..., None], np.stack([x0, y0, x1, y1], axis=-1), 0)
     scores = np.where(keep[:, :, None], conf[:, :, None] * _sigmoid(v[:, :, 5:]), 0)  # [n, a, C, h, w]
-    return {
-        "Boxes": boxes.reshape(n, -1, 4).astype(x.dtype),
-        "Scores": scores.transpose(0, 1, 3, 4, 2).reshape(n, -1, classes).astype(x.dtype),
-    }
+    np.copyto(outs["Boxes"].reshape(boxes.shape), boxes, casting="unsafe")
+    np.copyto(outs["Scores"].reshape(n, a, h, w, classes), scores.transpose(0, 1, 3, 4, 2), casting="unsafe")
+
+
+YOLOV3_LOSS = by_variant("yolov3_loss_out", None, loop=_yolov3_loss)
+YOLOV3_LOSS_GRAD = by_variant("yolov3_loss_grad_out", None, loop=_yolov3_loss_grad)
+YOLO_BOX = by_variant("yolo_box_out", None, out=_yolo_box)

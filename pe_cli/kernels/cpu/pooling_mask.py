@@ -4,7 +4,8 @@ shape signature), and the same two as kernels. Max pooling with its mask runs on
 position (fixed windows; X padded with -inf, a strictly greater value replacing the best so far, so
 the first maximum in row-major order wins) or one per output position (adaptive windows), each
 vectorised over the batch, channels and the other positions. Gradients and unpooling are one
-scatter or gather over the planes. ``windows`` is shared with the CUDA kernels."""
+scatter or gather over the planes, unpool's and unpool3d's (and their gradients') out-kernels too (meta rules:
+shapes/pooling_mask.py). ``windows`` is shared with the CUDA kernels."""
 
 import itertools
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..structured import adapter
 from .launches import by_variant
-from ...shapes.conv_pool import mask_pool_out as pool_out, unpool_out
+from ...shapes.conv_pool import mask_pool_out as pool_out
 from ...shapes.pooling_mask import mask_pool_grad_meta, mask_pool_meta, plane_offsets
 
 
@@ -101,25 +102,21 @@ max_pool2d_with_index_grad = max_pool3d_with_index_grad = adapter(
 
 
 def _unpool(op):
-    def kernel(ins, attrs):
-        x = np.asarray(ins["X"])
-        out_dims = unpool_out(x.shape[2:], attrs)
-        size = int(np.prod(out_dims))
-        out = np.zeros(x.shape[0] * x.shape[1] * size, x.dtype)
-        out[plane_offsets(x.shape, ins["Indices"], size, op)] = x.reshape(-1)
-        return {"Out": out.reshape(x.shape[:2] + tuple(out_dims))}
+    def out(ins, outs, attrs, meta):
+        x, flat = np.asarray(ins["X"]), outs["Out"].reshape(-1)
+        flat.fill(0)
+        flat[plane_offsets(x.shape, ins["Indices"], meta.args[0], op)] = x.reshape(-1)
 
-    return kernel
+    return by_variant(f"{op}_out", None, scatter=out)
 
 
 def _unpool_grad(op):
-    def kernel(ins, attrs):
+    def out(ins, outs, attrs, meta):
         x, dout = ins["X"], np.asarray(ins["Out@GRAD"])
-        size = int(np.prod(dout.shape[2:]))
-        return {"X@GRAD": dout.reshape(-1)[plane_offsets(x.shape, ins["Indices"], size, op)].reshape(x.shape)}
+        outs["X@GRAD"].reshape(-1)[...] = dout.reshape(-1)[plane_offsets(x.shape, ins["Indices"], meta.args[0], op)]
 
-    return kernel
+    return by_variant(f"{op}_grad_out", None, gather=out)
 
 
-unpool, unpool3d = _unpool("unpool"), _unpool("unpool3d")
-unpool_grad, unpool3d_grad = _unpool_grad("unpool"), _unpool_grad("unpool3d")
+UNPOOL, UNPOOL3D = _unpool("unpool"), _unpool("unpool3d")
+UNPOOL_GRAD, UNPOOL3D_GRAD = _unpool_grad("unpool"), _unpool_grad("unpool3d")
