@@ -1,6 +1,7 @@
 """The remaining LoD and sequence ops' results, to compare two trees bit for bit beside tools/op_case_bytes.py's op
 cases: lod_reset, sequence_concat, sequence_slice, sequence_enumerate, sequence_scatter, row_conv, sequence_unpad,
-sequence_mask, sequence_erase, im2sequence, chunk_eval, edit_distance, filter_by_instag and their grad ops called
+sequence_mask, sequence_erase, im2sequence, chunk_eval, edit_distance, filter_by_instag, the fused sequence ops and
+their grad ops called
 through their CPU kernels (``OpDef.kernel``) with a LoD in the call's context, over dtypes, shapes (strided ones too),
 empty sequences, attributes and refusals; and row_conv, sequence_concat, sequence_erase as executor steps on two LoDs.
 Beside each output's bytes its shape and dtype, and the LoD the kernel set; a refusal's type and message.
@@ -29,6 +30,10 @@ def _ids(key, shape, top, dtype="int64"):
 def _save(results, key, outs, ctx):
     for name, value in sorted(outs.items()):
         for j, a in enumerate(value if isinstance(value, list) else [value]):
+            if hasattr(a, "rows"):  # (a SelectedRows: its rows, height and values)
+                a = np.concatenate(
+                    [np.asarray(a.rows, np.float64), [a.height], np.asarray(a.values, np.float64).ravel()]
+                )
             a = np.asarray(a)
             results[f"{key}|{name}|{j}|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
     results[f"{key}|lod"] = np.frombuffer(repr(ctx.out_lod).encode(), dtype=np.uint8)
@@ -200,6 +205,64 @@ def _instag_ops(results):
                     _call(results, "filter_by_instag_grad", key + "|g", g, attrs, lod)
 
 
+def _fused_ops(results):
+    lod = {"Ids": [[0, 3, 3, 7]]}
+    for wdt in ("float32", "float64", "int64"):
+        w = _values(f"emb|w|{wdt}", (6, 4), wdt)
+        for n, (shape, top) in enumerate([((7, 1), 6), ((7, 2, 1), 6), ((7, 1), 8)]):
+            ids = _ids(f"emb|ids|{n}", shape, top)
+            for pad in (-1, 2):
+                for sparse in (False, True):
+                    attrs, key = {"padding_idx": pad, "is_sparse": sparse}, f"emb|{wdt}|{n}|{pad}|{sparse}"
+                    outs = _call(results, "fused_embedding_seq_pool", key, {"W": w, "Ids": ids}, attrs, lod)
+                    if outs is not None:
+                        g = {"W": w, "Ids": ids, "Out@GRAD": _values(key + "d", outs["Out"].shape, wdt)}
+                        grad = _call(results, "fused_embedding_seq_pool_grad", key + "|g", g, attrs, lod)
+                        if grad is not None and sparse:
+                            sr = grad["W@GRAD"]
+                            results[key + "|sr"] = np.frombuffer(
+                                np.asarray(sr.rows).tobytes() + sr.values.tobytes(), np.uint8
+                            )
+    for dtype in ("float32", "float64"):
+        xs = [_values(f"pc|{dtype}|{j}", (r, 3), dtype, 0, 3) for j, r in enumerate((7, 5))]
+        lods = [[[0, 3, 3, 7]], [[0, 1, 2, 5]]]
+        for kind in ("SUM", "AVERAGE", "SQRT"):
+            for op in ("fusion_seqpool_concat", "fusion_seqpool_cvm_concat"):
+                ins = {"X": xs} if op == "fusion_seqpool_concat" else {"X": xs, "CVM": np.ones((3, 2), dtype)}
+                _call(results, op, f"pc|{op}|{dtype}|{kind}", ins, {"pooltype": kind}, {"X": lods})
+                _call(results, op, f"pc|{op}|{dtype}|{kind}|bad", ins, {"pooltype": kind}, {"X": [lods[0], [[0, 5]]]})
+        x = _values(f"sc|x|{dtype}", (7, 3), dtype)
+        for start, length in ((-1, 3), (0, 2), (1, 3), (-2, 5), (2, 3)):
+            ins = {
+                "X": x,
+                "Filter": _values(f"sc|w|{length}", (3 * length, 4), dtype),
+                "Bias": _values("sc|b", (1, 4), dtype),
+            }
+            attrs = {"contextStart": start, "contextLength": length}
+            _call(
+                results,
+                "fusion_seqconv_eltadd_relu",
+                f"seqconv|{dtype}|{start}|{length}",
+                ins,
+                attrs,
+                {"X": [[0, 1, 3, 7]]},
+            )
+        for act in ("identity", "sigmoid", "tanh", "relu"):
+            for bias in (None, _values("fc|b", (1, 4), dtype)):
+                ins = {"X": [x, _values("fc|x1", (3, 2), dtype)], "FCWeight": _values(f"fc|w|{dtype}", (5, 4), dtype)}
+                if bias is not None:
+                    ins["FCBias"] = bias
+                key = f"fc|{dtype}|{act}|{bias is None}"
+                _call(
+                    results,
+                    "fusion_seqexpand_concat_fc",
+                    key,
+                    ins,
+                    {"fc_activation": act},
+                    {"X": [[[0, 1, 3, 7]], None]},
+                )
+
+
 def _steps(results):
     from pe_cli.base.places import CPUPlace
     from pe_cli.executor.plan import OpStep, Values, run_step
@@ -235,7 +298,7 @@ def _steps(results):
 
 def main(out):
     results = {}
-    for part in (_shape_ops, _window_ops, _rows_ops, _image_ops, _metric_ops, _instag_ops, _steps):
+    for part in (_shape_ops, _window_ops, _rows_ops, _image_ops, _metric_ops, _instag_ops, _fused_ops, _steps):
         part(results)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")

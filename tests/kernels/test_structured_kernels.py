@@ -57,6 +57,7 @@ from tests.ops import (
     cases_selecting,
     cases_sequence,
     cases_sequence_rows,
+    cases_sequence_fused,
     cases_sequence_image,
     cases_sequence_metric,
     cases_sequence_shape,
@@ -253,7 +254,14 @@ CONVERTED = {
     | {f"{op}{g}" for op in ("row_conv", "sequence_scatter", "filter_by_instag") for g in ("", "_grad")}
     | {f"{op}{g}" for op in ("match_matrix_tensor", "var_conv_2d", "sequence_topk_avg_pooling") for g in ("", "_grad")}
     | {"lod_reset", "sequence_enumerate", "sequence_erase", "sequence_mask", "sequence_unpad"}
-    | {"chunk_eval", "edit_distance"},
+    | {"chunk_eval", "edit_distance"}
+    | {
+        "fused_embedding_seq_pool",
+        "fused_embedding_seq_pool_grad",
+        "fusion_seqpool_concat",
+        "fusion_seqpool_cvm_concat",
+    }
+    | {"fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc"},
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
     "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
@@ -412,7 +420,7 @@ CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONV
 CASES["lod ops"] = [
     c
     for module in (cases_sequence_shape, cases_sequence_window, cases_sequence_rows, cases_sequence_image)
-    + (cases_sequence_metric, cases_text_matching, cases_instag)
+    + (cases_sequence_metric, cases_text_matching, cases_instag, cases_sequence_fused)
     for c in module.CASES
     if c.op in CONVERTED["lod ops"]
 ]
