@@ -1,7 +1,8 @@
 """The remaining LoD and sequence ops' results, to compare two trees bit for bit beside tools/op_case_bytes.py's op
 cases: lod_reset, sequence_concat, sequence_slice, sequence_enumerate, sequence_scatter, row_conv, sequence_unpad,
-sequence_mask, sequence_erase, im2sequence, chunk_eval, edit_distance, filter_by_instag, the fused sequence ops and
-their grad ops called
+sequence_mask, sequence_erase, im2sequence, chunk_eval, edit_distance, filter_by_instag, the fused sequence ops,
+max_sequence_len, shrink_rnn_memory, reorder_lod_tensor_by_rank, rnn_memory_helper (rank tables made by lod_rank_table)
+and their grad ops called
 through their CPU kernels (``OpDef.kernel``) with a LoD in the call's context, over dtypes, shapes (strided ones too),
 empty sequences, attributes and refusals; and row_conv, sequence_concat, sequence_erase as executor steps on two LoDs.
 Beside each output's bytes its shape and dtype, and the LoD the kernel set; a refusal's type and message.
@@ -263,6 +264,36 @@ def _fused_ops(results):
                 )
 
 
+def _rank_ops(results):
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    table_of = registry.get("lod_rank_table").kernel("cpu")
+    for dtype in ("float32", "float64", "int64"):
+        for n, (rows, lod) in enumerate(
+            [(9, [[0, 2, 7, 7, 9]]), (9, [[0, 1, 3], [0, 2, 5, 6, 9]]), (4, [[0, 1, 2, 3, 4]])]
+        ):
+            x = _values(f"rank|{dtype}|{n}", (rows, 3), dtype)
+            for level in range(len(lod)):
+                table = table_of({"X": x}, {"level": level}, KernelContext(lod={"X": lod}))["Out"]
+                key, xlod = f"rank|{dtype}|{n}|{level}", {"X": lod}
+                _call(results, "max_sequence_len", key + "|max", {"RankTable": table})
+                outs = _call(results, "reorder_lod_tensor_by_rank", key + "|re", {"X": x, "RankTable": table}, lod=xlod)
+                if outs is not None:
+                    g = {"X": x, "RankTable": table, "Out@GRAD": _values(key + "d", outs["Out"].shape, dtype)}
+                    _call(results, "reorder_lod_tensor_by_rank_grad", key + "|re|g", g, lod=xlod)
+                sorted_x = outs["Out"] if outs is not None else x
+                for i in range(4):
+                    ins = {"X": sorted_x, "I": np.array([i], np.int64), "RankTable": table}
+                    shrunk = _call(results, "shrink_rnn_memory", f"{key}|shrink|{i}", ins, lod=xlod)
+                    if shrunk is not None:
+                        g = {"X": sorted_x, "Out@GRAD": _values(f"{key}|sd{i}", shrunk["Out"].shape, dtype)}
+                        _call(results, "shrink_rnn_memory_grad", f"{key}|shrink|{i}|g", g)
+            _call(results, "rnn_memory_helper", f"mem|{dtype}|{n}", {"X": x})
+            _call(results, "rnn_memory_helper_grad", f"mem|{dtype}|{n}|g", {"X": x, "Out": x, "Out@GRAD": x * 2})
+            _call(results, "rnn_memory_helper_grad", f"mem|{dtype}|{n}|g0", {"X": x, "Out": x})
+
+
 def _steps(results):
     from pe_cli.base.places import CPUPlace
     from pe_cli.executor.plan import OpStep, Values, run_step
@@ -298,7 +329,17 @@ def _steps(results):
 
 def main(out):
     results = {}
-    for part in (_shape_ops, _window_ops, _rows_ops, _image_ops, _metric_ops, _instag_ops, _fused_ops, _steps):
+    for part in (
+        _shape_ops,
+        _window_ops,
+        _rows_ops,
+        _image_ops,
+        _metric_ops,
+        _instag_ops,
+        _fused_ops,
+        _rank_ops,
+        _steps,
+    ):
         part(results)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")

@@ -57,6 +57,7 @@ from tests.ops import (
     cases_selecting,
     cases_sequence,
     cases_sequence_rows,
+    cases_lod_rank,
     cases_sequence_fused,
     cases_sequence_image,
     cases_sequence_metric,
@@ -261,7 +262,10 @@ CONVERTED = {
         "fusion_seqpool_concat",
         "fusion_seqpool_cvm_concat",
     }
-    | {"fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc"},
+    | {"fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc"}
+    | {"max_sequence_len", "shrink_rnn_memory", "shrink_rnn_memory_grad", "rnn_memory_helper", "rnn_memory_helper_grad"}
+    | {"reorder_lod_tensor_by_rank", "reorder_lod_tensor_by_rank_grad"},
+    # (lod_rank_table, lod_tensor_to_array, array_to_lod_tensor: a rank table or a tensor array out or in, not converted)
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
     "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
@@ -420,7 +424,7 @@ CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONV
 CASES["lod ops"] = [
     c
     for module in (cases_sequence_shape, cases_sequence_window, cases_sequence_rows, cases_sequence_image)
-    + (cases_sequence_metric, cases_text_matching, cases_instag, cases_sequence_fused)
+    + (cases_sequence_metric, cases_text_matching, cases_instag, cases_sequence_fused, cases_lod_rank)
     for c in module.CASES
     if c.op in CONVERTED["lod ops"]
 ]

@@ -163,3 +163,24 @@ def test_a_sequence_erase_step_takes_its_rows_from_each_calls_values():
         keep = ~np.isin(x[:, 0], [2, 5])
         assert values["y"].tobytes() == x[keep].tobytes() and values["y"].shape == (int(keep.sum()), 1)
         assert values.lods["y"] == [[0, int(keep[:2].sum()), int(keep.sum())]]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_rank_table_out_kernels_fill_what_they_are_handed(dtype):
+    """max_sequence_len, reorder_lod_tensor_by_rank, shrink_rnn_memory and their gradients on a rank table (a value
+    their rules never read): the buffers handed filled completely; the rows the table orders and keeps."""
+    x = rng.uniform(-3, 3, (9, 2)).astype(dtype)
+    lod = {"X": [[0, 2, 7, 7, 9]]}
+    table = registry.get("lod_rank_table").kernel("cpu")({"X": x}, {"level": 0}, KernelContext(lod=lod))["Out"]
+    outs, _ = _filled("max_sequence_len", {"RankTable": table}, {}, {})
+    assert outs["Out"].tolist() == [5]
+    ordered, _ = _filled("reorder_lod_tensor_by_rank", {"X": x, "RankTable": table}, {}, lod)
+    assert ordered["Out"].tobytes() == x[[2, 3, 4, 5, 6, 0, 1, 7, 8]].tobytes()
+    dout = rng.uniform(-1, 1, x.shape).astype(dtype)
+    back, _ = _filled("reorder_lod_tensor_by_rank_grad", {"X": x, "RankTable": table, "Out@GRAD": dout}, {}, lod)
+    assert back["X@GRAD"][[2, 3, 4, 5, 6, 0, 1, 7, 8]].tobytes() == dout.tobytes()
+    running = {"X": ordered["Out"], "I": np.array([2]), "RankTable": table}
+    shrunk, _ = _filled("shrink_rnn_memory", running, {}, {"X": [[0, 5, 7, 9, 9]]})
+    assert shrunk["Out"].tobytes() == ordered["Out"][:5].tobytes()
+    grads, _ = _filled("shrink_rnn_memory_grad", {"X": ordered["Out"], "Out@GRAD": dout[:2]}, {}, {})
+    assert grads["X@GRAD"].tobytes() == np.concatenate([dout[:2], np.zeros((7, 2), dtype)]).tobytes()
