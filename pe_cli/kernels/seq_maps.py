@@ -5,36 +5,18 @@ CUDA kernels: plain numpy on the host, from the inputs' offsets."""
 import numpy as np
 
 from ..base.errors import PeError
-from ..shapes.conv_pool import conv_out_size
-from ..shapes.sequence_shape import expand_as_index, lod_lists, lod_of, reshape_offsets  # noqa: F401  (kernels')
-from .common import seq_offsets
+from ..shapes.sequence_shape import (  # noqa: F401  (kernels')
+    concat_map,
+    expand_as_index,
+    lod_lists,
+    lod_of,
+    reshape_offsets,
+)
+from ..shapes.sequence_image import im2sequence_geometry, image_offsets  # noqa: F401  (the CUDA twins')
+from ..shapes.sequence_window import row_conv_offsets  # noqa: F401  (the CUDA twins')
 
 
 # -- the ops that reshape the LoD (ops/sequence_shape.py): row maps and the output's LoD --
-
-
-def concat_index(offs_list):
-    """sequence_concat: the output's row map into the inputs' rows stacked in order, and its offsets."""
-    n = len(offs_list[0]) - 1
-    for j, offs in enumerate(offs_list):
-        if len(offs) - 1 != n:
-            raise PeError(
-                f"sequence_concat: X #{j} has {len(offs) - 1} sequences but X #0 has {n}; "
-                f"every input needs as many sequences"
-            )
-    bases = np.cumsum([0] + [int(o[-1]) for o in offs_list])
-    parts = [bases[j] + np.arange(offs[i], offs[i + 1]) for i in range(n) for j, offs in enumerate(offs_list)]
-    lengths = sum(np.diff(offs) for offs in offs_list)
-    idx = np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
-    return idx, np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-
-
-def concat_map(xs, ctx):
-    """(the rows of sequence_concat's Out as rows of the inputs stacked, Out's LoD) of the inputs ``xs``
-    (slot X of ``ctx``), concatenated sequence by sequence along their last LoD level."""
-    lods = [lod_of(ctx, "X", x.shape[0], i) for i, x in enumerate(xs)]
-    idx, offs = concat_index([lod[-1] for lod in lods])
-    return idx, lods[0][:-1] + [offs]
 
 
 def slice_index(offs, offset, length):
@@ -81,15 +63,6 @@ def scatter_checks(x_shape, ids, offs, n_updates):
         )
 
 
-def row_conv_offsets(ctx, x_shape):
-    """row_conv's sequences: X's LoD (last level), or for a padded batch [B, T, D] one of T per row."""
-    if ctx.lod.get("X"):
-        return seq_offsets(ctx, "X", x_shape[0])
-    if len(x_shape) != 3:
-        raise PeError(f"row_conv: X {list(x_shape)} has no LoD; give a sequence or a batch [B, T, D]")
-    return np.arange(x_shape[0] + 1, dtype=np.int64) * x_shape[1]
-
-
 def reset_lod(attrs, ctx, rows, y_values):
     """lod_reset / lod_append: the output's LoD. Y's LoD when Y has one; else one level of offsets
     (Y's values, ``y_values()`` read only then; None without Y: target_lod), checked, which replaces X's LoD or,
@@ -113,17 +86,6 @@ def reset_lod(attrs, ctx, rows, y_values):
             f"{len(level) - 1} sequences; they must match"
         )
     return lod_lists(x_lod) + [level]
-
-
-def im2sequence_geometry(x_shape, attrs):
-    """im2sequence's loop arguments (kh, kw, sh, sw, pad up, pad left, oh, ow), checked."""
-    (kh, kw), (sh, sw), (pu, pl, pd, pr) = attrs["kernels"], attrs["strides"], attrs["paddings"]
-    oh, ow = conv_out_size(x_shape[2], kh, pu, pd, sh, 1), conv_out_size(x_shape[3], kw, pl, pr, sw, 1)
-    if oh <= 0 or ow <= 0:
-        raise PeError(
-            f"im2sequence: kernels {[kh, kw]} with paddings {[pu, pl, pd, pr]} do not fit images {list(x_shape[2:])}"
-        )
-    return kh, kw, sh, sw, pu, pl, oh, ow
 
 
 def _real_grid(real, attrs, i):
@@ -160,8 +122,3 @@ def real_size_patches(x, real_size, attrs, dout=None):
     if dx is not None:
         return dx
     return np.concatenate(outs).astype(x.dtype, copy=False), [offs]
-
-
-def image_offsets(n, steps):
-    """One sequence of ``steps`` rows per image."""
-    return [list(range(0, n * steps + 1, steps))]

@@ -284,3 +284,13 @@ def fresh_kernel(compute, name):
     out.__name__ = out.__qualname__ = name
     out.launches = None
     return out
+
+
+def hand_over(outs, results, meta, ins):
+    """A ``fresh`` variant's outputs from the arrays its out-kernel made (``results``: slot -> array): each put in
+    ``outs`` by ``fresh_output``, of the Meta's (shape, dtype), or of the array's shape where the Meta's has a -1
+    (a length the values give: sequence_erase's, sequence_slice's rows)."""
+    inputs = tuple(v for v in ins.values() if type(v) is np.ndarray)
+    for slot, value in results.items():
+        shape, dtype = meta.outputs[slot]
+        outs[slot] = fresh_output(value, (np.shape(value) if -1 in shape else shape, dtype), inputs)

@@ -1,6 +1,9 @@
 """filter_by_instag (Fluid 1.8): keeps the instances whose tags meet a filter's tags (kernels in
 kernels/<device>/instag.py)."""
 
+from ..kernels.cpu import instag as cpu
+from ..shapes import instag as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -39,6 +42,7 @@ _ATTRS = {"is_lod": Attr(False, choices=(False, True)), "out_val_if_empty": Attr
 register(
     "filter_by_instag",
     kernel_module="instag",
+    structured=Structured(meta=metas.filter_by_instag_meta, cpu=cpu.filter_by_instag_out),
     inputs=["Ins", "Ins_tag", "Filter_tag"],
     outputs=["Out", "LossWeight", "IndexMap"],
     attrs=_ATTRS,
@@ -56,6 +60,7 @@ register(
 register(
     "filter_by_instag_grad",
     kernel_module="instag",
+    structured=Structured(meta=metas.filter_by_instag_grad_meta, cpu=cpu.filter_by_instag_grad),
     inputs=["Ins", "LossWeight", "IndexMap", "Out@GRAD"],
     outputs=["Ins@GRAD"],
     attrs=_ATTRS,

@@ -2,6 +2,9 @@
 LoD level, longest first), its longest length, sequences cut into a tensor array of time steps and
 back, memories shrunk to the sequences still running, and rows reordered by the table."""
 
+from ..kernels.cpu import lod_rank as cpu
+from ..shapes import lod_rank as metas
+from ..shapes.structured import Structured
 from .define import register
 
 
@@ -30,6 +33,7 @@ def _infer_max_len(ctx):
 register(
     "max_sequence_len",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.max_sequence_len_meta, cpu=cpu.max_sequence_len_out),
     inputs=["RankTable"],
     outputs=["Out"],
     lod="drop",
@@ -101,6 +105,7 @@ def _grad_shrink(g):
 register(
     "shrink_rnn_memory",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.shrink_rnn_memory_meta, cpu=cpu.shrink_rnn_memory_out),
     inputs=["X", "I", "RankTable"],
     outputs=["Out"],
     lod="drop",
@@ -114,6 +119,7 @@ register(
 register(
     "shrink_rnn_memory_grad",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.shrink_rnn_memory_grad_meta, cpu=cpu.shrink_rnn_memory_grad_out),
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     lod=_x_lod,
@@ -132,6 +138,7 @@ def _grad_reorder(g):
 register(
     "reorder_lod_tensor_by_rank",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.reorder_meta, cpu=cpu.reorder_lod_tensor_by_rank_out),
     inputs=["X", "RankTable"],
     outputs=["Out"],
     lod="drop",
@@ -145,6 +152,7 @@ register(
 register(
     "reorder_lod_tensor_by_rank_grad",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.reorder_grad_meta, cpu=cpu.reorder_lod_tensor_by_rank_grad_out),
     inputs=["X", "RankTable", "Out@GRAD"],
     outputs=["X@GRAD"],
     lod=_x_lod,
@@ -162,6 +170,7 @@ def _infer_memory(ctx):
 register(
     "rnn_memory_helper",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.memory_helper_meta, cpu=cpu.rnn_memory_helper_out),
     inputs=["X"],
     outputs=["Out"],
     attrs={"dtype": 5},
@@ -186,6 +195,7 @@ def _infer_memory_grad(ctx):
 register(
     "rnn_memory_helper_grad",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.memory_helper_grad_meta, cpu=cpu.rnn_memory_helper_grad_out),
     inputs=["X", "Out?", "Out@GRAD?"],
     outputs=["X@GRAD"],
     attrs={"dtype": 5},

@@ -8,6 +8,9 @@ one row per sequence, expanded). Fluid has CPU kernels only; pe's CUDA kernels r
 the host, as Fluid falls back to its CPU kernel on a GPU place."""
 
 from ..base.dtypes import VarType
+from ..kernels.cpu import sequence_fused as cpu
+from ..shapes import sequence_fused as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 
 _POOL = ("AVERAGE", "SUM", "SQRT")
@@ -59,6 +62,7 @@ _EMB_ATTRS = {
 register(
     "fused_embedding_seq_pool",
     kernel_module="sequence_fused",
+    structured=Structured(meta=metas.embedding_seq_pool_meta, cpu=cpu.fused_embedding_seq_pool_out),
     inputs=["W", "Ids"],
     outputs=["Out"],
     attrs=_EMB_ATTRS,
@@ -76,6 +80,7 @@ register(
 register(
     "fused_embedding_seq_pool_grad",
     kernel_module="sequence_fused",
+    structured=Structured(meta=metas.embedding_seq_pool_grad_meta, cpu=cpu.fused_embedding_seq_pool_grad_out),
     inputs=["W", "Ids", "Out@GRAD"],
     outputs=["W@GRAD"],
     attrs=_EMB_ATTRS,
@@ -105,6 +110,7 @@ _POOL_ATTRS = {"pooltype": Attr("SUM", choices=_POOL), "axis": 1}
 register(
     "fusion_seqpool_concat",
     kernel_module="sequence_fused",
+    structured=Structured(meta=metas.seqpool_concat_meta, cpu=cpu.fusion_seqpool_concat_out),
     inputs=["X*"],
     outputs=["Out"],
     attrs=_POOL_ATTRS,
@@ -126,6 +132,7 @@ def _infer_cvm(ctx):
 register(
     "fusion_seqpool_cvm_concat",
     kernel_module="sequence_fused",
+    structured=Structured(meta=metas.seqpool_concat_meta, cpu=cpu.fusion_seqpool_cvm_concat_out),
     inputs=["X*", "CVM"],
     outputs=["Out"],
     attrs={**_POOL_ATTRS, "use_cvm": True},
@@ -158,6 +165,7 @@ def _infer_seqconv(ctx):
 register(
     "fusion_seqconv_eltadd_relu",
     kernel_module="sequence_fused",
+    structured=Structured(meta=metas.seqconv_eltadd_relu_meta, cpu=cpu.fusion_seqconv_eltadd_relu_out),
     inputs=["X", "Filter", "Bias"],
     outputs=["Out", "ColMat"],
     attrs={"contextLength": Attr(None), "contextStart": 0, "contextStride": 1},
@@ -187,6 +195,7 @@ def _infer_seqexpand(ctx):
 register(
     "fusion_seqexpand_concat_fc",
     kernel_module="sequence_fused",
+    structured=Structured(meta=metas.seqexpand_concat_fc_meta, cpu=cpu.fusion_seqexpand_concat_fc_out),
     inputs=["X*", "FCWeight", "FCBias?"],
     outputs=["Out", "FCOut"],
     attrs={"fc_activation": Attr("identity", choices=_ACTS)},

@@ -2,7 +2,10 @@
 -> Out [N * oh * ow, C * kh * kw], one sequence of oh * ow patches per image, each patch's values in
 (channel, row, column) order."""
 
+from ..kernels.cpu import sequence_image as cpu_image
+from ..shapes import sequence_image as metas
 from ..shapes.conv_pool import conv_out_size
+from ..shapes.structured import Structured
 from .define import Attr, grads_like, register
 
 
@@ -50,6 +53,7 @@ def _grad(g):
 register(
     "im2sequence",
     kernel_module="sequence_image",
+    structured=Structured(meta=metas.im2sequence_meta, cpu=cpu_image.im2sequence),
     inputs=["X", "Y?"],
     outputs=["Out"],
     attrs=_ATTRS,
@@ -65,6 +69,7 @@ register(
 register(
     "im2sequence_grad",
     kernel_module="sequence_image",
+    structured=Structured(meta=metas.im2sequence_grad_meta, cpu=cpu_image.im2sequence_grad),
     inputs=["X", "Y?", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ATTRS,

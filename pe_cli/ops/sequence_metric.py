@@ -3,6 +3,9 @@ sequences, as Fluid's) and edit_distance (Levenshtein distance per sequence pair
 go through sequence_erase, ops/sequence_rows.py). Neither has a gradient. Sequences come from the
 LoD, or padded [B, T] with lengths as Fluid 1.6+ allows."""
 
+from ..kernels.cpu import sequence_metric as cpu_metric
+from ..shapes import sequence_metric as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, int_list, is_int, register
 
 CHUNK_SCHEMES = ("IOB", "IOE", "IOBES", "plain")
@@ -36,6 +39,7 @@ def _infer_chunk(ctx):
 register(
     "chunk_eval",
     kernel_module="sequence_metric",
+    structured=Structured(meta=metas.chunk_eval_meta, cpu=cpu_metric.chunk_eval),
     inputs=["Inference", "Label", "SeqLength?"],
     outputs=["Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks", "NumCorrectChunks"],
     attrs={
@@ -69,6 +73,7 @@ def _infer_edit(ctx):
 register(
     "edit_distance",
     kernel_module="sequence_metric",
+    structured=Structured(meta=metas.edit_distance_meta, cpu=cpu_metric.edit_distance),
     inputs=["Hyps", "Refs", "HypsLength?", "RefsLength?"],
     outputs=["Out", "SequenceNum"],
     attrs={"normalized": False},

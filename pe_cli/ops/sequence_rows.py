@@ -130,6 +130,7 @@ def _infer_unpad(ctx):
 register(
     "sequence_unpad",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.unpad_meta, cpu=cpu_rows.sequence_unpad),
     inputs=["X", "Length"],
     outputs=["Out"],
     infer=_infer_unpad,
@@ -159,6 +160,7 @@ def _infer_mask(ctx):
 register(
     "sequence_mask",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.mask_meta, cpu=cpu_rows.sequence_mask),
     inputs=["X", "MaxLenTensor?"],
     outputs=["Y"],
     attrs={"maxlen": Attr(-1, lambda v: v == -1 or v > 0, "-1 (the largest length) or > 0"), "out_dtype": "int64"},
@@ -177,6 +179,7 @@ def _infer_erase(ctx):
 register(
     "sequence_erase",
     kernel_module="sequence_rows",
+    structured=Structured(meta=metas.erase_meta, cpu=cpu_rows.sequence_erase),
     inputs=["X"],
     outputs=["Out"],
     attrs={"tokens": Attr([], int_list, "a list of ints")},

@@ -73,6 +73,7 @@ def _grad_concat(g):
 register(
     "sequence_concat",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.concat_meta, cpu=cpu_shape.sequence_concat),
     inputs=["X*"],
     outputs=["Out"],
     infer=_infer_concat,
@@ -87,6 +88,7 @@ register(
 register(
     "sequence_concat_grad",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.concat_grad_meta, cpu=cpu_shape.sequence_concat_grad),
     inputs=["X*", "Out@GRAD"],
     outputs=["X@GRAD*"],
     infer=grads_like({"X@GRAD": "X"}),
@@ -103,6 +105,7 @@ def _infer_slice(ctx):
 register(
     "sequence_slice",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.slice_meta, cpu=cpu_shape.sequence_slice),
     inputs=["X", "Offset", "Length"],
     outputs=["Out"],
     infer=_infer_slice,
@@ -117,6 +120,7 @@ register(
 register(
     "sequence_slice_grad",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.slice_grad_meta, cpu=cpu_shape.sequence_slice_grad),
     inputs=["X", "Offset", "Length", "Out@GRAD"],
     outputs=["X@GRAD"],
     infer=grads_like({"X@GRAD": "X"}),
@@ -179,6 +183,7 @@ def _grad_lod_reset(g):
 register(
     "lod_reset",
     kernel_module="sequence_shape",
+    structured=Structured(meta=metas.lod_reset_meta, cpu=cpu_shape.lod_reset),
     inputs=["X", "Y?"],
     outputs=["Out"],
     lod="drop",

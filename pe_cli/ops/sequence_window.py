@@ -2,6 +2,9 @@
 each step's next win_size steps), sequence_scatter (Fluid's per-sequence scatter-add of Updates
 into a row of X), row_conv (DeepSpeech2's lookahead convolution)."""
 
+from ..kernels.cpu import sequence_window as cpu_window
+from ..shapes import sequence_window as metas
+from ..shapes.structured import Structured
 from .define import Attr, backend_attrs, grads_like, register
 from .sequence import need_lod
 
@@ -16,6 +19,7 @@ def _infer_enumerate(ctx):
 register(
     "sequence_enumerate",
     kernel_module="sequence_window",
+    structured=Structured(meta=metas.enumerate_meta, cpu=cpu_window.sequence_enumerate),
     inputs=["X"],
     outputs=["Out"],
     attrs={
@@ -54,6 +58,7 @@ def _grad_scatter(g):
 register(
     "sequence_scatter",
     kernel_module="sequence_window",
+    structured=Structured(meta=metas.scatter_meta, cpu=cpu_window.sequence_scatter),
     inputs=["X", "Ids", "Updates"],
     outputs=["Out"],
     infer=_infer_scatter,
@@ -69,6 +74,7 @@ register(
 register(
     "sequence_scatter_grad",
     kernel_module="sequence_window",
+    structured=Structured(meta=metas.scatter_grad_meta, cpu=cpu_window.sequence_scatter_grad),
     inputs=["Ids", "Updates", "Out@GRAD"],
     outputs=["X@GRAD?", "Updates@GRAD?"],
     infer=grads_like({"X@GRAD": "Out@GRAD", "Updates@GRAD": "Updates"}),
@@ -102,6 +108,7 @@ def _grad_row_conv(g):
 register(
     "row_conv",
     kernel_module="sequence_window",
+    structured=Structured(meta=metas.row_conv_meta, cpu=cpu_window.row_conv),
     inputs=["X", "Filter"],
     outputs=["Out"],
     infer=_infer_row_conv,
@@ -114,6 +121,7 @@ register(
 register(
     "row_conv_grad",
     kernel_module="sequence_window",
+    structured=Structured(meta=metas.row_conv_grad_meta, cpu=cpu_window.row_conv_grad),
     inputs=["X", "Filter", "Out@GRAD"],
     outputs=["X@GRAD?", "Filter@GRAD?"],
     infer=grads_like({"X@GRAD": "X", "Filter@GRAD": "Filter"}),

@@ -13,6 +13,9 @@ sequence_topk_avg_pooling: per pair b, X's b-th sequence holds [channel_num, h_b
 row and channel the averages of its top k values (sum of the top min(k, w_b), divided by k) for
 each k of topks: Out [sum of h_b, channel_num * len(topks)] with ROW's LoD; pos the top positions."""
 
+from ..kernels.cpu import text_matching as cpu
+from ..shapes import text_matching as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, register
 
 
@@ -92,6 +95,7 @@ for _type, _ins, _outs, _attrs, _infer, _grads in _SPECS:
     register(
         _type,
         kernel_module="text_matching",
+        structured=Structured(meta=getattr(metas, _type + "_meta"), cpu=getattr(cpu, _type + "_out")),
         inputs=_ins,
         outputs=_outs,
         attrs=_attrs,
@@ -105,6 +109,7 @@ for _type, _ins, _outs, _attrs, _infer, _grads in _SPECS:
     register(
         _type + "_grad",
         kernel_module="text_matching",
+        structured=Structured(meta=getattr(metas, _type + "_grad_meta"), cpu=getattr(cpu, _type + "_grad_out")),
         inputs=_ins + ["Out@GRAD"],
         outputs=[f"{s}@GRAD?" for s in _grads],
         attrs=_attrs,

@@ -1,5 +1,6 @@
 """Row maps and meta rules of the sequence ops that move whole rows by a map from the LoD (ops/sequence_rows.py):
-sequence_reverse, sequence_pad, sequence_expand and their gradients. Each rule reads the LoD of the call
+sequence_reverse, sequence_pad, sequence_expand and their gradients (sequence_unpad, sequence_mask and
+sequence_erase too: ``fresh`` variants, their lengths given by values: -1 in their rules' shapes). Each rule reads the LoD of the call
 (``facts.lod``: a structured step keeps its Meta per signature and LoD, kernels/structured.step_kernel) and
 decides the row map once; the out-kernels (kernels/cpu/sequence_rows.py) gather or scatter-add by it. The maps
 are the CUDA twins' too (kernels/common.py names them)."""
@@ -132,3 +133,25 @@ def unpad_grad_meta(attrs, ins, facts):
     X's rows of one value); the map from Length's values is the out-kernel's (a value, not a fact of the signature)."""
     x = ins["X"]
     return Meta(_like(ins, "X", "X@GRAD"), "scatter", args=(x.shape[1], (-1,) + (tuple(x.shape[2:]) or (1,))))
+
+
+def unpad_meta(attrs, ins, facts):
+    """sequence_unpad: Out of X's dtype, rows of X's shape past [N, L] (a 2-D X's of one value), as many as Length's
+    values sum to (a ``fresh`` variant: the out-kernel's map and LoD)."""
+    x = ins["X"]
+    return Meta({"Out": ((-1,) + (tuple(x.shape[2:]) or (1,)), np.dtype(x.dtype))}, "unpad", fresh=True)
+
+
+def mask_meta(attrs, ins, facts):
+    """sequence_mask: Y of X's shape and one more axis, of out_dtype; its length MaxLenTensor's value, maxlen, or
+    X's largest value (a ``fresh`` variant)."""
+    x = ins["X"]
+    return Meta({"Y": (tuple(x.shape) + (-1,), np.dtype(attrs["out_dtype"]))}, "mask", fresh=True)
+
+
+def erase_meta(attrs, ins, facts):
+    """sequence_erase: Out of X's dtype and row shape, the rows whose ids are not tokens (a ``fresh`` variant: its
+    rows and LoD the out-kernel's)."""
+    x = ins["X"]
+    lod_offsets(facts.lod.get("X"), "X", x.shape[0])
+    return Meta({"Out": ((-1,) + tuple(x.shape[1:]), np.dtype(x.dtype))}, "erase", fresh=True)

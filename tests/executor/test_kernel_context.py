@@ -10,7 +10,6 @@ from pe_cli.base.places import CPUPlace
 from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.kernels import layout, run_checks
 from pe_cli.kernels.context import NO_CONTEXT, KernelContext, takes_context
-from pe_cli.kernels.cpu import sequence_rows
 from pe_cli.ops import registry
 
 
@@ -84,7 +83,7 @@ def test_wrappers_take_the_context_of_the_kernel_they_wrap():
 def test_a_lod_the_kernel_computes_comes_back_through_the_context():
     x = np.arange(10, dtype=np.float32).reshape(5, 2)
     ctx = KernelContext()
-    out = sequence_rows.sequence_unpad({"X": x.reshape(1, 5, 2), "Length": np.array([3])}, {}, ctx)
+    out = registry.get("sequence_unpad").kernel("cpu")({"X": x.reshape(1, 5, 2), "Length": np.array([3])}, {}, ctx)
     assert set(out) == {"Out"} and [[int(v) for v in level] for level in ctx.out_lod["Out"]] == [[0, 3]]
     np.testing.assert_array_equal(out["Out"], x[:3])
 

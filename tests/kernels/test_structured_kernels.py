@@ -62,7 +62,14 @@ from tests.ops import (
     cases_selecting,
     cases_sequence,
     cases_sequence_rows,
+    cases_lod_rank,
+    cases_sequence_fused,
+    cases_sequence_image,
+    cases_sequence_metric,
     cases_sequence_shape,
+    cases_sequence_window,
+    cases_text_matching,
+    cases_instag,
     cases_similarity,
     cases_special,
     cases_statistics,
@@ -250,9 +257,25 @@ CONVERTED = {
     "sequence rows": {
         f"{op}{g}" for op in ("sequence_reverse", "sequence_expand", "sequence_pad") for g in ("", "_grad")
     }
-    | {"sequence_unpad_grad"},  # (sequence_unpad, sequence_mask, sequence_erase: shapes from values, not converted)
-    # (sequence_concat, sequence_slice, lod_reset: their kernels for now)
+    | {"sequence_unpad_grad"},
     "sequence shape": {f"{op}{g}" for op in ("sequence_expand_as", "sequence_reshape") for g in ("", "_grad")},
+    # (LoD given, sentinel buffers, fresh variants whose lengths are values', a Meta per LoD:
+    # tests/kernels/test_structured_lod_ops.py)
+    "lod ops": {f"{op}{g}" for op in ("sequence_concat", "sequence_slice", "im2sequence") for g in ("", "_grad")}
+    | {f"{op}{g}" for op in ("row_conv", "sequence_scatter", "filter_by_instag") for g in ("", "_grad")}
+    | {f"{op}{g}" for op in ("match_matrix_tensor", "var_conv_2d", "sequence_topk_avg_pooling") for g in ("", "_grad")}
+    | {"lod_reset", "sequence_enumerate", "sequence_erase", "sequence_mask", "sequence_unpad"}
+    | {"chunk_eval", "edit_distance"}
+    | {
+        "fused_embedding_seq_pool",
+        "fused_embedding_seq_pool_grad",
+        "fusion_seqpool_concat",
+        "fusion_seqpool_cvm_concat",
+    }
+    | {"fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc"}
+    | {"max_sequence_len", "shrink_rnn_memory", "shrink_rnn_memory_grad", "rnn_memory_helper", "rnn_memory_helper_grad"}
+    | {"reorder_lod_tensor_by_rank", "reorder_lod_tensor_by_rank_grad"},
+    # (lod_rank_table, lod_tensor_to_array, array_to_lod_tensor: a rank table or a tensor array out or in, not converted)
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
     "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
@@ -438,6 +461,13 @@ CASES["linalg"] = [
 CASES["sequence"] = [c for c in cases_sequence.CASES if c.op in CONVERTED["sequence"]]
 CASES["sequence rows"] = [c for c in cases_sequence_rows.CASES if c.op in CONVERTED["sequence rows"]]
 CASES["sequence shape"] = [c for c in cases_sequence_shape.CASES if c.op in CONVERTED["sequence shape"]]
+CASES["lod ops"] = [
+    c
+    for module in (cases_sequence_shape, cases_sequence_window, cases_sequence_rows, cases_sequence_image)
+    + (cases_sequence_metric, cases_text_matching, cases_instag, cases_sequence_fused, cases_lod_rank)
+    for c in module.CASES
+    if c.op in CONVERTED["lod ops"]
+]
 CASES["random"] = cases_random.CASES
 CASES["sampling"] = cases_sampling.CASES
 CASES["complex"] = cases_complex.CASES
@@ -510,6 +540,7 @@ OWN_TESTS = (
     "sequence",
     "sequence rows",
     "sequence shape",
+    "lod ops",
     "random",
     "sampling",
     "complex",

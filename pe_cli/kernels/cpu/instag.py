@@ -1,16 +1,27 @@
-"""Kernels of ops/instag.py (numpy): the rows kept and scattered back are kernels/instag_rows.py's."""
+"""Out-kernels of ops/instag.py (numpy; their meta rules: shapes/instag.py): the rows kept and scattered back are
+kernels/instag_rows.py's, handed over (``fresh``); filter_by_instag's kernel by name is their adapter, which the
+CUDA twin runs on the host (kernels/cuda/instag.py's HOST_OPS)."""
 
 import numpy as np
 
 from ..instag_rows import scatter_back, select
+from ..structured import adapter, hand_over
+from ...shapes import instag as rules
 
 
-def filter_by_instag(ins, attrs, ctx):
-    outs, lods = select(np.asarray(ins["Ins"]), ins["Ins_tag"], ins["Filter_tag"], attrs, ctx)
+def filter_by_instag_out(ins, outs, attrs, meta, ctx):
+    results, lods = select(np.asarray(ins["Ins"]), ins["Ins_tag"], ins["Filter_tag"], attrs, ctx)
     ctx.set_lod_map(lods)
-    return outs
+    hand_over(outs, results, meta, ins)
 
 
-def filter_by_instag_grad(ins, attrs):
+filter_by_instag_out.takes_context = True
+
+
+def filter_by_instag_grad(ins, outs, attrs, meta):
     x = ins["Ins"]
-    return {"Ins@GRAD": scatter_back(x.shape, x.dtype, ins["LossWeight"], ins["IndexMap"], ins["Out@GRAD"])}
+    dx = scatter_back(x.shape, x.dtype, ins["LossWeight"], ins["IndexMap"], ins["Out@GRAD"])
+    hand_over(outs, {"Ins@GRAD": dx}, meta, ins)
+
+
+filter_by_instag = adapter(rules.filter_by_instag_meta, filter_by_instag_out, "filter_by_instag")

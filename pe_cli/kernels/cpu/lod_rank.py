@@ -1,6 +1,8 @@
 """Kernels of the LoD rank table ops (pe_cli/ops/lod_rank.py). A rank table's value is a RankTable
 (kernels/rank_table.py). What moves is elements of a LoD level with their own LoD (pe_cli/kernels/lod_items.py),
-as Fluid's ops move them; a tensor without LoD moves by rows."""
+as Fluid's ops move them; a tensor without LoD moves by rows. The ops on tensors are out-kernels (their meta rules:
+shapes/lod_rank.py), each kernel by name their adapter, which the CUDA twins run on the host; lod_rank_table,
+lod_tensor_to_array and array_to_lod_tensor (a rank table or a tensor array out or in) keep their kernels."""
 
 import numpy as np
 
@@ -8,6 +10,8 @@ from ...base.errors import PeError
 from ...base.tensor_array import TensorArray
 from .. import lod_items
 from ..rank_table import RankTable
+from ..structured import adapter, hand_over
+from ...shapes import lod_rank as rules
 
 
 def _host(x):
@@ -27,9 +31,9 @@ def lod_rank_table(ins, attrs, ctx):
     return {"Out": RankTable(lod[level], level, lod[:level])}
 
 
-def max_sequence_len(ins, attrs):
+def max_sequence_len_out(ins, outs, attrs, meta):
     table = ins["RankTable"]
-    return {"Out": np.array([table.lengths[0] if len(table.lengths) else 0], dtype=np.int64)}
+    outs["Out"][0] = table.lengths[0] if len(table.lengths) else 0
 
 
 def lod_tensor_to_array(ins, attrs, ctx):
@@ -86,20 +90,19 @@ def array_to_lod_tensor(ins, attrs, ctx):
     return {"Out": out}
 
 
-def shrink_rnn_memory(ins, attrs, ctx):
+def shrink_rnn_memory_out(ins, outs, attrs, meta, ctx):
     i = int(_host(ins["I"]).reshape(-1)[0])
     x, lod = ins["X"], _lod(ctx, "X")
     out, sub = lod_items.gather(x, lod, 0, range(ins["RankTable"].running(i)))
     if sub:
         ctx.set_lod("Out", sub)
-    return {"Out": out}
+    hand_over(outs, {"Out": out}, meta, ins)
 
 
-def shrink_rnn_memory_grad(ins, attrs):
-    x, og = ins["X"], ins["Out@GRAD"]
-    grad = np.zeros_like(x)
+def shrink_rnn_memory_grad_out(ins, outs, attrs, meta):
+    og, grad = ins["Out@GRAD"], outs["X@GRAD"]
+    grad.fill(0)
     grad[: len(og)] = og
-    return {"X@GRAD": grad}
 
 
 def _order_rows(x, table, lod):
@@ -112,26 +115,41 @@ def _order_rows(x, table, lod):
     return lod_items.rows_of(lod, 0, table.order)
 
 
-def reorder_lod_tensor_by_rank(ins, attrs, ctx):
+def reorder_lod_tensor_by_rank_out(ins, outs, attrs, meta, ctx):
     x, table, lod = ins["X"], ins["RankTable"], _lod(ctx, "X")
     _order_rows(x, table, lod)
     out, sub = lod_items.gather(x, lod, 0, table.order)
     if sub:
         ctx.set_lod("Out", sub)
-    return {"Out": out}
+    hand_over(outs, {"Out": out}, meta, ins)
 
 
-def reorder_lod_tensor_by_rank_grad(ins, attrs, ctx):
-    x = ins["X"]
-    grad = np.zeros_like(x)
+def reorder_lod_tensor_by_rank_grad_out(ins, outs, attrs, meta, ctx):
+    x, grad = ins["X"], outs["X@GRAD"]
+    grad.fill(0)
     grad[_order_rows(x, ins["RankTable"], _lod(ctx, "X"))] = ins["Out@GRAD"]
-    return {"X@GRAD": grad}
 
 
-def rnn_memory_helper(ins, attrs):
-    return {"Out": ins["X"]}
+def rnn_memory_helper_out(ins, outs, attrs, meta):
+    """Out: X (the Meta's alias)."""
 
 
-def rnn_memory_helper_grad(ins, attrs):
-    og = ins.get("Out@GRAD")
-    return {"X@GRAD": np.zeros_like(ins["X"]) if og is None else og}
+def rnn_memory_helper_grad_out(ins, outs, attrs, meta):
+    if meta.variant == "zeros":  # (no Out@GRAD; else X@GRAD is it, the Meta's alias)
+        outs["X@GRAD"].fill(0)
+
+
+for _out in (shrink_rnn_memory_out, reorder_lod_tensor_by_rank_out, reorder_lod_tensor_by_rank_grad_out):
+    _out.takes_context = True
+# (the CUDA twins run these on the host by name: kernels/cuda/lod_rank.py's HOST_OPS)
+max_sequence_len = adapter(rules.max_sequence_len_meta, max_sequence_len_out, "max_sequence_len")
+shrink_rnn_memory = adapter(rules.shrink_rnn_memory_meta, shrink_rnn_memory_out, "shrink_rnn_memory")
+shrink_rnn_memory_grad = adapter(
+    rules.shrink_rnn_memory_grad_meta, shrink_rnn_memory_grad_out, "shrink_rnn_memory_grad"
+)
+reorder_lod_tensor_by_rank = adapter(rules.reorder_meta, reorder_lod_tensor_by_rank_out, "reorder_lod_tensor_by_rank")
+reorder_lod_tensor_by_rank_grad = adapter(
+    rules.reorder_grad_meta, reorder_lod_tensor_by_rank_grad_out, "reorder_lod_tensor_by_rank_grad"
+)
+rnn_memory_helper = adapter(rules.memory_helper_meta, rnn_memory_helper_out, "rnn_memory_helper")
+rnn_memory_helper_grad = adapter(rules.memory_helper_grad_meta, rnn_memory_helper_grad_out, "rnn_memory_helper_grad")

@@ -1,16 +1,19 @@
-"""CPU kernels of ops/sequence_fused.py, computing what Fluid 1.8's CPU kernels (its MKL build: the
+"""CPU out-kernels of ops/sequence_fused.py (their meta rules: shapes/sequence_fused.py), computing what Fluid 1.8's CPU kernels (its MKL build: the
 official wheel) compute: the sums over each sequence are sequence_pool's (its numba loop, in row
 order as Fluid's SeqPool), AVERAGE and SQRT then scaled by 1 / length or 1 / sqrt(length) as Fluid
-scales them; the rest numpy."""
+scales them; the rest numpy. Each op's kernel by name is their adapter (kernels/structured.adapter), which the
+CUDA twins run on the host."""
 
 import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
-from ..common import POOL_CODES, lod_offsets, seq_offsets
+from ..common import POOL_CODES, lod_offsets
 from ..lstm_math import VEC_ACTS
 from .runtime.loops import is_float, lazy, run_in_parts
 from .embedding import add_rows
+from ..structured import adapter, hand_over
+from ...shapes import sequence_fused as rules
 
 _loops = lazy("_seq_loops")
 
@@ -27,45 +30,44 @@ def _sums(x, offs):
 PARALLEL_MIN_IDS = 256
 
 
-def _ids(ins, attrs, ctx, w):
-    """(Ids as [T, k] int64, the offsets of its sequences), the ids checked against W's rows."""
+def _ids(ins, attrs, w):
+    """Ids as [T, k] int64, the ids checked against W's rows."""
     ids = np.asarray(ins["Ids"])
-    offs = seq_offsets(ctx, "Ids", ids.shape[0])
     flat = ids.reshape(ids.shape[0], -1).astype(np.int64, copy=False)
     pad = attrs["padding_idx"]
     if flat.size == 0 or (flat.min() >= 0 and flat.max() < w.shape[0]):  # (two passes, no temporaries)
-        return flat, offs
+        return flat
     bad = ((flat < 0) | (flat >= w.shape[0])) & (flat != pad)
     if bad.any():
         raise PeError(f"Ids hold {int(flat[bad][0])}, outside the table of {w.shape[0]} rows (W {list(w.shape)})")
-    return flat, offs
+    return flat
 
 
-def fused_embedding_seq_pool(ins, attrs, ctx):
-    w = np.asarray(ins["W"])
-    ids, offs = _ids(ins, attrs, ctx, w)
+def fused_embedding_seq_pool_out(ins, outs, attrs, meta):
+    w, (offs,), out = np.asarray(ins["W"]), meta.args, outs["Out"]
+    ids = _ids(ins, attrs, w)
     if w.ndim == 2 and is_float(w):  # the table's rows summed where they are (the same sums)
-        out = np.empty((len(offs) - 1, ids.shape[1] * w.shape[1]), w.dtype)
         args = (np.ascontiguousarray(w), np.ascontiguousarray(ids), offs, attrs["padding_idx"], out)
         run_in_parts(_loops(), "embedding_sums", ids.size, *args, least=PARALLEL_MIN_IDS)
-        return {"Out": out}
+        return
     rows = np.where((ids != attrs["padding_idx"])[..., None], w[np.clip(ids, 0, w.shape[0] - 1)], 0)
-    return {"Out": _sums(rows.reshape(len(ids), -1).astype(w.dtype, copy=False), offs)}
+    out[...] = _sums(rows.reshape(len(ids), -1).astype(w.dtype, copy=False), offs)
 
 
-def fused_embedding_seq_pool_grad(ins, attrs, ctx):
-    w = np.asarray(ins["W"])
-    ids, offs = _ids(ins, attrs, ctx, w)
+def fused_embedding_seq_pool_grad_out(ins, outs, attrs, meta):
+    w, (offs,) = np.asarray(ins["W"]), meta.args
+    ids = _ids(ins, attrs, w)
     k = ids.shape[1]
     d_out = np.asarray(ins["Out@GRAD"]).reshape(len(offs) - 1, k, w.shape[1])
     per_id = np.repeat(d_out, np.diff(offs), axis=0).reshape(-1, w.shape[1]).astype(w.dtype, copy=False)
     flat = ids.reshape(-1)
-    if attrs["is_sparse"]:  # every id, padding_idx's too (Fluid's sparse kernel copies them all)
-        return {"W@GRAD": SelectedRows(flat.copy(), per_id, w.shape[0])}
+    if meta.fresh:  # (is_sparse) every id, padding_idx's too (Fluid's sparse kernel copies them all)
+        outs["W@GRAD"] = SelectedRows(flat.copy(), per_id, w.shape[0])
+        return
     keep = flat != attrs["padding_idx"]
-    dw = np.zeros(w.shape, w.dtype)
+    dw = outs["W@GRAD"]
+    dw.fill(0)
     add_rows(dw, flat[keep], np.ascontiguousarray(per_id[keep]))
-    return {"W@GRAD": dw}
 
 
 def _pool(x, offs, kind):
@@ -82,32 +84,24 @@ def _pool(x, offs, kind):
     return sums.astype(x.dtype, copy=False)
 
 
-def _pool_concat(ins, attrs, ctx, cvm):
-    lods = ctx.lod["X"]
+def _pool_concat(ins, outs, attrs, meta, cvm):
     parts = []
-    for i, (x, lod) in enumerate(zip(ins["X"], lods)):
-        if not lod:
-            raise PeError(f"input X[{i}] has no LoD: the op pools sequences (feed a LoDTensor)")
-        offs = np.asarray(lod[-1], dtype=np.int64)
-        if parts and len(offs) - 1 != len(parts[0]):
-            raise PeError(
-                f"X[{i}] holds {len(offs) - 1} sequences, X[0] {len(parts[0])}: each input needs one per row of Out"
-            )
+    for x, offs in zip(ins["X"], meta.args[0]):
         pooled = _pool(x, offs, attrs["pooltype"])
         if cvm:
             with np.errstate(invalid="ignore", divide="ignore"):  # a count below 0: NaN, as Fluid's
                 pooled[:, 0] = np.log(pooled[:, 0] + 1)
                 pooled[:, 1] = np.log(pooled[:, 1] + 1) - pooled[:, 0]
         parts.append(pooled)
-    return {"Out": np.concatenate(parts, axis=1)}
+    np.concatenate(parts, axis=1, out=outs["Out"])
 
 
-def fusion_seqpool_concat(ins, attrs, ctx):
-    return _pool_concat(ins, attrs, ctx, cvm=False)
+def fusion_seqpool_concat_out(ins, outs, attrs, meta):
+    _pool_concat(ins, outs, attrs, meta, cvm=False)
 
 
-def fusion_seqpool_cvm_concat(ins, attrs, ctx):
-    return _pool_concat(ins, attrs, ctx, cvm=True)
+def fusion_seqpool_cvm_concat_out(ins, outs, attrs, meta):
+    _pool_concat(ins, outs, attrs, meta, cvm=True)
 
 
 def _col_sequence(col, x, sw, cw, up, down):
@@ -147,36 +141,21 @@ def _col_sequence(col, x, sw, cw, up, down):
         dst, zero = dst - cw, zero - sw
 
 
-def fusion_seqconv_eltadd_relu(ins, attrs, ctx):
+def fusion_seqconv_eltadd_relu_out(ins, outs, attrs, meta):
     x, w, b = np.asarray(ins["X"]), np.asarray(ins["Filter"]), np.asarray(ins["Bias"])
-    offs = seq_offsets(ctx, "X", x.shape[0])
-    if b.size != w.shape[1]:
-        raise PeError(f"Bias holds {b.size} values; Filter {list(w.shape)} needs {w.shape[1]}")
-    start, length = attrs["contextStart"], attrs["contextLength"]
-    if start > 1:
-        raise PeError(
-            f"contextStart={start}: Fluid 1.8.5's kernel copies outside its buffers for a contextStart "
-            f"above 1 (its results are undefined); use contextStart <= 1"
-        )
-    up, down = max(0, -start), max(0, start + length - 1)
+    offs, up, down = meta.args
     sw, cw = x.shape[1], w.shape[0]
-    col = np.zeros((x.shape[0], cw), x.dtype)
+    col = outs["ColMat"]
+    col.fill(0)
     flat_x, flat_col = x.reshape(-1), col.reshape(-1)
     for a, e in zip(offs[:-1], offs[1:]):
         _col_sequence(flat_col[a * cw : e * cw], flat_x[a * sw :], sw, cw, up, down)
-    return {"Out": np.maximum(col @ w + b.reshape(-1), 0).astype(x.dtype, copy=False), "ColMat": col}
+    outs["Out"][...] = np.maximum(col @ w + b.reshape(-1), 0)
 
 
-def fusion_seqexpand_concat_fc(ins, attrs, ctx):
+def fusion_seqexpand_concat_fc_out(ins, outs, attrs, meta):
     xs, w, b = [np.asarray(x) for x in ins["X"]], np.asarray(ins["FCWeight"]), ins.get("FCBias")
-    offs = lod_offsets(ctx.lod["X"][0], "X", xs[0].shape[0])  # X[0]'s sequences
-    n = len(offs) - 1
-    for i, x in enumerate(xs[1:], 1):
-        if x.shape[0] != n:
-            raise PeError(
-                f"X[{i}] has {x.shape[0]} rows; X[0] holds {n} sequences, and each other input needs "
-                f"one row per sequence"
-            )
+    offs = meta.args[0]
     widths = np.cumsum([0] + [x.shape[1] for x in xs])
     out = xs[0] @ w[: widths[1]]
     if b is not None:
@@ -185,4 +164,24 @@ def fusion_seqexpand_concat_fc(ins, attrs, ctx):
     out = out + np.repeat(fc_out, np.diff(offs), axis=0)
     with np.errstate(over="ignore"):
         out = VEC_ACTS[attrs["fc_activation"]][0](out)
-    return {"Out": out.astype(xs[0].dtype, copy=False), "FCOut": fc_out.astype(xs[0].dtype, copy=False)}
+    results = {"Out": out.astype(xs[0].dtype, copy=False), "FCOut": fc_out.astype(xs[0].dtype, copy=False)}
+    hand_over(outs, results, meta, ins)
+
+
+# (the CUDA twins run these on the host by name: kernels/cuda/sequence_fused.py's HOST_OPS)
+fused_embedding_seq_pool_grad = adapter(
+    rules.embedding_seq_pool_grad_meta, fused_embedding_seq_pool_grad_out, "fused_embedding_seq_pool_grad"
+)
+fused_embedding_seq_pool = adapter(
+    rules.embedding_seq_pool_meta, fused_embedding_seq_pool_out, "fused_embedding_seq_pool"
+)
+fusion_seqpool_concat = adapter(rules.seqpool_concat_meta, fusion_seqpool_concat_out, "fusion_seqpool_concat")
+fusion_seqpool_cvm_concat = adapter(
+    rules.seqpool_concat_meta, fusion_seqpool_cvm_concat_out, "fusion_seqpool_cvm_concat"
+)
+fusion_seqconv_eltadd_relu = adapter(
+    rules.seqconv_eltadd_relu_meta, fusion_seqconv_eltadd_relu_out, "fusion_seqconv_eltadd_relu"
+)
+fusion_seqexpand_concat_fc = adapter(
+    rules.seqexpand_concat_fc_meta, fusion_seqexpand_concat_fc_out, "fusion_seqexpand_concat_fc"
+)

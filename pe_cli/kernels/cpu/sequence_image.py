@@ -1,36 +1,40 @@
-"""CPU kernels of im2sequence: conv2d's numba im2col / col2im loops (_conv_loops.py, the GIL released)
-per image, then each image's columns transposed into rows."""
+"""CPU out-kernels of im2sequence (their meta rules: shapes/sequence_image.py): conv2d's numba im2col / col2im loops
+(_conv_loops.py, the GIL released) per image, then each image's columns transposed into rows, into the buffers handed;
+given Y (each image's real size), the patches kernels/seq_maps.py's real_size_patches makes, handed over."""
 
 import numpy as np
 
-from ..seq_maps import im2sequence_geometry, image_offsets, real_size_patches
+from ..seq_maps import real_size_patches
+from ..structured import hand_over
 from .runtime.loops import lazy
 
 _loops = lazy("_conv_loops")
 
 
-def im2sequence(ins, attrs, ctx):
+def im2sequence(ins, outs, attrs, meta, ctx):
     x = np.ascontiguousarray(ins["X"])
-    if "Y" in ins:  # each image's real size: the patches over the grid it gives
+    if meta.variant == "real":  # each image's real size: the patches over the grid it gives
         out, offs = real_size_patches(x, ins["Y"], attrs)
         ctx.set_lod_map({"Out": offs})
-        return {"Out": out}
+        hand_over(outs, {"Out": out}, meta, ins)
+        return
+    (kh, kw, sh, sw, pu, pl, oh, ow), lods = meta.args
     n, c = x.shape[:2]
-    kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(x.shape, attrs)
     cols = np.empty((n, c * kh * kw, oh * ow), x.dtype)
     _loops().im2col(x, kh, kw, sh, sw, pu, pl, 1, 1, oh, ow, cols)
-    out = np.ascontiguousarray(cols.transpose(0, 2, 1)).reshape(n * oh * ow, c * kh * kw)
-    ctx.set_lod_map({"Out": image_offsets(n, oh * ow)})
-    return {"Out": out}
+    outs["Out"].reshape(n, oh * ow, c * kh * kw)[...] = cols.transpose(0, 2, 1)
+    ctx.set_lod_map({slot: [list(level) for level in lod] for slot, lod in lods.items()})
 
 
-def im2sequence_grad(ins, attrs):
-    x = ins["X"]
+im2sequence.takes_context = True
+
+
+def im2sequence_grad(ins, outs, attrs, meta):
+    x, dx = ins["X"], outs["X@GRAD"]
+    if meta.variant == "real":
+        dx[...] = real_size_patches(np.asarray(x), ins["Y"], attrs, np.asarray(ins["Out@GRAD"], x.dtype))
+        return
+    kh, kw, sh, sw, pu, pl, oh, ow = meta.args[0]
     n, c = x.shape[:2]
-    kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(x.shape, attrs)
-    if "Y" in ins:
-        return {"X@GRAD": real_size_patches(np.asarray(x), ins["Y"], attrs, np.asarray(ins["Out@GRAD"], x.dtype))}
     dout = np.ascontiguousarray(ins["Out@GRAD"], x.dtype).reshape(n, oh * ow, c * kh * kw)
-    dx = np.empty(x.shape, x.dtype)
     _loops().col2im(np.ascontiguousarray(dout.transpose(0, 2, 1)), kh, kw, sh, sw, pu, pl, 1, 1, oh, ow, dx)
-    return {"X@GRAD": dx}

@@ -1,12 +1,14 @@
 """CPU kernels of the sequence ops that move whole rows (ops/sequence_rows.py): the row map comes
 from the LoD (kernels/common.py), then one gather forward and one scatter-add backward; sequence_erase's kept rows and LoD from
 kernels/seq_dp.py. sequence_reverse, sequence_expand, sequence_pad and their gradients are out-kernels (their meta
-rules, which decide the row map from the call's LoD: shapes/sequence_rows.py) writing into the buffers handed."""
+rules, which decide the row map from the call's LoD: shapes/sequence_rows.py) writing into the buffers handed;
+sequence_unpad, sequence_mask and sequence_erase hand over the arrays they make (their lengths are values')."""
 
 import numpy as np
 
 from ..common import unpad_index
 from ..seq_dp import erase
+from ..structured import hand_over
 from ...shapes.sequence import mask_length
 
 
@@ -77,12 +79,15 @@ def sequence_pad_grad(ins, outs, attrs, meta):
     _scatter_into(ins["Out@GRAD"], meta.args, outs["X@GRAD"])
 
 
-def sequence_unpad(ins, attrs, ctx):
+def sequence_unpad(ins, outs, attrs, meta, ctx):
     x = ins["X"]
     idx, offs = unpad_index(ins["Length"], x.shape[1])
     rows = x.reshape((-1,) + (x.shape[2:] or (1,)))  # a 2-D X gives [N, 1], as Fluid's
     ctx.set_lod_map({"Out": [offs]})
-    return {"Out": _gather(rows, idx)}
+    hand_over(outs, {"Out": _gather(rows, idx)}, meta, ins)
+
+
+sequence_unpad.takes_context = True
 
 
 def sequence_unpad_grad(ins, outs, attrs, meta):
@@ -91,13 +96,16 @@ def sequence_unpad_grad(ins, outs, attrs, meta):
     _scatter_into(ins["Out@GRAD"], (idx, None, True), outs["X@GRAD"].reshape(rows))
 
 
-def sequence_mask(ins, attrs):
+def sequence_mask(ins, outs, attrs, meta):
     x = np.asarray(ins["X"])
     maxlen = mask_length(ins, attrs, x)
-    return {"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}
+    hand_over(outs, {"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}, meta, ins)
 
 
-def sequence_erase(ins, attrs, ctx):
+def sequence_erase(ins, outs, attrs, meta, ctx):
     out, lod = erase(ins["X"], attrs, ctx)
     ctx.set_lod_map({"Out": lod})
-    return {"Out": out}
+    hand_over(outs, {"Out": out}, meta, ins)
+
+
+sequence_erase.takes_context = True

@@ -1,9 +1,13 @@
-"""Kernels of ops/text_matching.py (numpy, one pair of sequences at a time)."""
+"""Out-kernels of ops/text_matching.py (numpy, one pair of sequences at a time): ``fresh`` variants (their meta
+rules: shapes/text_matching.py) handing over the arrays they make, each output's LoD set on the call's context; each
+op's kernel by name is their adapter (kernels/structured.adapter), which the CUDA twins run on the host."""
 
 import numpy as np
 
 from ...base.errors import PeError
 from ..common import seq_offsets
+from ..structured import adapter, hand_over
+from ...shapes import text_matching as rules
 
 
 def _pairs(ctx, ins, *slots):
@@ -23,7 +27,7 @@ def _lod(sizes):
 # -- match_matrix_tensor ---------------------------------------------------------------------------
 
 
-def match_matrix_tensor(ins, attrs, ctx):
+def match_matrix_tensor_out(ins, outs, attrs, meta, ctx):
     x, y, w = ins["X"], ins["Y"], ins["W"]
     xo, yo = _pairs(ctx, ins, "X", "Y")
     tmp = np.einsum("ih,htk->itk", x, w)
@@ -32,10 +36,10 @@ def match_matrix_tensor(ins, attrs, ctx):
     ]
     out = np.concatenate(blocks) if blocks else np.zeros(0, x.dtype)
     ctx.set_lod_map({"Out": _lod([b.size for b in blocks])})
-    return {"Out": out.reshape(-1, 1).astype(x.dtype), "Tmp": tmp.reshape(-1, 1)}
+    hand_over(outs, {"Out": out.reshape(-1, 1).astype(x.dtype), "Tmp": tmp.reshape(-1, 1)}, meta, ins)
 
 
-def match_matrix_tensor_grad(ins, attrs, ctx):
+def match_matrix_tensor_grad_out(ins, outs, attrs, meta, ctx):
     x, y, w, dout = ins["X"], ins["Y"], ins["W"], ins["Out@GRAD"].reshape(-1)
     xo, yo = _pairs(ctx, ins, "X", "Y")
     tmp = np.einsum("ih,htk->itk", x, w)
@@ -47,7 +51,12 @@ def match_matrix_tensor_grad(ins, attrs, ctx):
         start += g.size
         dtmp[xs] = np.einsum("tij,jk->itk", g, y[ys])
         dy[ys] = np.einsum("tij,itk->jk", g, tmp[xs])
-    return {"X@GRAD": np.einsum("itk,htk->ih", dtmp, w), "Y@GRAD": dy, "W@GRAD": np.einsum("ih,itk->htk", x, dtmp)}
+    hand_over(
+        outs,
+        {"X@GRAD": np.einsum("itk,htk->ih", dtmp, w), "Y@GRAD": dy, "W@GRAD": np.einsum("ih,itk->htk", x, dtmp)},
+        meta,
+        ins,
+    )
 
 
 # -- var_conv_2d -------------------------------------------------------------------------------------
@@ -91,22 +100,27 @@ def _gather(values, idx):
     return np.where(idx >= 0, values[np.maximum(idx, 0)], 0).astype(values.dtype)
 
 
-def var_conv_2d(ins, attrs, ctx):
+def var_conv_2d_out(ins, outs, attrs, meta, ctx):
     x, images = _images(ins, attrs, ctx)
     w = ins["W"]
-    outs, cols = [], []
+    parts, cols = [], []
     for rows, idx in images:
         col = _gather(x[rows], idx) if idx is not None else np.zeros((w.shape[1], 0), x.dtype)
         cols.append(col.ravel())
-        outs.append((w @ col).ravel())
-    ctx.set_lod_map({"Out": _lod([o.size for o in outs]), "Col": _lod([c.size for c in cols])})
-    return {
-        "Out": np.concatenate(outs or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
-        "Col": np.concatenate(cols or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
-    }
+        parts.append((w @ col).ravel())
+    ctx.set_lod_map({"Out": _lod([o.size for o in parts]), "Col": _lod([c.size for c in cols])})
+    hand_over(
+        outs,
+        {
+            "Out": np.concatenate(parts or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
+            "Col": np.concatenate(cols or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
+        },
+        meta,
+        ins,
+    )
 
 
-def var_conv_2d_grad(ins, attrs, ctx):
+def var_conv_2d_grad_out(ins, outs, attrs, meta, ctx):
     x, images = _images(ins, attrs, ctx)
     w, dout = ins["W"], ins["Out@GRAD"].reshape(-1)
     dx, dw, start = np.zeros_like(x), np.zeros_like(w), 0
@@ -119,7 +133,7 @@ def var_conv_2d_grad(ins, attrs, ctx):
         dcol, block = w.T @ g, np.zeros(rows.stop - rows.start, x.dtype)
         np.add.at(block, idx[idx >= 0], dcol[idx >= 0])
         dx[rows] = block
-    return {"X@GRAD": dx.reshape(ins["X"].shape), "W@GRAD": dw}
+    hand_over(outs, {"X@GRAD": dx.reshape(ins["X"].shape), "W@GRAD": dw}, meta, ins)
 
 
 # -- sequence_topk_avg_pooling ---------------------------------------------------------------------
@@ -139,25 +153,30 @@ def _topk_blocks(ins, attrs, ctx):
     return x, out
 
 
-def sequence_topk_avg_pooling(ins, attrs, ctx):
+def sequence_topk_avg_pooling_out(ins, outs, attrs, meta, ctx):
     x, blocks = _topk_blocks(ins, attrs, ctx)
     topks = attrs["topks"]
-    outs, positions = [], []
+    parts, positions = [], []
     for _, block, pos in blocks:
         values = np.where(pos >= 0, np.take_along_axis(block, np.maximum(pos, 0), axis=2), 0)
         sums = np.concatenate([np.zeros(values.shape[:2] + (1,), values.dtype), np.cumsum(values, axis=2)], axis=2)
         avg = np.stack([sums[..., k] / k for k in topks], axis=2)  # [C, h, K]
-        outs.append(avg.transpose(1, 0, 2).reshape(block.shape[1], -1))
+        parts.append(avg.transpose(1, 0, 2).reshape(block.shape[1], -1))
         positions.append(pos.transpose(1, 0, 2).ravel())
     width = attrs["channel_num"] * len(topks)
     ctx.set_lod_map({"Out": [seq_offsets(ctx, "ROW", len(ins["ROW"])).tolist()]})
-    return {
-        "Out": np.concatenate(outs or [np.zeros((0, width))]).astype(x.dtype),
-        "pos": np.concatenate(positions or [np.zeros(0)]).astype(np.int32),
-    }
+    hand_over(
+        outs,
+        {
+            "Out": np.concatenate(parts or [np.zeros((0, width))]).astype(x.dtype),
+            "pos": np.concatenate(positions or [np.zeros(0)]).astype(np.int32),
+        },
+        meta,
+        ins,
+    )
 
 
-def sequence_topk_avg_pooling_grad(ins, attrs, ctx):
+def sequence_topk_avg_pooling_grad_out(ins, outs, attrs, meta, ctx):
     x, blocks = _topk_blocks(ins, attrs, ctx)
     dout, topks, channels = ins["Out@GRAD"], attrs["topks"], attrs["channel_num"]
     dx, row = np.zeros_like(x), 0
@@ -171,4 +190,25 @@ def sequence_topk_avg_pooling_grad(ins, attrs, ctx):
             c, r, _ = np.nonzero(top >= 0)
             np.add.at(dblock, (c, r, top[top >= 0]), g[c, r, j] / k)
         dx[rows] = dblock.ravel()
-    return {"X@GRAD": dx.reshape(ins["X"].shape)}
+    hand_over(outs, {"X@GRAD": dx.reshape(ins["X"].shape)}, meta, ins)
+
+
+# (the CUDA twins run these on the host by name: kernels/cuda/text_matching.py's HOST_OPS)
+match_matrix_tensor_out.takes_context = True
+match_matrix_tensor_grad_out.takes_context = True
+var_conv_2d_out.takes_context = True
+var_conv_2d_grad_out.takes_context = True
+sequence_topk_avg_pooling_out.takes_context = True
+sequence_topk_avg_pooling_grad_out.takes_context = True
+match_matrix_tensor = adapter(rules.match_matrix_tensor_meta, match_matrix_tensor_out, "match_matrix_tensor")
+match_matrix_tensor_grad = adapter(
+    rules.match_matrix_tensor_grad_meta, match_matrix_tensor_grad_out, "match_matrix_tensor_grad"
+)
+var_conv_2d = adapter(rules.var_conv_2d_meta, var_conv_2d_out, "var_conv_2d")
+var_conv_2d_grad = adapter(rules.var_conv_2d_grad_meta, var_conv_2d_grad_out, "var_conv_2d_grad")
+sequence_topk_avg_pooling = adapter(
+    rules.sequence_topk_avg_pooling_meta, sequence_topk_avg_pooling_out, "sequence_topk_avg_pooling"
+)
+sequence_topk_avg_pooling_grad = adapter(
+    rules.sequence_topk_avg_pooling_grad_meta, sequence_topk_avg_pooling_grad_out, "sequence_topk_avg_pooling_grad"
+)
