@@ -209,8 +209,23 @@ def _allclose_cases():
 def _equality_cases():
     """paddle.equal / not_equal / == / equal_all of floats: Paddle 2.6's EqualFunctor counts values within 1e-8
     equal, an infinity equal only to itself, NaN to nothing; equal_all compares the shapes when the program runs.
-    Before 2026-11-30 pe compared exactly and decided equal_all from the declared shapes."""
+    Before 2026-11-30 pe compared exactly and decided equal_all from the declared shapes. amax / amin (their ops:
+    ties within 1e-8 still apart), isnan / isinf / isfinite (their _v2 ops) and nan_to_num, which pe composed of
+    equal ops."""
     return {
+        "amax_amin_flags_ops": case(
+            lambda P, x: [
+                P.amax(x),
+                P.amax(x, axis=1),
+                P.amin(x, axis=0, keepdim=True),
+                P.isnan(x * 0.0),
+                P.isinf(x * 1e38),
+                P.isfinite(x * 1e38),
+                P.nan_to_num(x * 1e38 - x * 1e38),
+                P.nan_to_num(x * 1e38, posinf=7.0, neginf=-7.0),
+            ],
+            x=np.array([[1.0, 3.0, 3.0, 2.0], [5.0, 5.0, 5.0, -1.0], [0.0, 1e-9, 0.0, -2.0]], "float32"),
+        ),
         "equality_near": case(
             lambda P, x, y, a, b: [
                 P.equal(x, y),
@@ -227,7 +242,7 @@ def _equality_cases():
             y=EQ_Y,
             a=EQ_X.astype("float64") * 1e300,
             b=EQ_Y.astype("float64") * 1e300,
-        )
+        ),
     }
 
 

@@ -282,6 +282,7 @@ def fresh_kernel(compute, name):
                 outs[slot] = fresh_output(value, spec, inputs)
 
     out.__name__ = out.__qualname__ = name
+    out.__module__ = compute.__module__  # (a reader finds it where its numpy form is: the device's kernels)
     out.launches = None
     return out
 

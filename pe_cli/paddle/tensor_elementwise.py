@@ -191,8 +191,9 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
     info = np.finfo(convert_dtype(x.dtype))
     posinf = float(info.max) if posinf is None else float(posinf)
     neginf = float(info.min) if neginf is None else float(neginf)
-    out = TC.where(L.equal(x, TC.full_like(x, np.inf)), posinf, x)
-    out = TC.where(L.equal(x, TC.full_like(x, -np.inf)), neginf, out)
+    inf = TM.isinf(x)  # (+inf and -inf by isinf and the sign, as Paddle 2.6's x == inf has them)
+    out = TC.where(L.logical_and(inf, L.greater_than(x, TC.zeros_like(x))), posinf, x)
+    out = TC.where(L.logical_and(inf, L.less_than(x, TC.zeros_like(x))), neginf, out)
     return TC.where(TM.isnan(x), float(nan), out, name=name)
 
 

@@ -6,22 +6,25 @@ the scalar-to-tensor rule they share with the arithmetic)."""
 import math
 
 from .. import layers as L
+from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import LayerHelper
 
 
-def isnan(x, name=None):
-    """Elementwise: x is nan (x != x)."""
-    return L.not_equal(x, x, name=name)
+def _flag(op_type):
+    def flag(x, name=None):
+        dtypes = ("float16", "float32", "float64", "int32", "int64")
+        check_variable_and_dtype(x, "x", dtypes, op_type.replace("_v2", ""))
+        helper = LayerHelper(op_type, x=x, name=name)
+        out = helper.create_variable_for_type_inference("bool")
+        helper.append_op(op_type, {"X": [x]}, {"Out": [out]})
+        return out
+
+    flag.__name__ = op_type.replace("_v2", "")
+    flag.__doc__ = f"Elementwise, whether x is {op_type[2:-3]}: Paddle 2.6's {op_type} op."
+    return flag
 
 
-def isinf(x, name=None):
-    """Elementwise: |x| is inf."""
-    return L.equal(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
-
-
-def isfinite(x, name=None):
-    """Elementwise: |x| < inf (False for inf and nan)."""
-    return L.less_than(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
+isnan, isinf, isfinite = _flag("isnan_v2"), _flag("isinf_v2"), _flag("isfinite_v2")
 
 
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):

@@ -1,11 +1,12 @@
-"""Paddle 2.x's reductions beyond tensor_math's, built from pe's ops: ``all``/``any``, ``amax``/``amin`` (the extreme
-value; its gradient is split evenly among the values that reach it, where max/min's goes to each),
+"""Paddle 2.x's reductions beyond tensor_math's: ``all``/``any``, ``amax``/``amin`` (Paddle's reduce_amax / reduce_amin:
+the extreme value; its gradient is split evenly among the values that reach it, where max/min's goes to each),
 ``count_nonzero``, ``nansum`` and ``nanmean`` (NaNs left out)."""
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from ..layers.checks import FLOATS, check_variable_and_dtype
+from ..layers.helper import LayerHelper
 from . import tensor_create as TC
 from . import tensor_math as TM
 from .tensor_inplace import _static_inplace
@@ -31,30 +32,26 @@ def _axes(axis):
     return None if axis is None else axis if isinstance(axis, Variable) else [axis]
 
 
-@paddle_face
-def _even(layer, x, axis, keepdim, name):
-    """The extreme over ``axis``, whose gradient each value reaching it shares evenly (as Paddle's
-    amax/amin): the gradient of sum(x * w), w = (x == extreme) / (how many reach it) a constant."""
-    axes = _axes(axis)
-    extreme = layer(x, dim=axes, keep_dim=True)
-    hit = L.cast(L.equal(x, extreme), x.dtype)
-    weight = TM.divide(hit, L.reduce_sum(hit, dim=axes, keep_dim=True))
-    weight.stop_gradient = True
-    shared = L.reduce_sum(TM.multiply(x, weight), dim=axes, keep_dim=keepdim)
-    # the value is the extreme itself, exactly (sum(x * w) may round); the gradient is shared's
-    value, frozen = layer(x, dim=axes, keep_dim=keepdim), L.assign(shared)
-    value.stop_gradient = frozen.stop_gradient = True
-    return TM.add(value, TM.subtract(shared, frozen), name=name)
+def _extreme(op_type):
+    """Paddle 2.6's amax / amin: its reduce_amax / reduce_amin op (the extreme over ``axis``, None: all; its gradient
+    shared evenly by the values equal to it)."""
+
+    @paddle_face
+    def extreme(x, axis=None, keepdim=False, name=None):
+        check_variable_and_dtype(x, "x", ("float32", "float64", "int32", "int64"), op_type[7:])
+        axis = _axis_value(axis)
+        dims = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+        attrs = {"dim": dims, "keep_dim": keepdim, "reduce_all": not dims or len(dims) == len(x.shape)}
+        helper = LayerHelper(op_type, x=x, name=name)
+        out = helper.create_variable_for_type_inference(x.dtype)
+        helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, attrs)
+        return out
+
+    extreme.__name__ = op_type[7:]
+    return extreme
 
 
-def amax(x, axis=None, keepdim=False, name=None):
-    """The largest value over ``axis`` (None: all); ties share the gradient evenly."""
-    return _even(L.reduce_max, x, _axis_value(axis), keepdim, name)
-
-
-def amin(x, axis=None, keepdim=False, name=None):
-    """The smallest value over ``axis`` (None: all); ties share the gradient evenly."""
-    return _even(L.reduce_min, x, _axis_value(axis), keepdim, name)
+amax, amin = _extreme("reduce_amax"), _extreme("reduce_amin")
 
 
 @paddle_face

@@ -40,10 +40,8 @@ def test_a_step_hands_its_kernel_the_ops_attributes_alone():
         assert not any(k in step.attrs for k in ("_lod", "_rng", "_block", "_outputs", "_output_counts"))
     told = {s.op.type: s.told for s in steps}
     assert told["sequence_pool"] and told["uniform_random"] and told["while"]  # LoD, Generator, block
-    assert not told["maxout"]  # it needs nothing: kernel(ins, attrs)
-    assert (
-        told["fill_constant"] and told["less_than"] and told["reverse"]
-    )  # structured kernels' steps: their meta rules read the op's facts
+    # structured kernels' steps (maxout's too, since issue 95 converted it): their meta rules read the op's facts
+    assert told["fill_constant"] and told["less_than"] and told["reverse"] and told["maxout"]
     by_type = {s.op.type: s.context for s in steps}
     assert by_type["uniform_random"].rng is not None and by_type["while"].block is not None
     assert by_type["sequence_pool"].rng is None and by_type["sequence_pool"].block is None
