@@ -68,8 +68,10 @@ register(
     lod="drop",
     needs_lod=True,
     run_infer=True,
-    doc="multiclass_nms's Out and LoD (nothing kept: Out [0, 6]); Index [No, 1]: each kept box's row in "
-    "the batch (Scores [N, C, M]: i * M + m; [M, C]: its row * C + its class).",
+    traits=("paddle2_semantics",),
+    doc="multiclass_nms's Out and LoD; Index [No, 1]: each kept box's row in the batch (Scores [N, C, M]: "
+    "i * M + m; [M, C]: its row * C + its class). Nothing kept: Out and Index of shape [0] (what Fluid 1.8.5 "
+    "fetches), or in a Paddle 2.x program [0, 6] and [0, 1] (Paddle 2.6's).",
 )
 
 

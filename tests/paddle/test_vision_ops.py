@@ -1,5 +1,6 @@
 """``paddle.vision.ops.distribute_fpn_proposals``: Paddle 2.6's signature and errors, and its default
-``pixel_offset=False`` (a roi's size without Fluid 1.8's + 1)."""
+``pixel_offset=False`` (a roi's size without Fluid 1.8's + 1); multiclass_nms2's empty result in a Paddle 2.x
+program."""
 
 import numpy as np
 import pytest
@@ -52,3 +53,23 @@ def test_integer_rois_and_rois_num_are_refused():
             paddle.vision.ops.distribute_fpn_proposals(
                 _rois(), 2, 5, 4, 224, rois_num=paddle.static.data("n", [-1], "int32")
             )
+
+
+def test_multiclass_nms2_keeping_nothing_gives_paddle26s_shapes(paddle2):
+    """multiclass_nms2 of a Paddle 2.x program that keeps no box: Out [0, 6] and Index [0, 1], as Paddle 2.6's kernel
+    (paddle/fluid/operators/detection/multiclass_nms_op.cc: ``{0, out_dim}`` with return_index) and its
+    test_multiclass_nms_op.py (TestMulticlassNMS2LoDNoOutput) give; pe gave what Fluid 1.8.5 fetches, [0]."""
+    rng = np.random.default_rng(40)
+    boxes = rng.random((2, 6, 4)).astype("float32")
+    boxes[..., 2:] += boxes[..., :2]
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        b = paddle.static.data("b", [2, 6, 4], "float32")
+        s = paddle.static.data("s", [2, 3, 6], "float32")
+        block = main.global_block()
+        out, index = block.create_var(name="o", dtype="float32"), block.create_var(name="i", dtype="int32")
+        attrs = {"score_threshold": 2.0, "nms_top_k": 5, "keep_top_k": 3, "nms_threshold": 0.5, "background_label": 0}
+        block.append_op("multiclass_nms2", {"BBoxes": [b], "Scores": [s]}, {"Out": [out], "Index": [index]}, attrs)
+    feed = {"b": boxes, "s": rng.random((2, 3, 6)).astype("float32")}
+    got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[out, index], return_numpy=False)
+    assert [np.array(t).shape for t in got] == [(0, 6), (0, 1)]

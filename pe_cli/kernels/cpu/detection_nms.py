@@ -91,8 +91,10 @@ def multiclass_nms(ins, attrs, ctx):
 def multiclass_nms2(ins, attrs, ctx):
     rows, index, starts = _nms(ins, attrs, ctx)
     dtype, width = ins["BBoxes"].dtype, ins["BBoxes"].shape[-1] + 2
-    if not rows:  # nothing kept anywhere: Fluid 1.8's Out and Index hold no dims but [0]
+    if not rows:  # nothing kept anywhere: Fluid 1.8.5's Out and Index hold no dims but [0]; Paddle 2.6's [0, 6], [0, 1]
         ctx.set_lod_map({"Out": [starts], "Index": [starts]})
+        if ctx.paddle2:
+            return {"Out": np.empty((0, width), dtype), "Index": np.empty((0, 1), np.int32)}
         return {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32)}
     out = np.asarray(rows, dtype).reshape(-1, width)
     ctx.set_lod_map({"Out": [starts], "Index": [starts]})
