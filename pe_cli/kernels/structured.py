@@ -284,3 +284,17 @@ def fresh_kernel(compute, name):
     out.__name__ = out.__qualname__ = name
     out.launches = None
     return out
+
+
+def fresh_outputs(results, ins, outs, meta):
+    """Puts in ``outs`` each array a ``fresh`` variant's numpy form made (``results``: slot -> array, None for
+    an output it does not write) that the Meta lists, handed over as ``fresh_output`` does (a copy only where
+    one is no new C-contiguous array of its shape and dtype); an output of -1 dims (a length the values give)
+    has the array's shape."""
+    inputs = tuple(v for v in ins.values() if type(v) is np.ndarray)
+    for slot, value in results.items():
+        spec = meta.outputs.get(slot)
+        if value is None or spec is None:
+            continue
+        shape, dtype = spec
+        outs[slot] = fresh_output(value, (np.shape(value), dtype) if -1 in shape else spec, inputs)

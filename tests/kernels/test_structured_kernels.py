@@ -62,6 +62,8 @@ from tests.ops import (
     cases_special,
     cases_flattening,
     cases_gather_scatter,
+    cases_gru,
+    cases_lstm,
     cases_image,
     cases_image_bicubic,
     cases_image_grid,
@@ -260,6 +262,9 @@ CONVERTED = {
     }
     | {"similarity_focus"},
     "linear resize": {f"linear_interp{v2}{g}" for v2 in ("", "_v2") for g in ("", "_grad")},
+    # (fresh variants over LoD, a Meta per signature and LoD: tests/kernels/test_structured_recurrent.py)
+    "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit") for g in ("", "_grad")}
+    | {"fusion_gru"},
 }
 CASES = {
     "activation table": [
@@ -409,6 +414,7 @@ CASES["image"] = [
     if c.op in CONVERTED["image"]
 ]
 CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVERTED["linear resize"]]
+CASES["recurrent"] = [c for c in cases_gru.CASES + cases_lstm.CASES if c.op in CONVERTED["recurrent"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -450,6 +456,7 @@ OWN_TESTS = (
     "linalg",
     "image",
     "linear resize",
+    "recurrent",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

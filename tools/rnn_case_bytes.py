@@ -1,0 +1,189 @@
+"""The recurrent ops' results for tools/op_case_bytes.py's ``recurrent`` family: gru, gru_grad, fusion_gru, lstm,
+lstm_grad (kernels/cpu/gru.py's and lstm.py's) called through their CPU kernels (``OpDef.kernel``) with a LoD in the
+call's context, over dtypes (float32, float64), LoDs (an empty sequence, one sequence, one that does not end at
+Input's rows, none), initial states given or not (and of the wrong count), bias given or not, every attribute variant
+(is_reverse, origin_mode, activations, use_peepholes), the batch-ordered outputs wanted or not and the gradients with
+and without them; gru_unit, lstm_unit and their grad ops over dtypes (mixed ones too), strided inputs and empty
+batches; and each forward as an executor step run on one shape with two LoDs; beside each output's bytes its shape
+and dtype."""
+
+import zlib
+
+import numpy as np
+
+_LODS = {"three": [[0, 3, 4, 7]], "empty": [[0, 2, 2, 7]], "one": [[0, 7]], "short": [[0, 3, 6]], "none": None}
+_D = 3
+
+
+def _values(key, shape, dtype):
+    rng = np.random.default_rng(zlib.crc32(key.encode()))  # (the same values in both trees, whatever ran before)
+    return rng.uniform(-1, 1, size=shape).astype(dtype)
+
+
+def _call(results, record, direct, op, key, ins, attrs, lod, wanted=None):
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    opdef = registry.get(op)
+    attrs = dict(opdef.default_attrs(), **attrs)
+    lods = {slot: lod for slot in ("Input", "X")} if lod else {}
+
+    def ctx():
+        return KernelContext(lod=lods) if wanted is None else KernelContext(lod=lods, outputs=wanted)
+
+    record(results, key, lambda: {k: v for k, v in direct(opdef, dict(ins), attrs, ctx()).items() if v is not None})
+    try:
+        return direct(opdef, dict(ins), attrs, ctx())
+    except Exception:
+        return None
+
+
+def _grus(results, record, direct):
+    d = _D
+    forms = [
+        {},
+        {"is_reverse": True},
+        {"origin_mode": True},
+        {"gate_activation": "tanh", "activation": "relu"},
+        {"activation": "identity", "is_reverse": True, "origin_mode": True},
+    ]
+    for dtype in ("float32", "float64"):
+        x, w = _values(f"gru|x|{dtype}", (7, 3 * d), dtype), _values(f"gru|w|{dtype}", (d, 3 * d), dtype)
+        b = _values(f"gru|b|{dtype}", (1, 3 * d), dtype)
+        for name, lod in _LODS.items():
+            for n, attrs in enumerate(forms):
+                for given in ("bias", "h0", "none", "h0_wrong"):
+                    key = f"gru|{dtype}|{name}|{n}|{given}"
+                    ins = {"Input": x, "Weight": w}
+                    if given == "bias":
+                        ins["Bias"] = b
+                    if given.startswith("h0") and lod:
+                        rows = len(lod[-1]) - (1 if given == "h0" else 0)
+                        ins["H0"] = _values(key + "h0", (rows, d), dtype)
+                    for wanted in (None, {"Hidden"}):
+                        outs = _call(results, record, direct, "gru", f"{key}|{wanted}", ins, attrs, lod, wanted)
+                    if outs is None:
+                        continue
+                    dh = _values(key + "dh", outs["Hidden"].shape, dtype)
+                    full = {**ins, **{k: v for k, v in outs.items() if v is not None}, "Hidden@GRAD": dh}
+                    _call(results, record, direct, "gru_grad", key + "|g", full, attrs, lod)
+                    _call(results, record, direct, "gru_grad", key + "|g0", {**ins, "Hidden@GRAD": dh}, attrs, lod)
+                    fx = {"X": x[:, :4], "WeightX": _values(key + "wx", (4, 3 * d), dtype), "WeightH": w}
+                    if "H0" in ins:
+                        fx["H0"] = ins["H0"]
+                    if "Bias" in ins:
+                        fx["Bias"] = b
+                    fattrs = {k: v for k, v in attrs.items() if k != "origin_mode"}
+                    for wanted in (None, {"Hidden"}):
+                        _call(results, record, direct, "fusion_gru", f"{key}|f|{wanted}", fx, fattrs, lod, wanted)
+
+
+def _lstms(results, record, direct):
+    d = _D
+    forms = [
+        {},
+        {"is_reverse": True},
+        {"use_peepholes": False},
+        {"gate_activation": "tanh", "cell_activation": "relu", "candidate_activation": "identity"},
+    ]
+    for dtype in ("float32", "float64"):
+        x, w = _values(f"lstm|x|{dtype}", (7, 4 * d), dtype), _values(f"lstm|w|{dtype}", (d, 4 * d), dtype)
+        for name, lod in _LODS.items():
+            for n, attrs in enumerate(forms):
+                width = 7 * d if attrs.get("use_peepholes", True) else 4 * d
+                b = _values(f"lstm|b|{dtype}|{width}", (1, width), dtype)
+                for given in ("none", "h0", "c0", "both"):
+                    key = f"lstm|{dtype}|{name}|{n}|{given}"
+                    ins = {"Input": x, "Weight": w, "Bias": b}
+                    nseq = len(lod[-1]) - 1 if lod else 1
+                    for s in ("h0", "c0"):
+                        if given in (s, "both"):
+                            ins[s.upper()] = _values(key + s, (nseq, d), dtype)
+                    for wanted in (None, {"Hidden", "Cell"}):
+                        outs = _call(results, record, direct, "lstm", f"{key}|{wanted}", ins, attrs, lod, wanted)
+                    if outs is None:
+                        continue
+                    dh, dc = (_values(key + s, outs["Hidden"].shape, dtype) for s in ("dh", "dc"))
+                    full = {**ins, **{k: v for k, v in outs.items() if v is not None}, "Hidden@GRAD": dh}
+                    _call(results, record, direct, "lstm_grad", key + "|g", full, attrs, lod)
+                    _call(results, record, direct, "lstm_grad", key + "|gc", {**full, "Cell@GRAD": dc}, attrs, lod)
+                    _call(results, record, direct, "lstm_grad", key + "|g0", {**ins, "Hidden@GRAD": dh}, attrs, lod)
+
+
+def _units(results, record, direct):
+    d = _D
+    for dtypes in (("float32",) * 2, ("float64",) * 2, ("float32", "float64")):
+        for rows in (4, 0):
+            for form in ("c", "strided"):
+                key = f"unit|{dtypes}|{rows}|{form}"
+
+                def value(name, shape, dtype, key=key, form=form):
+                    if form == "strided":
+                        return _values(key + name, (shape[0], 2 * shape[1]), dtype)[:, ::2]
+                    return _values(key + name, shape, dtype)
+
+                x, hp = value("x", (rows, 3 * d), dtypes[0]), value("hp", (rows, d), dtypes[1])
+                w, b = value("w", (d, 3 * d), dtypes[0]), value("b", (1, 3 * d), dtypes[0])
+                for n, attrs in enumerate([{}, {"origin_mode": True}, {"gate_activation": 2, "activation": 3}]):
+                    for with_bias in (True, False):
+                        k = f"{key}|gru|{n}|{with_bias}"
+                        ins = {"Input": x, "HiddenPrev": hp, "Weight": w, **({"Bias": b} if with_bias else {})}
+                        outs = _call(results, record, direct, "gru_unit", k, ins, attrs, None)
+                        if outs is None:
+                            continue
+                        g = {**ins, **outs, "Hidden@GRAD": value("dh", (rows, d), dtypes[1])}
+                        del g["Input"], g["Hidden"]
+                        _call(results, record, direct, "gru_unit_grad", k + "|g", g, attrs, None)
+                        g["Gate@GRAD"] = value("dg", (rows, 3 * d), dtypes[0])
+                        g["ResetHiddenPrev@GRAD"] = value("dr", (rows, d), dtypes[1])
+                        _call(results, record, direct, "gru_unit_grad", k + "|gg", g, attrs, None)
+                lx, cp = value("lx", (rows, 4 * d), dtypes[0]), value("cp", (rows, d), dtypes[1])
+                for fb in (0.0, 1.5):
+                    k = f"{key}|lstm|{fb}"
+                    outs = _call(
+                        results, record, direct, "lstm_unit", k, {"X": lx, "C_prev": cp}, {"forget_bias": fb}, None
+                    )
+                    if outs is None:
+                        continue
+                    g = {"X": lx, "C_prev": cp, **outs}
+                    g["H@GRAD"], g["C@GRAD"] = value("dh", (rows, d), dtypes[1]), value("dc", (rows, d), dtypes[0])
+                    _call(results, record, direct, "lstm_unit_grad", k + "|g", g, {"forget_bias": fb}, None)
+
+
+def _steps(results):
+    """gru and lstm as executor steps run on rows of one shape with two LoDs, each twice."""
+    from pe_cli.base.places import CPUPlace
+    from pe_cli.executor.plan import OpStep, Values, run_step
+    from pe_cli.framework import Program
+
+    d = _D
+    forms = [
+        ("gru", {"Hidden": ["h"], "BatchGate": ["g"], "BatchResetHiddenPrev": ["r"], "BatchHidden": ["bh"]}, 3),
+        ("lstm", {"Hidden": ["h"], "Cell": ["c"], "BatchGate": ["g"], "BatchCellPreAct": ["p"]}, 4),
+    ]
+    for op, outputs, gates in forms:
+        program = Program()
+        block = program.global_block()
+        for name in ("x", "w", "b", *(v[0] for v in outputs.values())):
+            block.create_var(name=name)
+        block.append_op(op, {"Input": ["x"], "Weight": ["w"], "Bias": ["b"]}, outputs, {})
+        step = OpStep(block.ops[0], CPUPlace())
+        x, w = _values(f"step|{op}|x", (7, gates * d), "float32"), _values(f"step|{op}|w", (d, gates * d), "float32")
+        b = _values(f"step|{op}|b", (1, 7 * d if op == "lstm" else 3 * d), "float32")
+        for j, lod in enumerate([_LODS["three"], _LODS["empty"], _LODS["three"], _LODS["empty"], None]):
+            values, key = Values({"x": x, "w": w, "b": b}, {"x": lod} if lod else None), f"rnn|step|{op}|{j}"
+            try:
+                run_step(step, values)
+            except Exception as e:
+                results[key + "|error"] = np.frombuffer(f"{type(e).__name__}: {e}".encode(), dtype=np.uint8)
+                continue
+            for name in (v[0] for v in outputs.values()):
+                a = values[name]
+                results[f"{key}|{name}|{a.dtype.str}|{a.shape}"] = np.frombuffer(a.tobytes(), dtype=np.uint8)
+
+
+def recurrent(results, record, direct):
+    _grus(results, record, direct)
+    _lstms(results, record, direct)
+    _units(results, record, direct)
+    _steps(results)
