@@ -13,6 +13,7 @@ import numpy as np
 
 _LODS = {"three": [[0, 3, 4, 7]], "empty": [[0, 2, 2, 7]], "one": [[0, 7]], "short": [[0, 3, 6]], "none": None}
 _D = 3
+_LOD_SLOTS = ("Input", "X")
 
 
 def _values(key, shape, dtype):
@@ -20,18 +21,23 @@ def _values(key, shape, dtype):
     return rng.uniform(-1, 1, size=shape).astype(dtype)
 
 
-def _call(results, record, direct, op, key, ins, attrs, lod, wanted=None):
+def _call(results, record, direct, op, key, ins, attrs, lod, wanted=None, slots=_LOD_SLOTS, lods=None):
     from pe_cli.kernels.context import KernelContext
     from pe_cli.ops import registry
 
     opdef = registry.get(op)
     attrs = dict(opdef.default_attrs(), **attrs)
-    lods = {slot: lod for slot in ("Input", "X")} if lod else {}
+    lods = lods or ({slot: lod for slot in slots} if lod else {})
 
     def ctx():
         return KernelContext(lod=lods) if wanted is None else KernelContext(lod=lods, outputs=wanted)
 
-    record(results, key, lambda: {k: v for k, v in direct(opdef, dict(ins), attrs, ctx()).items() if v is not None})
+    def outputs():
+        context = ctx()
+        outs = {k: v for k, v in direct(opdef, dict(ins), attrs, context).items() if v is not None}
+        return {**outs, **{f"{k}@lod": np.array(v, dtype=object) for k, v in (context.out_lod or {}).items()}}
+
+    record(results, key, outputs)
     try:
         return direct(opdef, dict(ins), attrs, ctx())
     except Exception:
@@ -61,7 +67,17 @@ def _grus(results, record, direct):
                         rows = len(lod[-1]) - (1 if given == "h0" else 0)
                         ins["H0"] = _values(key + "h0", (rows, d), dtype)
                     for wanted in (None, {"Hidden"}):
-                        outs = _call(results, record, direct, "gru", f"{key}|{wanted}", ins, attrs, lod, wanted)
+                        outs = _call(
+                            results,
+                            record,
+                            direct,
+                            "gru",
+                            f"{key}|{wanted and sorted(wanted)}",
+                            ins,
+                            attrs,
+                            lod,
+                            wanted,
+                        )
                     if outs is None:
                         continue
                     dh = _values(key + "dh", outs["Hidden"].shape, dtype)
@@ -75,7 +91,17 @@ def _grus(results, record, direct):
                         fx["Bias"] = b
                     fattrs = {k: v for k, v in attrs.items() if k != "origin_mode"}
                     for wanted in (None, {"Hidden"}):
-                        _call(results, record, direct, "fusion_gru", f"{key}|f|{wanted}", fx, fattrs, lod, wanted)
+                        _call(
+                            results,
+                            record,
+                            direct,
+                            "fusion_gru",
+                            f"{key}|f|{wanted and sorted(wanted)}",
+                            fx,
+                            fattrs,
+                            lod,
+                            wanted,
+                        )
 
 
 def _lstms(results, record, direct):
@@ -100,7 +126,17 @@ def _lstms(results, record, direct):
                         if given in (s, "both"):
                             ins[s.upper()] = _values(key + s, (nseq, d), dtype)
                     for wanted in (None, {"Hidden", "Cell"}):
-                        outs = _call(results, record, direct, "lstm", f"{key}|{wanted}", ins, attrs, lod, wanted)
+                        outs = _call(
+                            results,
+                            record,
+                            direct,
+                            "lstm",
+                            f"{key}|{wanted and sorted(wanted)}",
+                            ins,
+                            attrs,
+                            lod,
+                            wanted,
+                        )
                     if outs is None:
                         continue
                     dh, dc = (_values(key + s, outs["Hidden"].shape, dtype) for s in ("dh", "dc"))
@@ -187,3 +223,103 @@ def recurrent(results, record, direct):
     _lstms(results, record, direct)
     _units(results, record, direct)
     _steps(results)
+
+
+def _crfs(results, record, direct):
+    """linear_chain_crf (and its gradient), crf_decoding: LoD and padded forms (Length), labels given or not, tags
+    out of range, dtypes."""
+    tags = 4
+    for dtype in ("float32", "float64"):
+        for name, lod in (*_LODS.items(), ("padded", None)):
+            key = f"crf|{dtype}|{name}"
+            padded = name == "padded"
+            shape = (3, 4, tags) if padded else (7, tags)
+            x, w = _values(key + "x", shape, dtype), _values(key + "w", (tags + 2, tags), dtype)
+            rows = int(np.prod(shape[:-1]))
+            label = np.random.default_rng(zlib.crc32(key.encode())).integers(0, tags, (rows, 1)).astype(np.int64)
+            ins = {"Emission": x, "Transition": w, "Label": label.reshape(shape[:-1]) if padded else label}
+            if padded:
+                ins["Length"] = np.array([2, 4, 0], np.int64)
+            lods = lod if lod else None
+            outs = _call(results, record, direct, "linear_chain_crf", key, ins, {}, lods, slots=("Emission", "Label"))
+            if outs is not None:
+                g = {**ins, **outs, "LogLikelihood@GRAD": _values(key + "d", outs["LogLikelihood"].shape, dtype)}
+                del g["Emission"], g["Transition"]
+                _call(
+                    results, record, direct, "linear_chain_crf_grad", key + "|g", g, {}, lods, slots=("Alpha", "Label")
+                )
+            bad = {**ins, "Label": ins["Label"] + tags}
+            _call(results, record, direct, "linear_chain_crf", key + "|bad", bad, {}, lods, slots=("Emission", "Label"))
+            for with_label in (True, False):
+                d = dict(ins) if with_label else {k: v for k, v in ins.items() if k != "Label"}
+                k = f"{key}|dec|{with_label}"
+                _call(results, record, direct, "crf_decoding", k, d, {}, lods, slots=("Emission", "Label"))
+
+
+def _ctcs(results, record, direct):
+    """ctc_align (LoD and padded, merge_repeated, padding_value, every id blank), warpctc and its gradient (LoD and
+    padded lengths, norm_by_times, blank, labels out of range)."""
+    ids = np.array([[0, 1, 1, 0, 2, 2, 3], [1, 1, 0, 0, 3, 0, 2]], np.int32)
+    for dtype in ("int32", "int64"):
+        for merge in (True, False):
+            for blank in (0, 2):
+                attrs = {"merge_repeated": merge, "blank": blank, "padding_value": -3}
+                key = f"align|{dtype}|{merge}|{blank}"
+                flat = ids.reshape(-1, 1).astype(dtype)
+                for name, lod in (("three", [[0, 3, 4, 14]]), ("blank", [[0, 14]]), ("none", None)):
+                    x = np.zeros_like(flat) + blank if name == "blank" else flat
+                    _call(
+                        results,
+                        record,
+                        direct,
+                        "ctc_align",
+                        f"{key}|{name}",
+                        {"Input": x},
+                        attrs,
+                        lod,
+                        slots=("Input",),
+                    )
+                ins = {"Input": ids.astype(dtype), "InputLength": np.array([[7], [4]], np.int64)}
+                _call(results, record, direct, "ctc_align", key + "|padded", ins, attrs, None)
+                ins["InputLength"] = np.array([[9], [4]], np.int64)
+                _call(results, record, direct, "ctc_align", key + "|padded_bad", ins, attrs, None)
+    classes = 5
+    for dtype in ("float32", "float64"):
+        for norm in (False, True):
+            attrs = {"blank": 0, "norm_by_times": norm}
+            key = f"ctc|{dtype}|{norm}"
+            logits = _values(key + "z", (9, classes), dtype)
+            label = np.array([[1], [2], [2], [3], [4], [1]], np.int32)
+            lods = {"Logits": [[0, 4, 4, 9]], "Label": [[0, 2, 3, 6]]}
+            for name, lab in (("ok", label), ("bad", label + classes)):
+                k = f"{key}|{name}"
+                ins = {"Logits": logits, "Label": lab}
+                outs = _call(results, record, direct, "warpctc", k, ins, attrs, None, lods=lods)
+                if outs is not None:
+                    g = {
+                        "Logits": logits,
+                        "WarpCTCGrad": outs["WarpCTCGrad"],
+                        "Loss@GRAD": _values(k + "d", (3, 1), dtype),
+                    }
+                    _call(results, record, direct, "warpctc_grad", k + "|g", g, attrs, None, lods=lods)
+            padded = _values(key + "p", (5, 2, classes), dtype)
+            ins = {
+                "Logits": padded,
+                "Label": np.array([[1, 2, 0], [3, 0, 0]], np.int32),
+                "LogitsLength": np.array([5, 3], np.int64),
+                "LabelLength": np.array([2, 1], np.int64),
+            }
+            outs = _call(results, record, direct, "warpctc", key + "|padded", ins, attrs, None)
+            if outs is not None:
+                g = {
+                    "Logits": padded,
+                    "WarpCTCGrad": outs["WarpCTCGrad"],
+                    "Loss@GRAD": _values(key + "pd", (2, 1), dtype),
+                }
+                g["LogitsLength"] = ins["LogitsLength"]
+                _call(results, record, direct, "warpctc_grad", key + "|padded|g", g, attrs, None)
+
+
+def structured_prediction(results, record, direct):
+    _crfs(results, record, direct)
+    _ctcs(results, record, direct)

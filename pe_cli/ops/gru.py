@@ -215,7 +215,7 @@ def _infer_fusion_gru(ctx):
 register(
     "fusion_gru",
     kernel_module="gru",
-    structured=Structured(meta=metas.fusion_gru_meta, cpu=cpu_gru.fusion_gru),
+    structured=Structured(meta=metas.fusion_gru_meta, cpu=cpu_gru.fusion_gru_out),
     inputs=["X", "H0?", "WeightX", "WeightH", "Bias?"],
     outputs=["ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden"],
     attrs={**_GRU_ATTRS, "use_seq": True},

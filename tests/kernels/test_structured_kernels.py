@@ -21,6 +21,9 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_crf,
+    cases_ctc,
+    cases_ctc_loss,
     cases_cumulative,
     cases_diagonals,
     cases_dropout,
@@ -263,6 +266,9 @@ CONVERTED = {
     | {"similarity_focus"},
     "linear resize": {f"linear_interp{v2}{g}" for v2 in ("", "_v2") for g in ("", "_grad")},
     # (fresh variants over LoD, a Meta per signature and LoD: tests/kernels/test_structured_recurrent.py)
+    # (fresh variants, the sequences a LoD's or Length's: tests/kernels/test_structured_crf_ctc.py)
+    "structured prediction": {"linear_chain_crf", "linear_chain_crf_grad", "crf_decoding", "ctc_align"}
+    | {"warpctc", "warpctc_grad"},
     "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit") for g in ("", "_grad")}
     | {"fusion_gru"},
 }
@@ -414,6 +420,9 @@ CASES["image"] = [
     if c.op in CONVERTED["image"]
 ]
 CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVERTED["linear resize"]]
+CASES["structured prediction"] = [
+    c for c in cases_crf.CASES + cases_ctc.CASES + cases_ctc_loss.CASES if c.op in CONVERTED["structured prediction"]
+]
 CASES["recurrent"] = [c for c in cases_gru.CASES + cases_lstm.CASES if c.op in CONVERTED["recurrent"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
@@ -457,6 +466,7 @@ OWN_TESTS = (
     "image",
     "linear resize",
     "recurrent",
+    "structured prediction",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -11,7 +11,8 @@ import numpy as np
 from .. import gru_math
 from ..common import ACT_CODES as _CODES
 from ..lstm_math import VEC_ACTS, fused_intermediates, schedule
-from ..structured import fresh_outputs
+from ...shapes import recurrent as rules
+from ..structured import adapter, fresh_outputs
 from .runtime import cblas
 from .runtime.loops import lazy
 
@@ -194,7 +195,7 @@ def gru_unit_grad(ins, outs, attrs, meta):
     fresh_outputs({**results, "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape)}, ins, outs, meta)
 
 
-def fusion_gru(ins, outs, attrs, meta, ctx):
+def fusion_gru_out(ins, outs, attrs, meta, ctx):
     """Fluid's fusion_gru: gru over X WeightX + Bias, non-origin mode, Fluid's CPU vector activations."""
     x = np.asarray(ins["X"])
     offs = meta.args[0]
@@ -213,4 +214,7 @@ def fusion_gru(ins, outs, attrs, meta, ctx):
     fresh_outputs({"Hidden": hidden, **results}, ins, outs, meta)
 
 
-gru.takes_context = fusion_gru.takes_context = True  # (ctx.wanted: the outputs the program reads)
+gru.takes_context = fusion_gru_out.takes_context = True  # (ctx.wanted: the outputs the program reads)
+
+# fusion_gru's kernel by name, the two above: CUDA's host fallback runs it (kernels/cuda/gru.py's HOST_OPS)
+fusion_gru = adapter(rules.fusion_gru_meta, fusion_gru_out, "fusion_gru")

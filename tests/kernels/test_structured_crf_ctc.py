@@ -1,0 +1,37 @@
+"""The structured-prediction ops' structured kernels (shapes/structured_prediction.py, kernels/cpu/crf.py and ctc.py,
+issue 95): linear_chain_crf, crf_decoding, ctc_align, warpctc and their gradients are fresh variants handing over new
+arrays of the Meta's shapes and dtypes (a LoD's count of sequences, ctc_align's kept ids: the arrays' own lengths),
+the op's kernel's bits, with Output's LoD where ctc_align sets one."""
+
+import numpy as np
+import pytest
+
+from pe_cli.kernels.context import KernelContext
+from pe_cli.ops import registry
+from tests.kernels.test_structured_kernels import CASES
+from tests.kernels.test_structured_recurrent import test_recurrent_out_kernels_hand_over_every_output as _handed
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["structured prediction"], ids=[c.id for c in CASES["structured prediction"]])
+def test_crf_and_ctc_out_kernels_hand_over_every_output(case, dtype):
+    """Every op case of the family in two dtypes, forward and gradient: the Meta's outputs, the op's kernel's bits
+    and (float64) the case's reference values."""
+    _handed(case, dtype)
+
+
+@pytest.mark.parametrize("merge", [True, False])
+def test_ctc_align_of_a_lod_sets_outputs_lod_and_keeps_what_the_values_decide(merge):
+    """ctc_align over sequences: Output [-1, 1] in the Meta, the kept ids' count in the array; its LoD the kept
+    ids per sequence, set on the call's context by the out-kernel."""
+    x = np.array([[0], [1], [1], [0], [2], [2], [3]], np.int64)
+    ctx = KernelContext(lod={"Input": [[0, 3, 7]]})
+    opdef = registry.get("ctc_align")
+    attrs = dict(opdef.default_attrs(), merge_repeated=merge, blank=0)
+    meta = opdef.structured.meta(attrs, {"Input": x}, ctx)
+    assert meta.outputs["Output"] == ((-1, 1), np.dtype(np.int64))
+    outs = {}
+    opdef.structured.cpu({"Input": x}, outs, attrs, meta, ctx)
+    want = [1, 2, 3] if merge else [1, 1, 2, 2, 3]
+    assert outs["Output"].reshape(-1).tolist() == want
+    assert ctx.out_lod == {"Output": [[0, 1 if merge else 2, len(want)]]}
