@@ -146,6 +146,41 @@ def _lstms(results, record, direct):
                     _call(results, record, direct, "lstm_grad", key + "|g0", {**ins, "Hidden@GRAD": dh}, attrs, lod)
 
 
+def _lstmps(results, record, direct):
+    d, p = _D, 2
+    forms = [
+        {},
+        {"is_reverse": True, "use_peepholes": False},
+        {"cell_clip": 0.5, "proj_clip": 0.3, "proj_activation": "identity"},
+    ]
+    for dtype in ("float32", "float64"):
+        x, w = _values(f"lstmp|x|{dtype}", (7, 4 * d), dtype), _values(f"lstmp|w|{dtype}", (p, 4 * d), dtype)
+        pw = _values(f"lstmp|pw|{dtype}", (d, p), dtype)
+        for name, lod in _LODS.items():
+            for n, attrs in enumerate(forms):
+                width = 7 * d if attrs.get("use_peepholes", True) else 4 * d
+                b = _values(f"lstmp|b|{dtype}|{width}", (1, width), dtype)
+                for given in ("none", "both", "wrong"):
+                    key = f"lstmp|{dtype}|{name}|{n}|{given}"
+                    ins = {"Input": x, "Weight": w, "ProjWeight": pw, "Bias": b}
+                    nseq = (len(lod[-1]) - 1 if lod else 1) + (given == "wrong")
+                    if given != "none":
+                        ins["H0"], ins["C0"] = (
+                            _values(key + "h", (nseq, p), dtype),
+                            _values(key + "c", (nseq, d), dtype),
+                        )
+                    for wanted in (None, ["Cell", "Projection"]):
+                        outs = _call(
+                            results, record, direct, "lstmp", f"{key}|{wanted}", ins, attrs, lod, wanted and set(wanted)
+                        )
+                    if outs is None:
+                        continue
+                    g = {**ins, "Projection@GRAD": _values(key + "dp", (7, p), dtype)}
+                    _call(results, record, direct, "lstmp_grad", key + "|g", g, attrs, lod)
+                    g["Cell@GRAD"] = _values(key + "dc", (7, d), dtype)
+                    _call(results, record, direct, "lstmp_grad", key + "|gc", g, attrs, lod)
+
+
 def _units(results, record, direct):
     d = _D
     for dtypes in (("float32",) * 2, ("float64",) * 2, ("float32", "float64")):
@@ -221,6 +256,7 @@ def _steps(results):
 def recurrent(results, record, direct):
     _grus(results, record, direct)
     _lstms(results, record, direct)
+    _lstmps(results, record, direct)
     _units(results, record, direct)
     _steps(results)
 

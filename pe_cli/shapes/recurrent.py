@@ -120,3 +120,26 @@ def lstm_unit_grad_meta(attrs, ins, facts):
     """lstm_unit_grad: X@GRAD [N, 4D] and C_prev@GRAD [N, D] in the inputs' result dtype."""
     dtype = np.result_type(*(ins[s].dtype for s in ("X", "C_prev", "C", "H@GRAD", "C@GRAD")))
     return _fresh({"X@GRAD": (tuple(ins["X"].shape), dtype), "C_prev@GRAD": (tuple(ins["C_prev"].shape), dtype)})
+
+
+def lstmp_meta(attrs, ins, facts):
+    """lstmp: Projection [T, P], Cell [T, D] and Fluid's batch-ordered BatchGate [T, 4D], BatchCellPreAct and
+    BatchHidden [T, D], in Input's dtype; args: Input's offsets."""
+    x = ins["Input"]
+    offs = _offsets(facts, ins, "Input")
+    check_initial_states(ins, offs)
+    (d, p), t, dtype = ins["ProjWeight"].shape, x.shape[0], np.dtype(x.dtype)  # (Weight [P, 4D], ProjWeight [D, P])
+    outputs = {"Projection": ((t, p), dtype), "BatchGate": ((t, 4 * d), dtype)}
+    outputs.update({s: ((t, d), dtype) for s in ("Cell", "BatchCellPreAct", "BatchHidden")})
+    return _fresh(outputs, offs)
+
+
+def lstmp_grad_meta(attrs, ins, facts):
+    """lstmp_grad: the gradients of Input, Bias, H0 and C0 (where given) in Input's dtype, of Weight and ProjWeight
+    in theirs; args: Input's offsets."""
+    x = ins["Input"]
+    offs = _offsets(facts, ins, "Input")
+    check_initial_states(ins, offs)
+    dtype = np.dtype(x.dtype)
+    outputs = {k: (shape, dtype) for k, (shape, _) in _like(ins, "Input", "Bias", "H0", "C0").items()}
+    return _fresh({**outputs, **_like(ins, "Weight", "ProjWeight")}, offs)

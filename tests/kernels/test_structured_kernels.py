@@ -67,6 +67,7 @@ from tests.ops import (
     cases_gather_scatter,
     cases_gru,
     cases_lstm,
+    cases_lstmp,
     cases_image,
     cases_image_bicubic,
     cases_image_grid,
@@ -269,7 +270,7 @@ CONVERTED = {
     # (fresh variants, the sequences a LoD's or Length's: tests/kernels/test_structured_crf_ctc.py)
     "structured prediction": {"linear_chain_crf", "linear_chain_crf_grad", "crf_decoding", "ctc_align"}
     | {"warpctc", "warpctc_grad"},
-    "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit") for g in ("", "_grad")}
+    "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit", "lstmp") for g in ("", "_grad")}
     | {"fusion_gru"},
 }
 CASES = {
@@ -423,7 +424,9 @@ CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVER
 CASES["structured prediction"] = [
     c for c in cases_crf.CASES + cases_ctc.CASES + cases_ctc_loss.CASES if c.op in CONVERTED["structured prediction"]
 ]
-CASES["recurrent"] = [c for c in cases_gru.CASES + cases_lstm.CASES if c.op in CONVERTED["recurrent"]]
+CASES["recurrent"] = [
+    c for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES if c.op in CONVERTED["recurrent"]
+]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
