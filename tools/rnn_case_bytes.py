@@ -181,6 +181,23 @@ def _lstmps(results, record, direct):
                     _call(results, record, direct, "lstmp_grad", key + "|gc", g, attrs, lod)
 
 
+def _cases_in_dtypes(results, record, direct, module):
+    """Each op case of tests/ops/<module>.py (forward) in float32 and float64, its LoDs in the call's context, every
+    output wanted, then Hidden alone."""
+    import importlib
+
+    for i, case in enumerate(importlib.import_module(f"tests.ops.{module}").CASES):
+        for dtype in ("float32", "float64"):
+            ins = {}
+            for slot, value in case.inputs.items():
+                a = np.asarray(value)
+                ins[slot] = a.astype(dtype) if a.dtype.kind == "f" else a
+            lods = {slot: v.lod() for slot, v in case.inputs.items() if hasattr(v, "lod") and v.lod()}
+            for wanted in (None, {"Hidden"}):
+                key = f"{module}|{i}|{case.op}|{dtype}|{wanted and sorted(wanted)}"
+                _call(results, record, direct, case.op, key, ins, case.attrs, None, wanted, lods=lods)
+
+
 def _units(results, record, direct):
     d = _D
     for dtypes in (("float32",) * 2, ("float64",) * 2, ("float32", "float64")):
@@ -257,6 +274,7 @@ def recurrent(results, record, direct):
     _grus(results, record, direct)
     _lstms(results, record, direct)
     _lstmps(results, record, direct)
+    _cases_in_dtypes(results, record, direct, "cases_lstm_fused")
     _units(results, record, direct)
     _steps(results)
 

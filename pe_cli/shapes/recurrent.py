@@ -143,3 +143,47 @@ def lstmp_grad_meta(attrs, ins, facts):
     dtype = np.dtype(x.dtype)
     outputs = {k: (shape, dtype) for k, (shape, _) in _like(ins, "Input", "Bias", "H0", "C0").items()}
     return _fresh({**outputs, **_like(ins, "Weight", "ProjWeight")}, offs)
+
+
+def _fused_lstm(x_dtype, rows, d, ins, offs):
+    """fusion_lstm's and fused_embedding_fc_lstm's outputs: Hidden, Cell and their intermediates."""
+    dtype = np.dtype(x_dtype)
+    outputs = {s: ((rows, 4 * d), dtype) for s in ("XX", "BatchedInput")}
+    outputs.update({s: ((rows, d), dtype) for s in ("Hidden", "Cell", "BatchedHidden", "BatchedCell")})
+    if ins.get("H0") is not None:  # (Fluid's kernels read C0 with H0 alone)
+        outputs["ReorderedH0"] = _spec(ins["H0"])
+        if ins.get("C0") is not None:
+            outputs["ReorderedC0"] = _spec(ins["C0"])
+    return _fresh(outputs, offs)
+
+
+def _spec(value):
+    return tuple(value.shape), np.dtype(value.dtype)
+
+
+def fusion_lstm_meta(attrs, ins, facts):
+    """fusion_lstm: Hidden and Cell [T, D], XX and BatchedInput [T, 4D], BatchedHidden and BatchedCell [T, D] in
+    X's dtype, ReorderedH0 and ReorderedC0 the states' rows; args: X's offsets."""
+    x = ins["X"]
+    return _fused_lstm(x.dtype, x.shape[0], ins["WeightH"].shape[0], ins, _offsets(facts, ins, "X"))
+
+
+def fused_embedding_fc_lstm_meta(attrs, ins, facts):
+    """fused_embedding_fc_lstm: fusion_lstm's outputs over the rows of Embeddings (its dtype) that Ids name."""
+    ids = ins["Ids"]
+    rows = int(np.prod(ids.shape, dtype=np.int64))
+    offs = lod_offsets(facts.lod.get("Ids"), "Ids", rows)
+    return _fused_lstm(ins["Embeddings"].dtype, rows, ins["WeightH"].shape[0], ins, offs)
+
+
+def attention_lstm_meta(attrs, ins, facts):
+    """attention_lstm: Hidden and Cell [T, D], AttentionedX [T, 1], AttentionFCOut [longest sequence, 1], LSTMX
+    [1, M] and LSTMOUT [1, 4D], in X's dtype; args: X's offsets."""
+    x = ins["X"]
+    offs = _offsets(facts, ins, "X")
+    check_initial_states(ins, offs)
+    (t, m), d, dtype = x.shape, ins["LSTMWeight"].shape[1] // 4, np.dtype(x.dtype)
+    longest = int(np.diff(offs).max(initial=0))
+    outputs = {"Hidden": ((t, d), dtype), "Cell": ((t, d), dtype), "AttentionedX": ((t, 1), dtype)}
+    outputs.update({"AttentionFCOut": ((longest, 1), dtype), "LSTMX": ((1, m), dtype), "LSTMOUT": ((1, 4 * d), dtype)})
+    return _fresh(outputs, offs)

@@ -67,6 +67,7 @@ from tests.ops import (
     cases_gather_scatter,
     cases_gru,
     cases_lstm,
+    cases_lstm_fused,
     cases_lstmp,
     cases_image,
     cases_image_bicubic,
@@ -271,7 +272,7 @@ CONVERTED = {
     "structured prediction": {"linear_chain_crf", "linear_chain_crf_grad", "crf_decoding", "ctc_align"}
     | {"warpctc", "warpctc_grad"},
     "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit", "lstmp") for g in ("", "_grad")}
-    | {"fusion_gru"},
+    | {"fusion_gru", "fusion_lstm", "fused_embedding_fc_lstm", "attention_lstm"},
 }
 CASES = {
     "activation table": [
@@ -425,7 +426,9 @@ CASES["structured prediction"] = [
     c for c in cases_crf.CASES + cases_ctc.CASES + cases_ctc_loss.CASES if c.op in CONVERTED["structured prediction"]
 ]
 CASES["recurrent"] = [
-    c for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES if c.op in CONVERTED["recurrent"]
+    c
+    for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES + cases_lstm_fused.CASES
+    if c.op in CONVERTED["recurrent"]
 ]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
