@@ -181,7 +181,7 @@ def _lstmps(results, record, direct):
                     _call(results, record, direct, "lstmp_grad", key + "|gc", g, attrs, lod)
 
 
-def _cases_in_dtypes(results, record, direct, module):
+def _cases_in_dtypes(results, record, direct, module, grads=False):
     """Each op case of tests/ops/<module>.py (forward) in float32 and float64, its LoDs in the call's context, every
     output wanted, then Hidden alone."""
     import importlib
@@ -195,7 +195,15 @@ def _cases_in_dtypes(results, record, direct, module):
             lods = {slot: v.lod() for slot, v in case.inputs.items() if hasattr(v, "lod") and v.lod()}
             for wanted in (None, {"Hidden"}):
                 key = f"{module}|{i}|{case.op}|{dtype}|{wanted and sorted(wanted)}"
-                _call(results, record, direct, case.op, key, ins, case.attrs, None, wanted, lods=lods)
+                outs = _call(results, record, direct, case.op, key, ins, case.attrs, None, wanted, lods=lods)
+            if grads and outs is not None:  # (the grad op on random gradients of each output, then of the first)
+                douts = {f"{s}@GRAD": _values(f"{key}|d{s}", np.shape(v), dtype) for s, v in outs.items()}
+                _call(
+                    results, record, direct, case.op + "_grad", key + "|g", {**ins, **outs, **douts}, case.attrs, None
+                )
+                first = sorted(douts)[0]
+                g = {**ins, **outs, first: douts[first]}
+                _call(results, record, direct, case.op + "_grad", key + "|g1", g, case.attrs, None)
 
 
 def _units(results, record, direct):
@@ -275,6 +283,7 @@ def recurrent(results, record, direct):
     _lstms(results, record, direct)
     _lstmps(results, record, direct)
     _cases_in_dtypes(results, record, direct, "cases_lstm_fused")
+    _cases_in_dtypes(results, record, direct, "cases_lstm_cudnn", grads=True)
     _units(results, record, direct)
     _steps(results)
 

@@ -187,3 +187,19 @@ def attention_lstm_meta(attrs, ins, facts):
     outputs = {"Hidden": ((t, d), dtype), "Cell": ((t, d), dtype), "AttentionedX": ((t, 1), dtype)}
     outputs.update({"AttentionFCOut": ((longest, 1), dtype), "LSTMX": ((1, m), dtype), "LSTMOUT": ((1, 4 * d), dtype)})
     return _fresh(outputs, offs)
+
+
+def cudnn_lstm_meta(attrs, ins, facts):
+    """cudnn_lstm: Out [seq, batch, hidden * directions], last_h and last_c of InitH's and InitC's shapes, in
+    Input's dtype."""
+    x = ins["Input"]
+    dtype, width = np.dtype(x.dtype), attrs["hidden_size"] * (2 if attrs["is_bidirec"] else 1)
+    outputs = {"Out": ((*x.shape[:2], width), dtype)}
+    outputs.update({out: (tuple(ins[src].shape), dtype) for out, src in (("last_h", "InitH"), ("last_c", "InitC"))})
+    return _fresh(outputs)
+
+
+def cudnn_lstm_grad_meta(attrs, ins, facts):
+    """cudnn_lstm_grad: the gradients of Input, W, InitH and InitC, of their shapes, in Input's dtype."""
+    dtype = np.dtype(ins["Input"].dtype)
+    return _fresh({k: (shape, dtype) for k, (shape, _) in _like(ins, "Input", "W", "InitH", "InitC").items()})

@@ -67,6 +67,7 @@ from tests.ops import (
     cases_gather_scatter,
     cases_gru,
     cases_lstm,
+    cases_lstm_cudnn,
     cases_lstm_fused,
     cases_lstmp,
     cases_image,
@@ -272,7 +273,7 @@ CONVERTED = {
     "structured prediction": {"linear_chain_crf", "linear_chain_crf_grad", "crf_decoding", "ctc_align"}
     | {"warpctc", "warpctc_grad"},
     "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit", "lstmp") for g in ("", "_grad")}
-    | {"fusion_gru", "fusion_lstm", "fused_embedding_fc_lstm", "attention_lstm"},
+    | {"fusion_gru", "fusion_lstm", "fused_embedding_fc_lstm", "attention_lstm", "cudnn_lstm", "cudnn_lstm_grad"},
 }
 CASES = {
     "activation table": [
@@ -427,7 +428,7 @@ CASES["structured prediction"] = [
 ]
 CASES["recurrent"] = [
     c
-    for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES + cases_lstm_fused.CASES
+    for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES + cases_lstm_fused.CASES + cases_lstm_cudnn.CASES
     if c.op in CONVERTED["recurrent"]
 ]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
