@@ -21,7 +21,7 @@ def _values(key, shape, dtype):
     return rng.uniform(-1, 1, size=shape).astype(dtype)
 
 
-def _call(results, record, direct, op, key, ins, attrs, lod, wanted=None, slots=_LOD_SLOTS, lods=None):
+def _call(results, record, direct, op, key, ins, attrs, lod, wanted=None, slots=_LOD_SLOTS, lods=None, seeded=False):
     from pe_cli.kernels.context import KernelContext
     from pe_cli.ops import registry
 
@@ -30,7 +30,8 @@ def _call(results, record, direct, op, key, ins, attrs, lod, wanted=None, slots=
     lods = lods or ({slot: lod for slot in slots} if lod else {})
 
     def ctx():
-        return KernelContext(lod=lods) if wanted is None else KernelContext(lod=lods, outputs=wanted)
+        rng = np.random.default_rng(zlib.crc32(key.encode())) if seeded else None  # (the same draws in both trees)
+        return KernelContext(rng=rng, lod=lods) if wanted is None else KernelContext(rng=rng, lod=lods, outputs=wanted)
 
     def outputs():
         context = ctx()
@@ -181,10 +182,12 @@ def _lstmps(results, record, direct):
                     _call(results, record, direct, "lstmp_grad", key + "|gc", g, attrs, lod)
 
 
-def _cases_in_dtypes(results, record, direct, module, grads=False):
+def _cases_in_dtypes(results, record, direct, module, grads=False, seeded=False):
     """Each op case of tests/ops/<module>.py (forward) in float32 and float64, its LoDs in the call's context, every
     output wanted, then Hidden alone."""
     import importlib
+
+    from pe_cli.ops import registry
 
     for i, case in enumerate(importlib.import_module(f"tests.ops.{module}").CASES):
         for dtype in ("float32", "float64"):
@@ -195,8 +198,12 @@ def _cases_in_dtypes(results, record, direct, module, grads=False):
             lods = {slot: v.lod() for slot, v in case.inputs.items() if hasattr(v, "lod") and v.lod()}
             for wanted in (None, {"Hidden"}):
                 key = f"{module}|{i}|{case.op}|{dtype}|{wanted and sorted(wanted)}"
-                outs = _call(results, record, direct, case.op, key, ins, case.attrs, None, wanted, lods=lods)
-            if grads and outs is not None:  # (the grad op on random gradients of each output, then of the first)
+                outs = _call(
+                    results, record, direct, case.op, key, ins, case.attrs, None, wanted, lods=lods, seeded=seeded
+                )
+            if (
+                grads and outs is not None and case.op + "_grad" in registry.all_op_types()
+            ):  # (the grad op on random gradients of each output, then of the first)
                 douts = {f"{s}@GRAD": _values(f"{key}|d{s}", np.shape(v), dtype) for s, v in outs.items()}
                 _call(
                     results, record, direct, case.op + "_grad", key + "|g", {**ins, **outs, **douts}, case.attrs, None
@@ -381,6 +388,13 @@ def _ctcs(results, record, direct):
                 }
                 g["LogitsLength"] = ins["LogitsLength"]
                 _call(results, record, direct, "warpctc_grad", key + "|padded|g", g, attrs, None)
+
+
+def sampled(results, record, direct):
+    """hierarchical_sigmoid, nce, sample_logits and their grad ops: their op cases in float32 and float64, draws
+    seeded alike."""
+    for module in ("cases_loss_sampled", "cases_loss_sampled_logits"):
+        _cases_in_dtypes(results, record, direct, module, grads=True, seeded=True)
 
 
 def structured_prediction(results, record, direct):

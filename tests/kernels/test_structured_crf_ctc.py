@@ -1,6 +1,6 @@
-"""The structured-prediction ops' structured kernels (shapes/structured_prediction.py, kernels/cpu/crf.py and ctc.py,
+"""The structured-prediction ops' and sampled losses' structured kernels (shapes/structured_prediction.py, kernels/cpu/crf.py and ctc.py,
 issue 95): linear_chain_crf, crf_decoding, ctc_align, warpctc and their gradients are fresh variants handing over new
-arrays of the Meta's shapes and dtypes (a LoD's count of sequences, ctc_align's kept ids: the arrays' own lengths),
+arrays of the Meta's shapes and dtypes (hierarchical_sigmoid, nce, sample_logits and their gradients too) (a LoD's count of sequences, ctc_align's kept ids: the arrays' own lengths),
 the op's kernel's bits, with Output's LoD where ctc_align sets one."""
 
 import numpy as np
@@ -17,6 +17,13 @@ from tests.kernels.test_structured_recurrent import test_recurrent_out_kernels_h
 def test_crf_and_ctc_out_kernels_hand_over_every_output(case, dtype):
     """Every op case of the family in two dtypes, forward and gradient: the Meta's outputs, the op's kernel's bits
     and (float64) the case's reference values."""
+    _handed(case, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["sampled losses"], ids=[c.id for c in CASES["sampled losses"]])
+def test_sampled_loss_out_kernels_hand_over_every_output(case, dtype):
+    """hierarchical_sigmoid, nce, sample_logits (draws seeded alike) and their gradients: the same checks."""
     _handed(case, dtype)
 
 

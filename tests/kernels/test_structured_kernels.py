@@ -47,6 +47,8 @@ from tests.ops import (
     cases_loss_classification,
     cases_loss_ranking,
     cases_loss_regression,
+    cases_loss_sampled,
+    cases_loss_sampled_logits,
     cases_momentum,
     cases_normalization,
     cases_optimizer,
@@ -272,6 +274,8 @@ CONVERTED = {
     # (fresh variants, the sequences a LoD's or Length's: tests/kernels/test_structured_crf_ctc.py)
     "structured prediction": {"linear_chain_crf", "linear_chain_crf_grad", "crf_decoding", "ctc_align"}
     | {"warpctc", "warpctc_grad"},
+    # (fresh variants, widths the draws or code tables give -1: tests/kernels/test_structured_crf_ctc.py)
+    "sampled losses": {f"{op}{g}" for op in ("hierarchical_sigmoid", "nce", "sample_logits") for g in ("", "_grad")},
     "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit", "lstmp") for g in ("", "_grad")}
     | {"fusion_gru", "fusion_lstm", "fused_embedding_fc_lstm", "attention_lstm", "cudnn_lstm", "cudnn_lstm_grad"},
 }
@@ -426,6 +430,9 @@ CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVER
 CASES["structured prediction"] = [
     c for c in cases_crf.CASES + cases_ctc.CASES + cases_ctc_loss.CASES if c.op in CONVERTED["structured prediction"]
 ]
+CASES["sampled losses"] = [
+    c for c in cases_loss_sampled.CASES + cases_loss_sampled_logits.CASES if c.op in CONVERTED["sampled losses"]
+]
 CASES["recurrent"] = [
     c
     for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES + cases_lstm_fused.CASES + cases_lstm_cudnn.CASES
@@ -474,6 +481,7 @@ OWN_TESTS = (
     "linear resize",
     "recurrent",
     "structured prediction",
+    "sampled losses",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

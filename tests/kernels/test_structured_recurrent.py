@@ -61,9 +61,12 @@ def test_recurrent_out_kernels_hand_over_every_output(case, dtype):
     output): the outputs are the Meta's, the op's kernel's bits, and (float64) the case's reference values."""
     attrs = _attrs_with_defaults(case)
     ins, lods = _case_inputs(case, dtype)
-    ctx = KernelContext(lod=lods)
-    outs = _out_kernel(case.op, ins, attrs, ctx)
-    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), ctx)
+
+    def ctx():  # (a drawing op's Generator seeded alike for each call: nce's, sample_logits')
+        return KernelContext(rng=np.random.default_rng(5), lod=lods)
+
+    outs = _out_kernel(case.op, ins, attrs, ctx())
+    want = registry.get(case.op).kernel("cpu")(ins, dict(attrs), ctx())
     assert set(outs) == {s for s, v in want.items() if v is not None}
     assert all(outs[s].tobytes() == want[s].tobytes() for s in outs)
     if case.ref is not None and dtype == "float64":
@@ -76,8 +79,8 @@ def test_recurrent_out_kernels_hand_over_every_output(case, dtype):
     douts = {f"{s}@GRAD": rng.uniform(-1, 1, v.shape).astype(v.dtype) for s, v in outs.items()}
     given = {**ins, **outs, **douts}
     gins = {s.name: given[s.name] for s in grad.inputs if s.name in given}
-    dins = _out_kernel(grad.type, gins, attrs, ctx)
-    want = grad.kernel("cpu")(gins, dict(attrs), ctx)
+    dins = _out_kernel(grad.type, gins, attrs, ctx())
+    want = grad.kernel("cpu")(gins, dict(attrs), ctx())
     assert set(dins) == {s for s, v in want.items() if v is not None}
     for slot, value in dins.items():
         assert value.tobytes() == want[slot].tobytes(), (grad.type, slot)
