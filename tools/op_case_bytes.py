@@ -159,6 +159,7 @@ def _family_cases(family):
         "recurrent",
         "structured_prediction",
         "sampled",
+        "beams",
     ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's forms alone)
         return []
     if family == "linalg_lapack":  # (tools/linalg_case_bytes.py's forms alone)
@@ -891,6 +892,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("sequence_case_bytes").sequence(results, _record, _direct)
         if "recurrent" in families:  # (gru's and lstm's ops: tools/rnn_case_bytes.py's forms alone)
             importlib.import_module("rnn_case_bytes").recurrent(results, _record, _direct)
+        if "beams" in families:  # (the beam search ops: tools/rnn_case_bytes.py's forms alone)
+            importlib.import_module("rnn_case_bytes").beams(results, _record, _direct)
         if "sampled" in families:  # (the sampled losses: tools/rnn_case_bytes.py's forms alone)
             importlib.import_module("rnn_case_bytes").sampled(results, _record, _direct)
         if "structured_prediction" in families:  # (crf's and ctc's ops: tools/rnn_case_bytes.py's forms alone)

@@ -193,6 +193,9 @@ def _cases_in_dtypes(results, record, direct, module, grads=False, seeded=False)
         for dtype in ("float32", "float64"):
             ins = {}
             for slot, value in case.inputs.items():
+                if hasattr(value, "lods") or isinstance(value, list):  # (a tensor array: beam_search_decode's)
+                    ins[slot] = value
+                    continue
                 a = np.asarray(value)
                 ins[slot] = a.astype(dtype) if a.dtype.kind == "f" else a
             lods = {slot: v.lod() for slot, v in case.inputs.items() if hasattr(v, "lod") and v.lod()}
@@ -395,6 +398,37 @@ def sampled(results, record, direct):
     seeded alike."""
     for module in ("cases_loss_sampled", "cases_loss_sampled_logits"):
         _cases_in_dtypes(results, record, direct, module, grads=True, seeded=True)
+
+
+def beams(results, record, direct):
+    """beam_search, beam_search_decode, gather_tree, beam_log_probs and sampling_id: their op cases in float32 and
+    float64, draws seeded alike, with the LoDs they set."""
+    _cases_in_dtypes(results, record, direct, "cases_beam_search", seeded=True)
+    lods = {"one": [[0, 2, 4], [0, 1, 2, 3, 4]], "pruned": [[0, 1, 4], [0, 1, 2, 3, 4]], "flat": [[0, 4]], "none": None}
+    for dtype in ("float32", "float64"):
+        scores = np.abs(_values(f"beam|{dtype}", (4, 5), dtype)) + 0.01
+        ids = np.random.default_rng(3).integers(0, 9, (4, 5)).astype(np.int64)
+        for name, lod in lods.items():
+            for pre in ([1, 2, 0, 3], [0, 0, 0, 0]):
+                for k, attrs in enumerate(
+                    [{"beam_size": 2}, {"beam_size": 3, "is_accumulated": False}, {"beam_size": 1, "end_id": 3}]
+                ):
+                    ins = {"pre_ids": np.array(pre, np.int64).reshape(4, 1), "scores": scores}
+                    ins["pre_scores"] = _values(f"beam|p|{dtype}", (4, 1), dtype)
+                    for with_ids in (True, False):
+                        key = f"beam|{dtype}|{name}|{pre}|{k}|{with_ids}"
+                        given = {**ins, "ids": ids} if with_ids else ins
+                        _call(
+                            results,
+                            record,
+                            direct,
+                            "beam_search",
+                            key,
+                            given,
+                            attrs,
+                            None,
+                            lods={"scores": lod} if lod else {},
+                        )
 
 
 def structured_prediction(results, record, direct):

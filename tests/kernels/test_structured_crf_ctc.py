@@ -27,6 +27,31 @@ def test_sampled_loss_out_kernels_hand_over_every_output(case, dtype):
     _handed(case, dtype)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", CASES["beam search"], ids=[c.id for c in CASES["beam search"]])
+def test_beam_search_family_out_kernels_hand_over_every_output(case, dtype):
+    """gather_tree, beam_log_probs (float32's rows into the buffer handed, others numpy's) and sampling_id (draws
+    seeded alike): the same checks."""
+    _handed(case, dtype)
+
+
+def test_beam_search_sets_its_outputs_lod_and_keeps_the_best_of_each_source():
+    """beam_search over two sources of two prefixes: each source's beam_size best (id, score), their parents, and
+    the two-level LoD of what it kept, from the out-kernel on the call's context."""
+    scores = np.array([[0.1, 0.6, 0.3], [0.5, 0.2, 0.3], [0.9, 0.05, 0.05], [0.2, 0.7, 0.1]])
+    ins = {"pre_ids": np.array([[1], [2], [3], [4]]), "pre_scores": np.zeros((4, 1)), "scores": scores}
+    ctx = KernelContext(lod={"scores": [[0, 2, 4], [0, 1, 2, 3, 4]]})
+    opdef = registry.get("beam_search")
+    attrs = dict(opdef.default_attrs(), beam_size=2, end_id=9)
+    meta = opdef.structured.meta(attrs, ins, ctx)
+    assert meta.fresh and meta.outputs["selected_ids"] == ((-1, 1), np.dtype(np.int64))
+    outs = {}
+    opdef.structured.cpu(ins, outs, attrs, meta, ctx)
+    assert outs["selected_ids"].reshape(-1).tolist() == [1, 0, 0, 1]
+    assert outs["parent_idx"].tolist() == [0, 1, 2, 3]
+    assert ctx.out_lod["selected_ids"] == [[0, 2, 4], [0, 1, 2, 3, 4]]
+
+
 @pytest.mark.parametrize("merge", [True, False])
 def test_ctc_align_of_a_lod_sets_outputs_lod_and_keeps_what_the_values_decide(merge):
     """ctc_align over sequences: Output [-1, 1] in the Meta, the kept ids' count in the array; its LoD the kept

@@ -38,6 +38,7 @@ from tests.ops import (
     cases_logic,
     cases_matrix,
     cases_adamw,
+    cases_beam_search,
     cases_broadcasting,
     cases_channel_rearranging,
     cases_complex,
@@ -276,6 +277,8 @@ CONVERTED = {
     | {"warpctc", "warpctc_grad"},
     # (fresh variants, widths the draws or code tables give -1: tests/kernels/test_structured_crf_ctc.py)
     "sampled losses": {f"{op}{g}" for op in ("hierarchical_sigmoid", "nce", "sample_logits") for g in ("", "_grad")},
+    # (fresh variants, lengths the values give -1; beam_log_probs' float32 rows: test_structured_crf_ctc.py)
+    "beam search": {"beam_search", "beam_search_decode", "gather_tree", "beam_log_probs", "sampling_id"},
     "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit", "lstmp") for g in ("", "_grad")}
     | {"fusion_gru", "fusion_lstm", "fused_embedding_fc_lstm", "attention_lstm", "cudnn_lstm", "cudnn_lstm_grad"},
 }
@@ -433,6 +436,7 @@ CASES["structured prediction"] = [
 CASES["sampled losses"] = [
     c for c in cases_loss_sampled.CASES + cases_loss_sampled_logits.CASES if c.op in CONVERTED["sampled losses"]
 ]
+CASES["beam search"] = [c for c in cases_beam_search.CASES if c.op in CONVERTED["beam search"]]
 CASES["recurrent"] = [
     c
     for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES + cases_lstm_fused.CASES + cases_lstm_cudnn.CASES
@@ -482,6 +486,7 @@ OWN_TESTS = (
     "recurrent",
     "structured prediction",
     "sampled losses",
+    "beam search",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
