@@ -68,6 +68,8 @@ for sequence, sequence_pool, sequence_softmax and their
 grad ops on tools/sequence_case_bytes.py's dtypes, shapes, LoDs and pool types, and as steps run on two LoDs (for
 sequence_rows, sequence_reverse, sequence_expand, sequence_pad and their grad ops the same way; for sequence_shape,
 sequence_expand_as and sequence_reshape and their grad ops, with their outputs' LoD and views, and lod_reset's forms);
+for structured_prediction, linear_chain_crf, crf_decoding, ctc_align, warpctc and grad ops on its LoD and padded forms;
+for recurrent, gru, lstm, their unit forms and grad ops on tools/rnn_case_bytes.py's dtypes, LoDs, states and attributes;
 for random, sampling and complex, their ops and grad ops with seeded draws on tools/random_case_bytes.py's dtypes,
 shapes, layouts, engines, attributes, shapes given by tensors and executor steps;
 for searching (no op cases of its own: the ten families' of where, argsort, unique, flip, roll, shape,
@@ -158,8 +160,12 @@ def _family_cases(family):
         "norms",
         "images",
         "searching",
+        "recurrent",
+        "structured_prediction",
+        "sampled",
+        "beams",
     ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's,
-        # indexing_case_bytes.py's forms alone)
+        # indexing_case_bytes.py's, rnn_case_bytes.py's forms alone)
         return []
     if family == "linalg_lapack":  # (tools/linalg_case_bytes.py's forms alone)
         return []
@@ -891,6 +897,14 @@ def dump(root, families, out, threads=1):
             importlib.import_module("indexing_case_bytes").searching(results, _record, _direct)
         if "sequence" in families:
             importlib.import_module("sequence_case_bytes").sequence(results, _record, _direct)
+        if "recurrent" in families:  # (gru's and lstm's ops: tools/rnn_case_bytes.py's forms alone)
+            importlib.import_module("rnn_case_bytes").recurrent(results, _record, _direct)
+        if "beams" in families:  # (the beam search ops: tools/rnn_case_bytes.py's forms alone)
+            importlib.import_module("rnn_case_bytes").beams(results, _record, _direct)
+        if "sampled" in families:  # (the sampled losses: tools/rnn_case_bytes.py's forms alone)
+            importlib.import_module("rnn_case_bytes").sampled(results, _record, _direct)
+        if "structured_prediction" in families:  # (crf's and ctc's ops: tools/rnn_case_bytes.py's forms alone)
+            importlib.import_module("rnn_case_bytes").structured_prediction(results, _record, _direct)
         if "sequence_rows" in families:
             importlib.import_module("sequence_case_bytes").sequence_rows(results, _record, _direct)
         for family in ("random", "sampling", "complex"):

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..shapes.broadcasting import times_of
+from ..shapes.recurrent import check_initial_states  # noqa: F401  (the recurrent kernels' and meta rules')
 from ..shapes.sequence import POOL_CODES, lod_offsets  # noqa: F401  (the sequence kernels' and meta rules')
 from ..shapes.sequence_rows import expand_rows, pad_index, reverse_index  # noqa: F401  (the same)
 
@@ -46,17 +47,6 @@ def seq_offsets(ctx, slot, rows):
     """The offsets of the last LoD level of input ``slot`` (int64), checked against its rows; a
     plain tensor (no LoD) is refused: sequence ops need to know where sequences end."""
     return lod_offsets(ctx.lod.get(slot), slot, rows)
-
-
-def check_initial_states(ins, offs, slots=("H0", "C0")):
-    """A recurrent op's initial states (H0, C0) must have one row per sequence of Input."""
-    for slot in slots:
-        state = ins.get(slot)
-        if state is not None and state.shape[0] != len(offs) - 1:
-            raise PeError(
-                f"{slot} has {state.shape[0]} rows but Input holds {len(offs) - 1} sequences: give one "
-                f"initial state per sequence"
-            )
 
 
 # -- row maps of the sequence ops that move whole rows (out row i = x row index[i]; -1: padding) --

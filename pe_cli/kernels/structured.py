@@ -287,11 +287,15 @@ def fresh_kernel(compute, name):
     return out
 
 
-def hand_over(outs, results, meta, ins):
-    """A ``fresh`` variant's outputs from the arrays its out-kernel made (``results``: slot -> array): each put in
-    ``outs`` by ``fresh_output``, of the Meta's (shape, dtype), or of the array's shape where the Meta's has a -1
-    (a length the values give: sequence_erase's, sequence_slice's rows)."""
+def fresh_outputs(results, ins, outs, meta):
+    """Puts in ``outs`` each array a ``fresh`` variant's numpy form made (``results``: slot -> array, None for
+    an output it does not write) that the Meta lists, handed over as ``fresh_output`` does (a copy only where
+    one is no new C-contiguous array of its shape and dtype); an output of -1 dims (a length the values give)
+    has the array's shape."""
     inputs = tuple(v for v in ins.values() if type(v) is np.ndarray)
     for slot, value in results.items():
-        shape, dtype = meta.outputs[slot]
-        outs[slot] = fresh_output(value, (np.shape(value) if -1 in shape else shape, dtype), inputs)
+        spec = meta.outputs.get(slot)
+        if value is None or spec is None:
+            continue
+        shape, dtype = spec
+        outs[slot] = fresh_output(value, (np.shape(value), dtype) if -1 in shape else spec, inputs)

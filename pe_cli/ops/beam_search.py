@@ -2,6 +2,9 @@
 candidates carry a 2-level LoD: level 0 groups the prefixes (branches) of each source sentence, level 1
 the candidates each prefix extends into."""
 
+from ..kernels.cpu import beam_search as cpu_beam
+from ..shapes import beam_search as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, is_int, register
 
 _BEAM = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
@@ -15,6 +18,7 @@ def _infer_beam_search(ctx):
 
 register(
     "beam_search",
+    structured=Structured(meta=metas.beam_search_meta, cpu=cpu_beam.beam_search_out),
     kernel_module="beam_search",
     lod="drop",
     needs_lod=True,
@@ -37,6 +41,7 @@ def _infer_decode(ctx):
 
 register(
     "beam_search_decode",
+    structured=Structured(meta=metas.beam_search_decode_meta, cpu=cpu_beam.beam_search_decode_out),
     kernel_module="beam_search",
     lod="drop",
     inputs=["Ids", "Scores"],
@@ -58,6 +63,7 @@ def _infer_gather_tree(ctx):
 
 register(
     "gather_tree",
+    structured=Structured(meta=metas.gather_tree_meta, cpu=cpu_beam.gather_tree),
     kernel_module="beam_search",
     lod="drop",
     inputs=["Ids", "Parents"],
@@ -100,6 +106,7 @@ def _infer_beam_log_probs(ctx):
 
 register(
     "beam_log_probs",
+    structured=Structured(meta=metas.beam_log_probs_meta, cpu=cpu_beam.beam_log_probs_out),
     kernel_module="beam_search",
     inputs=["Logits", "Finished", "NoEnd", "PreScores"],
     outputs=["Out"],
@@ -123,6 +130,7 @@ def _infer_sampling_id(ctx):
 
 register(
     "sampling_id",
+    structured=Structured(meta=metas.sampling_id_meta, cpu=cpu_beam.sampling_id_out),
     kernel_module="beam_search",
     lod="drop",
     needs_rng=True,

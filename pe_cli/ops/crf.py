@@ -3,6 +3,9 @@ the start weights, row 1 the end weights, rows 2.. the tag-to-tag weights. Seque
 LoD (Emission [N, D], Label [N, 1]), or from a Length input over padded batches (Emission [B, T, D],
 Label [B, T] or [B, T, 1], Length [B] or [B, 1]) as Fluid 1.6+ allows."""
 
+from ..kernels.cpu import crf as cpu_crf
+from ..shapes import structured_prediction as metas
+from ..shapes.structured import Structured
 from .define import fmt_shape, register
 
 
@@ -85,6 +88,7 @@ def _infer_crf_grad(ctx):
 register(
     "linear_chain_crf",
     kernel_module="crf",
+    structured=Structured(meta=metas.crf_meta, cpu=cpu_crf.linear_chain_crf),
     inputs=["Emission", "Transition", "Label", "Length?"],
     outputs=["Alpha", "EmissionExps", "TransitionExps", "LogLikelihood"],
     infer=_infer_crf,
@@ -101,6 +105,7 @@ register(
 register(
     "linear_chain_crf_grad",
     kernel_module="crf",
+    structured=Structured(meta=metas.crf_grad_meta, cpu=cpu_crf.linear_chain_crf_grad),
     inputs=[
         "Emission?",
         "Transition?",
@@ -137,6 +142,7 @@ def _decoding_lod(in_lods, attrs):
 register(
     "crf_decoding",
     kernel_module="crf",
+    structured=Structured(meta=metas.crf_decoding_meta, cpu=cpu_crf.crf_decoding),
     inputs=["Emission", "Transition", "Label?", "Length?"],
     outputs=["ViterbiPath"],
     infer=_infer_decoding,

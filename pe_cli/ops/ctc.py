@@ -4,6 +4,9 @@ against label sequences, over LoD sequences or time-major padded batches with le
 (merge_repeated) each id equal to the step before it. Sequences come from the LoD of Input [T, 1],
 or padded [N, T] with InputLength. ctc_align has no gradient."""
 
+from ..kernels.cpu import ctc as cpu_ctc
+from ..shapes import structured_prediction as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
@@ -23,6 +26,7 @@ def _infer_ctc_align(ctx):
 register(
     "ctc_align",
     kernel_module="ctc",
+    structured=Structured(meta=metas.ctc_align_meta, cpu=cpu_ctc.ctc_align_out),
     inputs=["Input", "InputLength?"],
     outputs=["Output", "OutputLength?"],
     attrs={"blank": 0, "merge_repeated": True, "padding_value": 0},
@@ -81,6 +85,7 @@ _ATTRS = {"blank": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"), "norm
 register(
     "warpctc",
     kernel_module="ctc",
+    structured=Structured(meta=metas.warpctc_meta, cpu=cpu_ctc.warpctc_out),
     inputs=["Logits", "Label", "LogitsLength?", "LabelLength?"],
     outputs=["WarpCTCGrad", "Loss"],
     attrs=_ATTRS,
@@ -101,6 +106,7 @@ register(
 register(
     "warpctc_grad",
     kernel_module="ctc",
+    structured=Structured(meta=metas.warpctc_grad_meta, cpu=cpu_ctc.warpctc_grad_out),
     inputs=["Logits", "WarpCTCGrad", "Loss@GRAD", "LogitsLength?"],
     outputs=["Logits@GRAD"],
     attrs=_ATTRS,

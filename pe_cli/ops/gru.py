@@ -2,6 +2,9 @@
 batch as kernels/gru_math.py runs it), gru_unit (one step over a batch of rows) and fusion_gru (Fluid's
 CPU inference fusion of an fc and gru)."""
 
+from ..kernels.cpu import gru as cpu_gru
+from ..shapes import recurrent as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, lods_like, register
 from .sequence import need_lod
 
@@ -107,6 +110,7 @@ def _infer_unit_grad(ctx):
 register(
     "gru",
     kernel_module="gru",
+    structured=Structured(meta=metas.gru_meta, cpu=cpu_gru.gru),
     inputs=["Input", "H0?", "Weight", "Bias?"],
     outputs=["BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"],
     attrs=_GRU_ATTRS,
@@ -130,6 +134,7 @@ register(
 register(
     "gru_grad",
     kernel_module="gru",
+    structured=Structured(meta=metas.gru_grad_meta, cpu=cpu_gru.gru_grad),
     inputs=[
         "Input",
         "H0?",
@@ -150,6 +155,7 @@ register(
 register(
     "gru_unit",
     kernel_module="gru",
+    structured=Structured(meta=metas.gru_unit_meta, cpu=cpu_gru.gru_unit),
     inputs=["Input", "HiddenPrev", "Weight", "Bias?"],
     outputs=["Gate", "ResetHiddenPrev", "Hidden"],
     attrs=_UNIT_ATTRS,
@@ -164,6 +170,7 @@ register(
 register(
     "gru_unit_grad",
     kernel_module="gru",
+    structured=Structured(meta=metas.gru_unit_grad_meta, cpu=cpu_gru.gru_unit_grad),
     inputs=[
         "HiddenPrev",
         "Weight",
@@ -208,6 +215,7 @@ def _infer_fusion_gru(ctx):
 register(
     "fusion_gru",
     kernel_module="gru",
+    structured=Structured(meta=metas.fusion_gru_meta, cpu=cpu_gru.fusion_gru_out),
     inputs=["X", "H0?", "WeightX", "WeightH", "Bias?"],
     outputs=["ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden"],
     attrs={**_GRU_ATTRS, "use_seq": True},

@@ -6,6 +6,9 @@ each row keeps its num_true label columns of Logits and num_samples negative col
 batch, drawn from the log-uniform (Zipfian) distribution without repeats, or given; and nce (Fluid 1.8),
 noise-contrastive estimation over num_neg_samples classes drawn per row."""
 
+from ..kernels.cpu import loss_sampled as cpu_sampled
+from ..shapes import loss_sampled as metas
+from ..shapes.structured import Structured
 from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 
@@ -56,6 +59,7 @@ _ATTRS = {"num_classes": Attr(2, is_int, "an int (>= 2 for the default tree)"), 
 register(
     "hierarchical_sigmoid",
     kernel_module="loss_sampled",
+    structured=Structured(meta=metas.hsigmoid_meta, cpu=cpu_sampled.hierarchical_sigmoid),
     inputs=["X", "W", "Label", "PathTable?", "PathCode?", "Bias?"],
     outputs=["Out", "PreOut", "W_Out"],
     attrs=_ATTRS,
@@ -72,6 +76,7 @@ register(
 register(
     "hierarchical_sigmoid_grad",
     kernel_module="loss_sampled",
+    structured=Structured(meta=metas.hsigmoid_grad_meta, cpu=cpu_sampled.hierarchical_sigmoid_grad),
     inputs=["X", "W", "Label", "PathTable?", "PathCode?", "PreOut", "Out@GRAD"],
     outputs=["X@GRAD?", "W@GRAD?", "Bias@GRAD?"],
     attrs=_ATTRS,
@@ -131,6 +136,7 @@ _SL_ATTRS = {
 register(
     "sample_logits",
     kernel_module="loss_sampled",
+    structured=Structured(meta=metas.sample_logits_meta, cpu=cpu_sampled.sample_logits_out),
     inputs=["Logits", "Labels", "CustomizedSamples?", "CustomizedProbabilities?"],
     outputs=["Samples", "Probabilities", "SampledLogits", "SampledLabels", "LogitsDim", "LabelsDim"],
     attrs=_SL_ATTRS,
@@ -149,6 +155,7 @@ register(
 register(
     "sample_logits_grad",
     kernel_module="loss_sampled",
+    structured=Structured(meta=metas.sample_logits_grad_meta, cpu=cpu_sampled.sample_logits_grad),
     inputs=["Logits", "Samples", "SampledLogits@GRAD"],
     outputs=["Logits@GRAD"],
     attrs=_SL_ATTRS,
@@ -223,6 +230,7 @@ _NCE_ATTRS = {
 register(
     "nce",
     kernel_module="loss_sampled",
+    structured=Structured(meta=metas.nce_meta, cpu=cpu_sampled.nce_out),
     run_dtypes={"Label": ("int64",)},
     inputs=[
         "Input",
@@ -250,6 +258,7 @@ register(
 register(
     "nce_grad",
     kernel_module="loss_sampled",
+    structured=Structured(meta=metas.nce_grad_meta, cpu=cpu_sampled.nce_grad_out),
     inputs=[
         "Input",
         "Label",

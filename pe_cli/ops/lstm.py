@@ -4,6 +4,9 @@ lstm_unit (Fluid's op behind layers.lstm_unit: one LSTM step over a batch of row
 fc of [x_t, hidden_t_prev]). pe registered lstm as ``dynamic_lstm`` before; a program saved with that
 name loads as lstm (define.renamed)."""
 
+from ..kernels.cpu import lstm as cpu_lstm
+from ..shapes import recurrent as metas
+from ..shapes.structured import Structured
 from .define import Attr, lods_like, register, renamed
 from .sequence import need_lod
 
@@ -56,6 +59,7 @@ def _infer_lstm_grad(ctx):
 register(
     "lstm",
     kernel_module="lstm",
+    structured=Structured(meta=metas.lstm_meta, cpu=cpu_lstm.lstm),
     inputs=["Input", "H0?", "C0?", "Weight", "Bias"],
     outputs=["Hidden", "Cell", "BatchGate", "BatchCellPreAct"],
     attrs=_LSTM_ATTRS,
@@ -77,6 +81,7 @@ register(
 register(
     "lstm_grad",
     kernel_module="lstm",
+    structured=Structured(meta=metas.lstm_grad_meta, cpu=cpu_lstm.lstm_grad),
     inputs=[
         "Input",
         "H0?",
@@ -133,6 +138,7 @@ def _infer_lstm_unit_grad(ctx):
 register(
     "lstm_unit",
     kernel_module="lstm",
+    structured=Structured(meta=metas.lstm_unit_meta, cpu=cpu_lstm.lstm_unit),
     inputs=["X", "C_prev"],
     outputs=["C", "H"],
     run_infer=True,
@@ -146,6 +152,7 @@ register(
 register(
     "lstm_unit_grad",
     kernel_module="lstm",
+    structured=Structured(meta=metas.lstm_unit_grad_meta, cpu=cpu_lstm.lstm_unit_grad),
     inputs=["X", "C_prev", "C", "C@GRAD", "H@GRAD"],
     outputs=["X@GRAD?", "C_prev@GRAD?"],
     attrs={"forget_bias": 0.0},

@@ -4,6 +4,9 @@ time-major batch, its weights in one flat W laid out as cuDNN lays them out. pe 
 device (kernels/<device>/lstm_cudnn.py: each layer and direction one run of the lstm op's kernels)."""
 
 from ..base.dims import numel
+from ..kernels.cpu import lstm_cudnn as cpu_cudnn
+from ..shapes import recurrent as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 
 _ATTRS = {
@@ -67,6 +70,7 @@ def _infer_grad(ctx):
 register(
     "cudnn_lstm",
     kernel_module="lstm_cudnn",
+    structured=Structured(meta=metas.cudnn_lstm_meta, cpu=cpu_cudnn.cudnn_lstm_out),
     inputs=["Input", "InitH", "InitC", "W", "Cache?"],
     outputs=["Out", "last_h", "last_c"],
     attrs=_ATTRS,
@@ -86,6 +90,7 @@ register(
 register(
     "cudnn_lstm_grad",
     kernel_module="lstm_cudnn",
+    structured=Structured(meta=metas.cudnn_lstm_grad_meta, cpu=cpu_cudnn.cudnn_lstm_grad_out),
     inputs=["Input", "InitH", "InitC", "W", "Cache?", "Out", "Out@GRAD?", "last_h@GRAD?", "last_c@GRAD?"],
     outputs=["Input@GRAD?", "W@GRAD?", "InitH@GRAD?", "InitC@GRAD?"],
     attrs=_ATTRS,

@@ -7,6 +7,9 @@ sigmoid's input clipped to [-40, 13], tanh 2 sigmoid(2x) - 1); Fluid has no grad
 kernels for them (pe's CUDA kernels run the CPU ones on the host, as Fluid falls back to its CPU
 kernel). Kernels in kernels/<device>/lstm_fused.py, the recurrence kernels/lstm_math.py's."""
 
+from ..kernels.cpu import lstm_fused as cpu_fused
+from ..shapes import recurrent as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 from .gru import infer_fused_weights
 
@@ -51,6 +54,7 @@ def _infer_fusion_lstm(ctx):
 register(
     "fusion_lstm",
     kernel_module="lstm_fused",
+    structured=Structured(meta=metas.fusion_lstm_meta, cpu=cpu_fused.fusion_lstm_out),
     inputs=["X", "WeightX", "WeightH", "Bias", "H0?", "C0?"],
     outputs=["Hidden", "Cell", *_INTERMEDIATES, "CheckedCell"],
     attrs=_LSTM_ATTRS,
@@ -80,6 +84,7 @@ def _infer_embedding_fc_lstm(ctx):
 register(
     "fused_embedding_fc_lstm",
     kernel_module="lstm_fused",
+    structured=Structured(meta=metas.fused_embedding_fc_lstm_meta, cpu=cpu_fused.fused_embedding_fc_lstm_out),
     inputs=["Ids", "Embeddings", "WeightH", "Bias", "H0?", "C0?"],
     outputs=["Hidden", "Cell", *_INTERMEDIATES],
     attrs=_LSTM_ATTRS,
@@ -125,6 +130,7 @@ def _infer_attention(ctx):
 register(
     "attention_lstm",
     kernel_module="lstm_fused",
+    structured=Structured(meta=metas.attention_lstm_meta, cpu=cpu_fused.attention_lstm_out),
     inputs=[
         "X",
         "C0",

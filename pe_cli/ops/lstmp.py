@@ -2,6 +2,9 @@
 a projection of the hidden state, with optional cell and projection clipping; the recurrence runs
 per sequence batch (kernels/lstmp_math.py)."""
 
+from ..kernels.cpu import lstmp as cpu_lstmp
+from ..shapes import recurrent as metas
+from ..shapes.structured import Structured
 from .define import Attr, lods_like, register
 from .sequence import need_lod
 
@@ -66,6 +69,7 @@ def _infer_grad(ctx):
 register(
     "lstmp",
     kernel_module="lstmp",
+    structured=Structured(meta=metas.lstmp_meta, cpu=cpu_lstmp.lstmp),
     inputs=["Input", "H0?", "C0?", "Weight", "ProjWeight", "Bias"],
     outputs=["Projection", "Cell", "BatchGate", "BatchCellPreAct", "BatchHidden"],
     attrs=_ATTRS,
@@ -88,6 +92,7 @@ register(
 register(
     "lstmp_grad",
     kernel_module="lstmp",
+    structured=Structured(meta=metas.lstmp_grad_meta, cpu=cpu_lstmp.lstmp_grad),
     inputs=[
         "Input",
         "Weight",

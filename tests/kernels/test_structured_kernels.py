@@ -21,6 +21,9 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_crf,
+    cases_ctc,
+    cases_ctc_loss,
     cases_cumulative,
     cases_diagonals,
     cases_dropout,
@@ -35,6 +38,7 @@ from tests.ops import (
     cases_logic,
     cases_matrix,
     cases_adamw,
+    cases_beam_search,
     cases_broadcasting,
     cases_bucketing,
     cases_channel_rearranging,
@@ -49,6 +53,8 @@ from tests.ops import (
     cases_loss_classification,
     cases_loss_ranking,
     cases_loss_regression,
+    cases_loss_sampled,
+    cases_loss_sampled_logits,
     cases_momentum,
     cases_normalization,
     cases_optimizer,
@@ -77,6 +83,11 @@ from tests.ops import (
     cases_folding,
     cases_framing,
     cases_gather_scatter,
+    cases_gru,
+    cases_lstm,
+    cases_lstm_cudnn,
+    cases_lstm_fused,
+    cases_lstmp,
     cases_image,
     cases_image_bicubic,
     cases_image_grid,
@@ -323,6 +334,16 @@ CONVERTED = {
     "yolo": {"yolo_box", "yolov3_loss", "yolov3_loss_grad"},
     "conv3d": {f"{op}{g}" for op in ("conv3d", "conv3d_transpose") for g in ("", "_grad")},
     "unpool": {f"{op}{g}" for op in ("unpool", "unpool3d") for g in ("", "_grad")},
+    # (fresh variants over LoD, a Meta per signature and LoD: tests/kernels/test_structured_recurrent.py)
+    # (fresh variants, the sequences a LoD's or Length's: tests/kernels/test_structured_crf_ctc.py)
+    "structured prediction": {"linear_chain_crf", "linear_chain_crf_grad", "crf_decoding", "ctc_align"}
+    | {"warpctc", "warpctc_grad"},
+    # (fresh variants, widths the draws or code tables give -1: tests/kernels/test_structured_crf_ctc.py)
+    "sampled losses": {f"{op}{g}" for op in ("hierarchical_sigmoid", "nce", "sample_logits") for g in ("", "_grad")},
+    # (fresh variants, lengths the values give -1; beam_log_probs' float32 rows: test_structured_crf_ctc.py)
+    "beam search": {"beam_search", "beam_search_decode", "gather_tree", "beam_log_probs", "sampling_id"},
+    "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit", "lstmp") for g in ("", "_grad")}
+    | {"fusion_gru", "fusion_lstm", "fused_embedding_fc_lstm", "attention_lstm", "cudnn_lstm", "cudnn_lstm_grad"},
 }
 CASES = {
     "activation table": [
@@ -505,6 +526,18 @@ CASES["conv3d"] = [
     if c.op in CONVERTED["conv3d"] and c.attrs.get("data_format") not in ("NDHWC", "NHWC")
 ]
 CASES["unpool"] = [c for c in cases_pooling_mask.CASES if c.op in CONVERTED["unpool"]]
+CASES["structured prediction"] = [
+    c for c in cases_crf.CASES + cases_ctc.CASES + cases_ctc_loss.CASES if c.op in CONVERTED["structured prediction"]
+]
+CASES["sampled losses"] = [
+    c for c in cases_loss_sampled.CASES + cases_loss_sampled_logits.CASES if c.op in CONVERTED["sampled losses"]
+]
+CASES["beam search"] = [c for c in cases_beam_search.CASES if c.op in CONVERTED["beam search"]]
+CASES["recurrent"] = [
+    c
+    for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES + cases_lstm_fused.CASES + cases_lstm_cudnn.CASES
+    if c.op in CONVERTED["recurrent"]
+]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -561,6 +594,10 @@ OWN_TESTS = (
     "yolo",
     "conv3d",
     "unpool",
+    "recurrent",
+    "structured prediction",
+    "sampled losses",
+    "beam search",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

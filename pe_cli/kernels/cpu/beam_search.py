@@ -1,10 +1,13 @@
-"""Kernels of beam_search and beam_search_decode (pe_cli/ops/beam_search.py), on the host, and of
+"""CPU out-kernels (meta rules: shapes/beam_search.py) of beam_search and beam_search_decode (pe_cli/ops/beam_search.py), on
+the host, and of
 beam_log_probs: float32 rows in _softmax_rows_loops (the numbers of log_softmax's loop and the add's),
 other dtypes through log_softmax's kernel and numpy."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import beam_search as rules
+from ..structured import adapter, fresh_outputs
 from .activation import log_softmax
 from .runtime.loops import lazy, run_in_parts
 
@@ -35,7 +38,7 @@ def _candidates(rows, pre_ids, pre_scores, ids, scores, attrs):
     return sorted(out, key=lambda c: (c[0], c[1]), reverse=True)[: attrs["beam_size"]]
 
 
-def beam_search(ins, attrs, ctx):
+def beam_search_out(ins, outs, attrs, meta, ctx):
     lod = ctx.lod.get("scores")
     if not lod or len(lod) <= attrs["level"]:
         raise PeError(f"beam_search: scores need a LoD with level {attrs['level']} (sources over prefixes)")
@@ -61,14 +64,15 @@ def beam_search(ins, attrs, ctx):
     parents = [row for row, items in enumerate(per_row) for _ in items]
     out_lod = [list(high), low]
     ctx.set_lod_map({"selected_ids": out_lod, "selected_scores": out_lod})
-    return {
+    results = {
         "selected_ids": np.array([[i] for i, _ in flat], dtype=np.int64).reshape(-1, 1),
         "selected_scores": np.array([[s] for _, s in flat], dtype=scores.dtype).reshape(-1, 1),
         "parent_idx": np.array(parents, dtype=np.int32),
     }
+    fresh_outputs(results, ins, outs, meta)
 
 
-def beam_search_decode(ins, attrs, ctx):
+def beam_search_decode_out(ins, outs, attrs, meta, ctx):
     step_ids, step_scores, end_id = ins["Ids"], ins["Scores"], attrs["end_id"]
     lods = getattr(step_ids, "lods", None)
     if not len(step_ids) or lods is None or any(not lod or len(lod) < 2 for lod in lods):
@@ -101,38 +105,40 @@ def beam_search_decode(ins, attrs, ctx):
     dtype = _host(step_scores[0]).dtype
     lod = [src_lod, sent_lod]
     ctx.set_lod_map({"SentenceIds": lod, "SentenceScores": lod})
-    return {"SentenceIds": np.array(words, dtype=np.int64), "SentenceScores": np.array(values, dtype=dtype)}
+    results = {"SentenceIds": np.array(words, dtype=np.int64), "SentenceScores": np.array(values, dtype=dtype)}
+    fresh_outputs(results, ins, outs, meta)
 
 
-def gather_tree(ins, attrs):
+def gather_tree(ins, outs, attrs, meta):
     ids, parents = _host(ins["Ids"]), _host(ins["Parents"])
     beam = ids.shape[2]
     if parents.size and (parents.min() < 0 or parents.max() >= beam):
         raise PeError(f"gather_tree: Parents holds {parents.min()}..{parents.max()}, outside the beams 0..{beam - 1}")
     out = np.empty_like(ids)
     if ids.shape[0] == 0:
-        return {"Out": out}
+        fresh_outputs({"Out": out}, ins, outs, meta)
+        return
     out[-1] = ids[-1]
     parent = parents[-1]
     for t in range(ids.shape[0] - 2, -1, -1):  # vectorized over (batch, beam)
         out[t] = np.take_along_axis(ids[t], parent, axis=1)
         parent = np.take_along_axis(parents[t], parent, axis=1)
-    return {"Out": out}
+    fresh_outputs({"Out": out}, ins, outs, meta)
 
 
-def sampling_id(ins, attrs, ctx):
+def sampling_id_out(ins, outs, attrs, meta, ctx):
     x = _host(ins["X"])
     r = ctx.rng.uniform(attrs["min"], attrs["max"], size=len(x))
     above = np.cumsum(x, axis=1) > r[:, None]
     ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
-    return {"Out": ids.astype(np.int64)}
+    fresh_outputs({"Out": ids.astype(np.int64)}, ins, outs, meta)
 
 
-def beam_log_probs(ins, attrs):
+def beam_log_probs_out(ins, outs, attrs, meta):
     logits, finished, noend, pre = ins["Logits"], ins["Finished"], ins["NoEnd"], ins["PreScores"]
-    if logits.dtype == np.float32 and logits.size:
+    if meta.variant == "rows":  # (float32 values: the loop writes Out's rows)
         vocab = logits.shape[-1]
-        out = np.empty(logits.shape, logits.dtype)
+        out = outs["Out"]
         args = (
             np.ascontiguousarray(logits).reshape(-1, vocab),
             np.ascontiguousarray(finished).reshape(-1),
@@ -141,6 +147,16 @@ def beam_log_probs(ins, attrs):
             out.reshape(-1, vocab),
         )
         run_in_parts(_rows(), "beam_log_probs", logits.size, *args)
-        return {"Out": out}
+        return
     scores = np.where(finished[..., None], noend, log_softmax({"X": logits}, {"axis": -1})["Out"])
-    return {"Out": (scores + pre[..., None]).astype(logits.dtype, copy=False)}
+    fresh_outputs({"Out": (scores + pre[..., None]).astype(logits.dtype, copy=False)}, ins, outs, meta)
+
+
+# (beam_search's and beam_search_decode's LoDs they set, sampling_id's Generator)
+beam_search_out.takes_context = beam_search_decode_out.takes_context = sampling_id_out.takes_context = True
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/beam_search.py's HOST_OPS): the adapters
+beam_search = adapter(rules.beam_search_meta, beam_search_out, "beam_search")
+beam_search_decode = adapter(rules.beam_search_decode_meta, beam_search_decode_out, "beam_search_decode")
+sampling_id = adapter(rules.sampling_id_meta, sampling_id_out, "sampling_id")
+beam_log_probs = adapter(rules.beam_log_probs_meta, beam_log_probs_out, "beam_log_probs")  # (its loops' tests call it)

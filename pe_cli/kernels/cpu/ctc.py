@@ -1,10 +1,12 @@
-"""CPU kernels of the CTC ops (ops/ctc.py), numpy: ctc_align (``align`` works on host arrays and serves
+"""CPU out-kernels of the CTC ops (ops/ctc.py; their meta rules: shapes/structured_prediction.py, fresh variants), numpy: ctc_align (``align`` works on host arrays and serves
 the CUDA kernel too) and warpctc, the CTC forward-backward recursions in log space over the extended
 label positions, a loop over time steps (``ctc`` works on host arrays and serves CUDA too)."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import structured_prediction as rules
+from ..structured import adapter, fresh_outputs
 
 
 def _keep(ids, starts, attrs):
@@ -55,11 +57,11 @@ def align(x, attrs, ctx, lengths=None):
     return {"Output": out}, [out_lod]
 
 
-def ctc_align(ins, attrs, ctx):
-    outs, lod = align(ins["Input"], attrs, ctx, ins.get("InputLength"))
+def ctc_align_out(ins, outs, attrs, meta, ctx):
+    results, lod = align(ins["Input"], attrs, ctx, ins.get("InputLength"))
     if lod is not None:
         ctx.set_lod_map({"Output": lod})
-    return outs
+    fresh_outputs(results, ins, outs, meta)
 
 
 # -- warpctc ----------------------------------------------------------------------------------------
@@ -161,9 +163,9 @@ def ctc(ins, attrs, ctx):
     return grad.astype(logits.dtype), loss.astype(logits.dtype)
 
 
-def warpctc(ins, attrs, ctx):
+def warpctc_out(ins, outs, attrs, meta, ctx):
     grad, loss = ctc(ins, attrs, ctx)
-    return {"WarpCTCGrad": grad, "Loss": loss}
+    fresh_outputs({"WarpCTCGrad": grad, "Loss": loss}, ins, outs, meta)
 
 
 def scale_rows(grad, dloss, ins, ctx):
@@ -175,6 +177,16 @@ def scale_rows(grad, dloss, ins, ctx):
     return grad * np.repeat(d, np.diff(offs))[:, None]
 
 
-def warpctc_grad(ins, attrs, ctx):
+def warpctc_grad_out(ins, outs, attrs, meta, ctx):
     grad = ins["WarpCTCGrad"]
-    return {"Logits@GRAD": scale_rows(grad, ins["Loss@GRAD"], ins, ctx).astype(grad.dtype, copy=False)}
+    dx = scale_rows(grad, ins["Loss@GRAD"], ins, ctx).astype(grad.dtype, copy=False)
+    fresh_outputs({"Logits@GRAD": dx}, ins, outs, meta)
+
+
+# (the sequences: the call's LoD or the length tensors' values; ctc_align sets Output's LoD)
+ctc_align_out.takes_context = warpctc_out.takes_context = warpctc_grad_out.takes_context = True
+
+# the ops' kernels by name, the two above: CUDA's host fallbacks run them (kernels/cuda/ctc.py's HOST_OPS)
+ctc_align = adapter(rules.ctc_align_meta, ctc_align_out, "ctc_align")
+warpctc = adapter(rules.warpctc_meta, warpctc_out, "warpctc")
+warpctc_grad = adapter(rules.warpctc_grad_meta, warpctc_grad_out, "warpctc_grad")

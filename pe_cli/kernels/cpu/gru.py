@@ -1,4 +1,5 @@
-"""CPU kernels of the GRU ops (ops/gru.py): gru runs per time step numpy's GEMMs over the live
+"""CPU out-kernels of the GRU ops (ops/gru.py; their meta rules: shapes/recurrent.py), fresh variants that hand
+over the arrays they make (kernels/structured.fresh_outputs): gru runs per time step numpy's GEMMs over the live
 sequences (kernels/lstm_math.py's schedule) and the numba passes of _gru_loops.py (the GIL released
 in both), all the steps in one numba call where a CBLAS GEMM is found (the GIL released throughout);
 Fluid's batch-ordered outputs are made from, and read back into, the per-row values the backward
@@ -8,8 +9,10 @@ over numpy."""
 import numpy as np
 
 from .. import gru_math
-from ..common import ACT_CODES as _CODES, check_initial_states, seq_offsets
+from ..common import ACT_CODES as _CODES
 from ..lstm_math import VEC_ACTS, fused_intermediates, schedule
+from ...shapes import recurrent as rules
+from ..structured import adapter, fresh_outputs
 from .runtime import cblas
 from .runtime.loops import lazy
 
@@ -18,11 +21,9 @@ _BATCH_OUTPUTS = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"}
 _loops = lazy("_gru_loops")
 
 
-def _prepare(ins, attrs, ctx):
+def _prepare(ins, meta):
     x = np.ascontiguousarray(ins["Input"])
-    offs = seq_offsets(ctx, "Input", x.shape[0])
-    check_initial_states(ins, offs)
-    return x, ins["Weight"], ins.get("Bias"), ins.get("H0"), offs
+    return x, ins["Weight"], ins.get("Bias"), ins.get("H0"), meta.args[0]
 
 
 def _codes(attrs):
@@ -125,13 +126,13 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
     return dx, gru_math.join_weight(dw_ur, dw_c), dx.sum(0), dh_state
 
 
-def gru(ins, attrs, ctx):
-    x, w, b, h0, offs = _prepare(ins, attrs, ctx)
+def gru(ins, outs, attrs, meta, ctx):
+    x, w, b, h0, offs = _prepare(ins, meta)
     hidden, saved = _forward(x, w, b, h0, offs, attrs)
-    outs = {"Hidden": hidden}
+    results = {"Hidden": hidden}
     if _BATCH_OUTPUTS & ctx.wanted(_BATCH_OUTPUTS):
-        outs.update(gru_math.fluid_batch(saved, hidden, offs, attrs["is_reverse"]))
-    return outs
+        results.update(gru_math.fluid_batch(saved, hidden, offs, attrs["is_reverse"]))
+    fresh_outputs(results, ins, outs, meta)
 
 
 def _saved(ins, x, w, b, h0, offs, attrs):
@@ -143,15 +144,11 @@ def _saved(ins, x, w, b, h0, offs, attrs):
     return _forward(x, w, b, h0, offs, attrs)[1]
 
 
-def gru_grad(ins, attrs, ctx):
-    x, w, b, h0, offs = _prepare(ins, attrs, ctx)
+def gru_grad(ins, outs, attrs, meta):
+    x, w, b, h0, offs = _prepare(ins, meta)
     dx, dw, db, dh0 = _backward(x, w, _saved(ins, x, w, b, h0, offs, attrs), ins["Hidden@GRAD"], offs, attrs)
-    return {
-        "Input@GRAD": dx,
-        "Weight@GRAD": dw,
-        "Bias@GRAD": None if b is None else db.reshape(b.shape),
-        "H0@GRAD": None if h0 is None else dh0,
-    }
+    results = {"Input@GRAD": dx, "Weight@GRAD": dw, "H0@GRAD": dh0}
+    fresh_outputs({**results, "Bias@GRAD": None if b is None else db.reshape(b.shape)}, ins, outs, meta)
 
 
 def _unit(attrs):
@@ -159,7 +156,7 @@ def _unit(attrs):
     return gate, dgate, cand, dcand
 
 
-def gru_unit(ins, attrs):
+def gru_unit(ins, outs, attrs, meta):
     gate, _, cand, _ = _unit(attrs)
     w_ur, w_c = gru_math.split_weight(ins["Weight"])
     b = ins.get("Bias")
@@ -173,10 +170,10 @@ def gru_unit(ins, attrs):
         cand,
         attrs["origin_mode"],
     )
-    return {"Gate": g, "ResetHiddenPrev": rhp, "Hidden": h}
+    fresh_outputs({"Gate": g, "ResetHiddenPrev": rhp, "Hidden": h}, ins, outs, meta)
 
 
-def gru_unit_grad(ins, attrs):
+def gru_unit_grad(ins, outs, attrs, meta):
     _, dgate, _, dcand = _unit(attrs)
     w = ins["Weight"]
     w_ur, w_c = gru_math.split_weight(w)
@@ -194,19 +191,14 @@ def gru_unit_grad(ins, attrs):
         ins.get("ResetHiddenPrev@GRAD"),
     )
     b = ins.get("Bias")
-    return {
-        "Input@GRAD": dg,
-        "HiddenPrev@GRAD": dhp,
-        "Weight@GRAD": gru_math.join_weight(dw_ur, dw_c),
-        "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape),
-    }
+    results = {"Input@GRAD": dg, "HiddenPrev@GRAD": dhp, "Weight@GRAD": gru_math.join_weight(dw_ur, dw_c)}
+    fresh_outputs({**results, "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape)}, ins, outs, meta)
 
 
-def fusion_gru(ins, attrs, ctx):
+def fusion_gru_out(ins, outs, attrs, meta, ctx):
     """Fluid's fusion_gru: gru over X WeightX + Bias, non-origin mode, Fluid's CPU vector activations."""
     x = np.asarray(ins["X"])
-    offs = seq_offsets(ctx, "X", x.shape[0])
-    check_initial_states(ins, offs, ("H0",))
+    offs = meta.args[0]
     xx = x @ ins["WeightX"]
     if ins.get("Bias") is not None:
         xx = xx + np.reshape(ins["Bias"], -1)
@@ -216,7 +208,13 @@ def fusion_gru(ins, attrs, ctx):
         hidden = gru_math.forward(
             xx, np.asarray(ins["WeightH"]), ins.get("H0"), offs, attrs["is_reverse"], gate, cand, origin=False
         )
-    return {
-        "Hidden": hidden,
-        **fused_intermediates(attrs, ctx, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden, ReorderedH0=ins.get("H0")),
-    }
+    results = fused_intermediates(
+        attrs, ctx, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden, ReorderedH0=ins.get("H0")
+    )
+    fresh_outputs({"Hidden": hidden, **results}, ins, outs, meta)
+
+
+gru.takes_context = fusion_gru_out.takes_context = True  # (ctx.wanted: the outputs the program reads)
+
+# fusion_gru's kernel by name, the two above: CUDA's host fallback runs it (kernels/cuda/gru.py's HOST_OPS)
+fusion_gru = adapter(rules.fusion_gru_meta, fusion_gru_out, "fusion_gru")

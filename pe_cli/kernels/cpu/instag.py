@@ -5,14 +5,14 @@ CUDA twin runs on the host (kernels/cuda/instag.py's HOST_OPS)."""
 import numpy as np
 
 from ..instag_rows import scatter_back, select
-from ..structured import adapter, hand_over
+from ..structured import adapter, fresh_outputs
 from ...shapes import instag as rules
 
 
 def filter_by_instag_out(ins, outs, attrs, meta, ctx):
     results, lods = select(np.asarray(ins["Ins"]), ins["Ins_tag"], ins["Filter_tag"], attrs, ctx)
     ctx.set_lod_map(lods)
-    hand_over(outs, results, meta, ins)
+    fresh_outputs(results, ins, outs, meta)
 
 
 filter_by_instag_out.takes_context = True
@@ -21,7 +21,7 @@ filter_by_instag_out.takes_context = True
 def filter_by_instag_grad(ins, outs, attrs, meta):
     x = ins["Ins"]
     dx = scatter_back(x.shape, x.dtype, ins["LossWeight"], ins["IndexMap"], ins["Out@GRAD"])
-    hand_over(outs, {"Ins@GRAD": dx}, meta, ins)
+    fresh_outputs({"Ins@GRAD": dx}, ins, outs, meta)
 
 
 filter_by_instag = adapter(rules.filter_by_instag_meta, filter_by_instag_out, "filter_by_instag")

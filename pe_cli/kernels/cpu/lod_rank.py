@@ -10,7 +10,7 @@ from ...base.errors import PeError
 from ...base.tensor_array import TensorArray
 from .. import lod_items
 from ..rank_table import RankTable
-from ..structured import adapter, hand_over
+from ..structured import adapter, fresh_outputs
 from ...shapes import lod_rank as rules
 
 
@@ -96,7 +96,7 @@ def shrink_rnn_memory_out(ins, outs, attrs, meta, ctx):
     out, sub = lod_items.gather(x, lod, 0, range(ins["RankTable"].running(i)))
     if sub:
         ctx.set_lod("Out", sub)
-    hand_over(outs, {"Out": out}, meta, ins)
+    fresh_outputs({"Out": out}, ins, outs, meta)
 
 
 def shrink_rnn_memory_grad_out(ins, outs, attrs, meta):
@@ -121,7 +121,7 @@ def reorder_lod_tensor_by_rank_out(ins, outs, attrs, meta, ctx):
     out, sub = lod_items.gather(x, lod, 0, table.order)
     if sub:
         ctx.set_lod("Out", sub)
-    hand_over(outs, {"Out": out}, meta, ins)
+    fresh_outputs({"Out": out}, ins, outs, meta)
 
 
 def reorder_lod_tensor_by_rank_grad_out(ins, outs, attrs, meta, ctx):

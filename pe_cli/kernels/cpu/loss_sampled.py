@@ -1,18 +1,20 @@
-"""CPU kernels of the sampled losses (ops/loss_sampled.py), numpy: hierarchical_sigmoid over the [N, L]
+"""CPU out-kernels of the sampled losses (ops/loss_sampled.py; meta rules: shapes/loss_sampled.py, fresh), numpy: hierarchical_sigmoid over the [N, L]
 path matrix (shapes/loss_sampled.py ``hsigmoid_paths``, shared with the CUDA kernels) and sample_logits
 (``sample`` works on host arrays and serves CUDA too)."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import loss_sampled as rules
 from ...shapes.loss_sampled import hsigmoid_paths
+from ..structured import adapter, fresh_outputs
 
 
 def _paths(ins, attrs):
     return hsigmoid_paths(ins["Label"], attrs, ins.get("PathTable"), ins.get("PathCode"), ins["W"].shape[0])
 
 
-def hierarchical_sigmoid(ins, attrs):
+def hierarchical_sigmoid(ins, outs, attrs, meta):
     x, w = ins["X"], ins["W"]
     idx, bits = _paths(ins, attrs)
     valid = idx >= 0
@@ -23,10 +25,11 @@ def hierarchical_sigmoid(ins, attrs):
     pre = np.clip(np.where(valid, pre, 0), -40, 40)
     soft = np.logaddexp(0, pre)
     out = soft.sum(axis=1) - (bits * pre).sum(axis=1)
-    return {"Out": out.reshape(-1, 1).astype(x.dtype), "PreOut": soft.astype(x.dtype), "W_Out": w}
+    results = {"Out": out.reshape(-1, 1).astype(x.dtype), "PreOut": soft.astype(x.dtype), "W_Out": w}
+    fresh_outputs(results, ins, outs, meta)
 
 
-def hierarchical_sigmoid_grad(ins, attrs):
+def hierarchical_sigmoid_grad(ins, outs, attrs, meta):
     x, w, pre_out, dout = ins["X"], ins["W"], ins["PreOut"], ins["Out@GRAD"]
     idx, bits = _paths(ins, attrs)
     valid = idx >= 0
@@ -36,7 +39,7 @@ def hierarchical_sigmoid_grad(ins, attrs):
     dw = np.zeros(w.shape, dtype=np.float64)
     np.add.at(dw, idx[valid], g[valid][:, None] * np.repeat(x, valid.sum(axis=1), axis=0))
     db = np.bincount(idx[valid], weights=g[valid], minlength=w.shape[0]).reshape(-1, 1)
-    return {"X@GRAD": dx, "W@GRAD": dw.astype(w.dtype), "Bias@GRAD": db.astype(w.dtype)}
+    fresh_outputs({"X@GRAD": dx, "W@GRAD": dw.astype(w.dtype), "Bias@GRAD": db.astype(w.dtype)}, ins, outs, meta)
 
 
 # -- sample_logits ----------------------------------------------------------------------------------
@@ -95,16 +98,16 @@ def sample(ins, attrs, ctx):
     }
 
 
-def sample_logits(ins, attrs, ctx):
-    return sample(ins, attrs, ctx)
+def sample_logits_out(ins, outs, attrs, meta, ctx):
+    fresh_outputs(sample(ins, attrs, ctx), ins, outs, meta)
 
 
-def sample_logits_grad(ins, attrs):
+def sample_logits_grad(ins, outs, attrs, meta):
     logits, samples, d = ins["Logits"], ins["Samples"], ins["SampledLogits@GRAD"]
     dx = np.zeros(logits.shape, dtype=np.float64)
     rows = np.repeat(np.arange(logits.shape[0]), samples.shape[1])
     np.add.at(dx, (rows, samples.reshape(-1)), d.reshape(-1))
-    return {"Logits@GRAD": dx.astype(logits.dtype)}
+    fresh_outputs({"Logits@GRAD": dx.astype(logits.dtype)}, ins, outs, meta)
 
 
 # -- nce ------------------------------------------------------------------------------------------------
@@ -136,7 +139,7 @@ def _nce_negatives(ins, attrs, ctx, rows):
     return np.where(take_alias, alias, index).astype(np.int64)
 
 
-def nce(ins, attrs, ctx):
+def nce_out(ins, outs, attrs, meta, ctx):
     x, label, w = ins["Input"], ins["Label"].astype(np.int64), ins["Weight"]
     num_true = label.shape[1]
     labels = np.concatenate([label, _nce_negatives(ins, attrs, ctx, len(x))], axis=1)
@@ -152,10 +155,12 @@ def nce(ins, attrs, ctx):
         cost = np.where(np.arange(labels.shape[1]) < num_true, -np.log(o / (o + b)), -np.log(b / (o + b)))
     weight = ins["SampleWeight"].reshape(-1, 1) if ins.get("SampleWeight") is not None else 1.0
     cost = (weight * cost).sum(axis=1, keepdims=True)
-    return {"Cost": cost.astype(x.dtype), "SampleLogits": o.astype(x.dtype), "SampleLabels": labels}
+    fresh_outputs(
+        {"Cost": cost.astype(x.dtype), "SampleLogits": o.astype(x.dtype), "SampleLabels": labels}, ins, outs, meta
+    )
 
 
-def nce_grad(ins, attrs):
+def nce_grad_out(ins, outs, attrs, meta):
     x, w, labels, o = ins["Input"], ins["Weight"], ins["SampleLabels"], ins["SampleLogits"]
     num_true = ins["Label"].shape[1]
     b = nce_probability(ins, attrs, labels) * attrs["num_neg_samples"]
@@ -164,9 +169,17 @@ def nce_grad(ins, attrs):
     g = weight * g * ins["Cost@GRAD"].reshape(-1, 1)
     dw = np.zeros_like(w)
     np.add.at(dw, labels.reshape(-1), (g[:, :, None] * x[:, None, :]).reshape(-1, x.shape[1]))
-    outs = {"Input@GRAD": np.einsum("nk,nkd->nd", g, w[labels]).astype(x.dtype), "Weight@GRAD": dw}
+    results = {"Input@GRAD": np.einsum("nk,nkd->nd", g, w[labels]).astype(x.dtype), "Weight@GRAD": dw}
     if ins.get("Bias") is not None:
         db = np.zeros(ins["Bias"].size, dtype=ins["Bias"].dtype)
         np.add.at(db, labels.reshape(-1), g.reshape(-1))
-        outs["Bias@GRAD"] = db.reshape(ins["Bias"].shape)
-    return outs
+        results["Bias@GRAD"] = db.reshape(ins["Bias"].shape)
+    fresh_outputs(results, ins, outs, meta)
+
+
+sample_logits_out.takes_context = nce_out.takes_context = True  # (the call's Generator draws the samples)
+
+# the kernels by name that CUDA's host fallbacks run (kernels/cuda/loss_sampled.py's HOST_OPS): the adapters
+nce = adapter(rules.nce_meta, nce_out, "nce")
+nce_grad = adapter(rules.nce_grad_meta, nce_grad_out, "nce_grad")
+sample_logits = adapter(rules.sample_logits_meta, sample_logits_out, "sample_logits")

@@ -1,4 +1,5 @@
-"""CPU kernels of the LSTM ops (ops/lstm.py): lstm in kernels/lstm_math.py's schedule (sequences
+"""CPU out-kernels of the LSTM ops (ops/lstm.py; their meta rules: shapes/recurrent.py), fresh variants that hand
+over the arrays they make (kernels/structured.fresh_outputs): lstm in kernels/lstm_math.py's schedule (sequences
 ordered by length, one GEMM per time step over the live ones), the rest of each step one numba pass
 (_lstm_loops.py) over states kept in the schedule's order (a step's live sequences are their first
 rows: no gathers); in float32 every step in one numba call without the GIL (_lstm_loops.forward_sequence,
@@ -10,16 +11,17 @@ saved_from_batch). lstm_unit numpy, elementwise over [N, D]."""
 import numpy as np
 
 from .. import lstm_math
-from ..common import ACT_CODES, SIGMOID_MAX, SIGMOID_MIN, seq_offsets
+from ..common import ACT_CODES, SIGMOID_MAX, SIGMOID_MIN
+from ..structured import fresh_outputs
 from .runtime import cblas
 from .runtime.loops import is_float, lazy
 
 _loops = lazy("_lstm_loops")
 
 
-def _prepare(ins, attrs, ctx):
+def _prepare(ins, meta):
     x = np.ascontiguousarray(ins["Input"])
-    return x, ins["Weight"], ins["Bias"], ins.get("H0"), ins.get("C0"), seq_offsets(ctx, "Input", x.shape[0])
+    return x, ins["Weight"], ins["Bias"], ins.get("H0"), ins.get("C0"), meta.args[0]
 
 
 def _plan(x, w, b, offs, attrs):
@@ -209,17 +211,20 @@ def _backward_steps(steps, values, grads, bias, w_t, codes, attrs):
         np.matmul(dg[:n], w_t, out=dh_s[:n])
 
 
-def lstm(ins, attrs, ctx):
-    x, w, b, h0, c0, offs = _prepare(ins, attrs, ctx)
+def lstm(ins, outs, attrs, meta, ctx):
+    x, w, b, h0, c0, offs = _prepare(ins, meta)
     hidden, cell, saved = _forward(x, w, b, h0, c0, offs, attrs)
-    outs = {"Hidden": hidden, "Cell": cell}
+    results = {"Hidden": hidden, "Cell": cell}
     if {"BatchGate", "BatchCellPreAct"} & ctx.wanted({"BatchGate"}):
-        outs["BatchGate"], outs["BatchCellPreAct"] = lstm_math.fluid_batch(saved, cell, offs, attrs)
-    return outs
+        results["BatchGate"], results["BatchCellPreAct"] = lstm_math.fluid_batch(saved, cell, offs, attrs)
+    fresh_outputs(results, ins, outs, meta)
 
 
-def lstm_grad(ins, attrs, ctx):
-    x, w, b, h0, c0, offs = _prepare(ins, attrs, ctx)
+lstm.takes_context = True  # (ctx.wanted: whether the program reads the batch-ordered outputs)
+
+
+def lstm_grad(ins, outs, attrs, meta):
+    x, w, b, h0, c0, offs = _prepare(ins, meta)
     if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):  # the forward's values: no second pass
         cell = ins["Cell"]
         saved = lstm_math.saved_from_batch(ins["BatchGate"], ins["Hidden"], cell, h0, c0, offs, attrs["is_reverse"])
@@ -237,7 +242,8 @@ def lstm_grad(ins, attrs, ctx):
         attrs,
         with_state=h0 is not None or c0 is not None,
     )
-    return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db, "H0@GRAD": dh0, "C0@GRAD": dc0}
+    results = {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db, "H0@GRAD": dh0, "C0@GRAD": dc0}
+    fresh_outputs(results, ins, outs, meta)
 
 
 def _unit_gates(x, forget_bias):
@@ -246,13 +252,13 @@ def _unit_gates(x, forget_bias):
     return sig(x[:, :d]), sig(x[:, d : 2 * d] + forget_bias), sig(x[:, 2 * d : 3 * d]), np.tanh(x[:, 3 * d :])
 
 
-def lstm_unit(ins, attrs):
+def lstm_unit(ins, outs, attrs, meta):
     i, f, o, j = _unit_gates(ins["X"], attrs["forget_bias"])
     c = f * ins["C_prev"] + i * j
-    return {"C": c, "H": o * np.tanh(c)}
+    fresh_outputs({"C": c, "H": o * np.tanh(c)}, ins, outs, meta)
 
 
-def lstm_unit_grad(ins, attrs):
+def lstm_unit_grad(ins, outs, attrs, meta):
     cp = ins["C_prev"]
     i, f, o, j = _unit_gates(ins["X"], attrs["forget_bias"])
     tc = np.tanh(ins["C"])
@@ -261,4 +267,4 @@ def lstm_unit_grad(ins, attrs):
     dx = np.concatenate(
         [dc * j * i * (1 - i), dc * cp * f * (1 - f), dh * tc * o * (1 - o), dc * i * (1 - j * j)], axis=1
     )
-    return {"X@GRAD": dx, "C_prev@GRAD": dc * f}
+    fresh_outputs({"X@GRAD": dx, "C_prev@GRAD": dc * f}, ins, outs, meta)

@@ -1,4 +1,4 @@
-"""CPU kernels of ops/lstm_cudnn.py: each layer and direction of cudnn_lstm is one run of the lstm op's
+"""CPU out-kernels of ops/lstm_cudnn.py (meta rules: shapes/recurrent.py; fresh variants, fresh_outputs): each layer and direction of cudnn_lstm is one run of the lstm op's
 kernels (kernels/cpu/lstm.py; their sigmoid clips its input to [-40, 13] as Fluid's CPU LSTMs do, which
 cuDNN's does not: below 2.3e-6 apart where a gate's input passes 13) over the batch's sequences, the
 input projection x W_ih^T + b_ih + b_hh one GEMM before it and cuDNN's gate order (i, f, g, o) mapped
@@ -7,6 +7,8 @@ onto the lstm op's (candidate, input, forget, output)."""
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import recurrent as rules
+from ..structured import adapter, fresh_outputs
 from . import lstm as _lstm
 
 _TO_LSTM = (2, 0, 1, 3)  # cuDNN's gate blocks i, f, g, o -> the lstm op's g, i, f, o
@@ -91,12 +93,13 @@ def _forward_layers(x, mats, offs, hidden, dirs, init_h, init_c):
     return rows, last_h, last_c, runs
 
 
-def cudnn_lstm(ins, attrs):
+def cudnn_lstm_out(ins, outs, attrs, meta):
     x, mats, offs, hidden, dirs = _setup(ins, attrs)
     init_h, init_c = (np.asarray(ins[s], dtype=x.dtype) for s in ("InitH", "InitC"))
     rows, last_h, last_c, _ = _forward_layers(x, mats, offs, hidden, dirs, init_h, init_c)
     seq, batch = x.shape[:2]
-    return {"Out": rows.reshape(batch, seq, -1).transpose(1, 0, 2).copy(), "last_h": last_h, "last_c": last_c}
+    results = {"Out": rows.reshape(batch, seq, -1).transpose(1, 0, 2).copy(), "last_h": last_h, "last_c": last_c}
+    fresh_outputs(results, ins, outs, meta)
 
 
 def _row_grad(value, like, seq, batch):
@@ -106,7 +109,7 @@ def _row_grad(value, like, seq, batch):
     return np.ascontiguousarray(np.asarray(value, like.dtype).transpose(1, 0, 2).reshape(batch * seq, -1))
 
 
-def cudnn_lstm_grad(ins, attrs):
+def cudnn_lstm_grad_out(ins, outs, attrs, meta):
     x, mats, offs, hidden, dirs = _setup(ins, attrs)
     seq, batch = x.shape[:2]
     init_h, init_c = (np.asarray(ins[s], dtype=x.dtype) for s in ("InitH", "InitC"))
@@ -138,9 +141,15 @@ def cudnn_lstm_grad(ins, attrs):
             d_in = d_in + dg @ mats[k][0]
         d_rows = d_in
     flat = [m for k in range(len(mats)) for m in dw[k][:2]] + [b for k in range(len(mats)) for b in dw[k][2:]]
-    return {
+    results = {
         "Input@GRAD": np.asarray(d_rows).reshape(batch, seq, -1).transpose(1, 0, 2).copy(),
         "W@GRAD": np.concatenate([np.ravel(m) for m in flat]).reshape(np.shape(ins["W"])).astype(x.dtype),
         "InitH@GRAD": d_init_h,
         "InitC@GRAD": d_init_c,
     }
+    fresh_outputs(results, ins, outs, meta)
+
+
+# the ops' kernels by name, the two above: CUDA's host fallbacks run them (kernels/cuda/lstm_cudnn.py's HOST_OPS)
+cudnn_lstm = adapter(rules.cudnn_lstm_meta, cudnn_lstm_out, "cudnn_lstm")
+cudnn_lstm_grad = adapter(rules.cudnn_lstm_grad_meta, cudnn_lstm_grad_out, "cudnn_lstm_grad")

@@ -1,11 +1,13 @@
-"""CPU kernels of ops/lstm_fused.py: the recurrence is kernels/lstm_math.py's over numpy, with Fluid's
+"""CPU out-kernels of ops/lstm_fused.py (meta rules: shapes/recurrent.py; fresh variants, fresh_outputs): the recurrence is kernels/lstm_math.py's over numpy, with Fluid's
 CPU vector activations (lstm_math.VEC_ACTS); attention_lstm steps each sequence as Fluid's kernel does."""
 
 import numpy as np
 
 from ...base.errors import PeError
 from .. import lstm_math
-from ..common import check_initial_states, seq_offsets
+from ...shapes import recurrent as rules
+from ..common import check_initial_states
+from ..structured import adapter, fresh_outputs
 
 _ACT_KEYS = ("gate_activation", "cell_activation", "candidate_activation")
 
@@ -42,21 +44,19 @@ def _lstm(xx, ins, attrs, ctx, offs):
     }
 
 
-def fusion_lstm(ins, attrs, ctx):
+def fusion_lstm_out(ins, outs, attrs, meta, ctx):
     x = np.asarray(ins["X"])
-    offs = seq_offsets(ctx, "X", x.shape[0])
     d = np.shape(ins["WeightH"])[0]
     xx = (x @ ins["WeightX"] + np.reshape(ins["Bias"], -1)[: 4 * d]).astype(x.dtype, copy=False)
-    return _lstm(xx, ins, attrs, ctx, offs)
+    fresh_outputs(_lstm(xx, ins, attrs, ctx, meta.args[0]), ins, outs, meta)
 
 
-def fused_embedding_fc_lstm(ins, attrs, ctx):
+def fused_embedding_fc_lstm_out(ins, outs, attrs, meta, ctx):
     table, ids = np.asarray(ins["Embeddings"]), np.asarray(ins["Ids"]).reshape(-1)
-    offs = seq_offsets(ctx, "Ids", len(ids))
     bad = (ids < 0) | (ids >= table.shape[0])
     if bad.any():
         raise PeError(f"Ids hold {int(ids[bad][0])}, outside the table of {table.shape[0]} rows")
-    return _lstm(table[ids], ins, attrs, ctx, offs)
+    fresh_outputs(_lstm(table[ids], ins, attrs, ctx, meta.args[0]), ins, outs, meta)
 
 
 def _softmax(v):
@@ -89,10 +89,9 @@ def _attention_step(cur_x, atted, c_prev, h_prev, ins, state, acts):
     return o * ac, c
 
 
-def attention_lstm(ins, attrs, ctx):
+def attention_lstm_out(ins, outs, attrs, meta):
     x, c0, h0 = np.asarray(ins["X"]), np.asarray(ins["C0"]), ins.get("H0")
-    offs = seq_offsets(ctx, "X", x.shape[0])
-    check_initial_states({"H0": h0, "C0": c0}, offs)
+    offs = meta.args[0]
     aw, w = np.asarray(ins["AttentionWeight"]).reshape(-1), np.asarray(ins["LSTMWeight"])
     m, d = x.shape[1], w.shape[1] // 4
     atted = x @ aw[:m] + (np.reshape(ins["AttentionBias"], -1)[0] if ins.get("AttentionBias") is not None else 0)
@@ -113,11 +112,18 @@ def attention_lstm(ins, attrs, ctx):
             for t in range(a, e):
                 h_prev, c_prev = _attention_step(x[a:e], atted[a:e], c_prev, h_prev, ins, state, acts)
                 hidden[t], cell[t] = h_prev, c_prev
-    return {
-        "Hidden": hidden,
-        "Cell": cell,
-        "AttentionedX": atted.reshape(-1, 1).astype(x.dtype, copy=False),
-        "AttentionFCOut": state["fc_out"].reshape(-1, 1),
-        "LSTMX": state["lstm_x"].reshape(1, m).astype(x.dtype),
-        "LSTMOUT": state["lstm_out"].reshape(1, 4 * d).astype(x.dtype),
-    }
+    results = {"Hidden": hidden, "Cell": cell, "AttentionedX": atted.reshape(-1, 1).astype(x.dtype, copy=False)}
+    results["AttentionFCOut"] = state["fc_out"].reshape(-1, 1)
+    results["LSTMX"] = state["lstm_x"].reshape(1, m).astype(x.dtype)
+    results["LSTMOUT"] = state["lstm_out"].reshape(1, 4 * d).astype(x.dtype)
+    fresh_outputs(results, ins, outs, meta)
+
+
+fusion_lstm_out.takes_context = fused_embedding_fc_lstm_out.takes_context = True  # (ctx.wanted)
+
+# the ops' kernels by name, the three above: CUDA's host fallbacks run them (kernels/cuda/lstm_fused.py's HOST_OPS)
+fusion_lstm = adapter(rules.fusion_lstm_meta, fusion_lstm_out, "fusion_lstm")
+fused_embedding_fc_lstm = adapter(
+    rules.fused_embedding_fc_lstm_meta, fused_embedding_fc_lstm_out, "fused_embedding_fc_lstm"
+)
+attention_lstm = adapter(rules.attention_lstm_meta, attention_lstm_out, "attention_lstm")

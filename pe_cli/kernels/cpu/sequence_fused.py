@@ -12,7 +12,7 @@ from ..common import POOL_CODES, lod_offsets
 from ..lstm_math import VEC_ACTS
 from .runtime.loops import is_float, lazy, run_in_parts
 from .embedding import add_rows
-from ..structured import adapter, hand_over
+from ..structured import adapter, fresh_outputs
 from ...shapes import sequence_fused as rules
 
 _loops = lazy("_seq_loops")
@@ -165,7 +165,7 @@ def fusion_seqexpand_concat_fc_out(ins, outs, attrs, meta):
     with np.errstate(over="ignore"):
         out = VEC_ACTS[attrs["fc_activation"]][0](out)
     results = {"Out": out.astype(xs[0].dtype, copy=False), "FCOut": fc_out.astype(xs[0].dtype, copy=False)}
-    hand_over(outs, results, meta, ins)
+    fresh_outputs(results, ins, outs, meta)
 
 
 # (the CUDA twins run these on the host by name: kernels/cuda/sequence_fused.py's HOST_OPS)

@@ -5,7 +5,7 @@ given Y (each image's real size), the patches kernels/seq_maps.py's real_size_pa
 import numpy as np
 
 from ..seq_maps import real_size_patches
-from ..structured import hand_over
+from ..structured import fresh_outputs
 from .runtime.loops import lazy
 
 _loops = lazy("_conv_loops")
@@ -16,7 +16,7 @@ def im2sequence(ins, outs, attrs, meta, ctx):
     if meta.variant == "real":  # each image's real size: the patches over the grid it gives
         out, offs = real_size_patches(x, ins["Y"], attrs)
         ctx.set_lod_map({"Out": offs})
-        hand_over(outs, {"Out": out}, meta, ins)
+        fresh_outputs({"Out": out}, ins, outs, meta)
         return
     (kh, kw, sh, sw, pu, pl, oh, ow), lods = meta.args
     n, c = x.shape[:2]

@@ -5,7 +5,7 @@ variants (shapes/sequence_metric.py) that hand over the results they make."""
 import numpy as np
 
 from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep
-from ..structured import hand_over
+from ..structured import fresh_outputs
 from .runtime.loops import lazy
 
 _loops = lazy("_seq_metric_loops")
@@ -18,7 +18,7 @@ def chunk_eval(ins, outs, attrs, meta, ctx):
     segs = np.zeros((6, inf.size), np.int64)
     counts = np.zeros((starts.size, 3), np.int64)
     _loops().chunk_counts(inf, lab, starts, ends, scheme, excluded, segs, counts)
-    hand_over(outs, chunk_outputs(counts), meta, ins)
+    fresh_outputs(chunk_outputs(counts), ins, outs, meta)
 
 
 chunk_eval.takes_context = True
@@ -30,7 +30,7 @@ def edit_distance(ins, outs, attrs, meta, ctx):
     )
     dist = np.zeros(hs.size, np.int64)
     _loops().edit_distances(hyp, hs, he, ref, rs, re, bases, np.zeros(size, np.int64), dist)
-    hand_over(outs, edit_outputs(dist, rs, re, attrs["normalized"]), meta, ins)
+    fresh_outputs(edit_outputs(dist, rs, re, attrs["normalized"]), ins, outs, meta)
 
 
 edit_distance.takes_context = True

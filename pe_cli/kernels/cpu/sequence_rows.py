@@ -8,7 +8,7 @@ import numpy as np
 
 from ..common import unpad_index
 from ..seq_dp import erase
-from ..structured import hand_over
+from ..structured import fresh_outputs
 from ...shapes.sequence import mask_length
 
 
@@ -84,7 +84,7 @@ def sequence_unpad(ins, outs, attrs, meta, ctx):
     idx, offs = unpad_index(ins["Length"], x.shape[1])
     rows = x.reshape((-1,) + (x.shape[2:] or (1,)))  # a 2-D X gives [N, 1], as Fluid's
     ctx.set_lod_map({"Out": [offs]})
-    hand_over(outs, {"Out": _gather(rows, idx)}, meta, ins)
+    fresh_outputs({"Out": _gather(rows, idx)}, ins, outs, meta)
 
 
 sequence_unpad.takes_context = True
@@ -99,13 +99,13 @@ def sequence_unpad_grad(ins, outs, attrs, meta):
 def sequence_mask(ins, outs, attrs, meta):
     x = np.asarray(ins["X"])
     maxlen = mask_length(ins, attrs, x)
-    hand_over(outs, {"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}, meta, ins)
+    fresh_outputs({"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}, ins, outs, meta)
 
 
 def sequence_erase(ins, outs, attrs, meta, ctx):
     out, lod = erase(ins["X"], attrs, ctx)
     ctx.set_lod_map({"Out": lod})
-    hand_over(outs, {"Out": out}, meta, ins)
+    fresh_outputs({"Out": out}, ins, outs, meta)
 
 
 sequence_erase.takes_context = True

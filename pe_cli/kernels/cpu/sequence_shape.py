@@ -6,7 +6,7 @@ Length values give, are handed over (a ``fresh`` variant)."""
 import numpy as np
 
 from ..seq_maps import lod_lists, lod_of, reset_lod, slice_index
-from ..structured import hand_over
+from ..structured import fresh_outputs
 from .sequence_rows import _gather, _scatter_into, _take
 
 
@@ -44,7 +44,7 @@ def sequence_slice(ins, outs, attrs, meta, ctx):
     """Out: X's rows at the map of Offset's and Length's values (``fresh``: its rows are theirs); its LoD too."""
     idx, lod = _slice_map(ins, ctx)
     ctx.set_lod_map({"Out": lod_lists(lod)})
-    hand_over(outs, {"Out": _gather(ins["X"], idx)}, meta, ins)
+    fresh_outputs({"Out": _gather(ins["X"], idx)}, ins, outs, meta)
 
 
 sequence_slice.takes_context = True

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ..common import seq_offsets
-from ..structured import adapter, hand_over
+from ..structured import adapter, fresh_outputs
 from ...shapes import text_matching as rules
 
 
@@ -36,7 +36,7 @@ def match_matrix_tensor_out(ins, outs, attrs, meta, ctx):
     ]
     out = np.concatenate(blocks) if blocks else np.zeros(0, x.dtype)
     ctx.set_lod_map({"Out": _lod([b.size for b in blocks])})
-    hand_over(outs, {"Out": out.reshape(-1, 1).astype(x.dtype), "Tmp": tmp.reshape(-1, 1)}, meta, ins)
+    fresh_outputs({"Out": out.reshape(-1, 1).astype(x.dtype), "Tmp": tmp.reshape(-1, 1)}, ins, outs, meta)
 
 
 def match_matrix_tensor_grad_out(ins, outs, attrs, meta, ctx):
@@ -51,11 +51,11 @@ def match_matrix_tensor_grad_out(ins, outs, attrs, meta, ctx):
         start += g.size
         dtmp[xs] = np.einsum("tij,jk->itk", g, y[ys])
         dy[ys] = np.einsum("tij,itk->jk", g, tmp[xs])
-    hand_over(
-        outs,
+    fresh_outputs(
         {"X@GRAD": np.einsum("itk,htk->ih", dtmp, w), "Y@GRAD": dy, "W@GRAD": np.einsum("ih,itk->htk", x, dtmp)},
-        meta,
         ins,
+        outs,
+        meta,
     )
 
 
@@ -109,14 +109,14 @@ def var_conv_2d_out(ins, outs, attrs, meta, ctx):
         cols.append(col.ravel())
         parts.append((w @ col).ravel())
     ctx.set_lod_map({"Out": _lod([o.size for o in parts]), "Col": _lod([c.size for c in cols])})
-    hand_over(
-        outs,
+    fresh_outputs(
         {
             "Out": np.concatenate(parts or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
             "Col": np.concatenate(cols or [np.zeros(0)]).reshape(-1, 1).astype(x.dtype),
         },
-        meta,
         ins,
+        outs,
+        meta,
     )
 
 
@@ -133,7 +133,7 @@ def var_conv_2d_grad_out(ins, outs, attrs, meta, ctx):
         dcol, block = w.T @ g, np.zeros(rows.stop - rows.start, x.dtype)
         np.add.at(block, idx[idx >= 0], dcol[idx >= 0])
         dx[rows] = block
-    hand_over(outs, {"X@GRAD": dx.reshape(ins["X"].shape), "W@GRAD": dw}, meta, ins)
+    fresh_outputs({"X@GRAD": dx.reshape(ins["X"].shape), "W@GRAD": dw}, ins, outs, meta)
 
 
 # -- sequence_topk_avg_pooling ---------------------------------------------------------------------
@@ -165,14 +165,14 @@ def sequence_topk_avg_pooling_out(ins, outs, attrs, meta, ctx):
         positions.append(pos.transpose(1, 0, 2).ravel())
     width = attrs["channel_num"] * len(topks)
     ctx.set_lod_map({"Out": [seq_offsets(ctx, "ROW", len(ins["ROW"])).tolist()]})
-    hand_over(
-        outs,
+    fresh_outputs(
         {
             "Out": np.concatenate(parts or [np.zeros((0, width))]).astype(x.dtype),
             "pos": np.concatenate(positions or [np.zeros(0)]).astype(np.int32),
         },
-        meta,
         ins,
+        outs,
+        meta,
     )
 
 
@@ -190,7 +190,7 @@ def sequence_topk_avg_pooling_grad_out(ins, outs, attrs, meta, ctx):
             c, r, _ = np.nonzero(top >= 0)
             np.add.at(dblock, (c, r, top[top >= 0]), g[c, r, j] / k)
         dx[rows] = dblock.ravel()
-    hand_over(outs, {"X@GRAD": dx.reshape(ins["X"].shape)}, meta, ins)
+    fresh_outputs({"X@GRAD": dx.reshape(ins["X"].shape)}, ins, outs, meta)
 
 
 # (the CUDA twins run these on the host by name: kernels/cuda/text_matching.py's HOST_OPS)
