@@ -282,5 +282,6 @@ def fresh_kernel(compute, name):
                 outs[slot] = fresh_output(value, spec, inputs)
 
     out.__name__ = out.__qualname__ = name
+    out.__module__ = compute.__module__  # (a device's kernels: where its numpy form is)
     out.launches = None
     return out

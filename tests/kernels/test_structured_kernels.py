@@ -73,6 +73,8 @@ from tests.ops import (
     cases_manipulation,
     cases_pooling,
     cases_pooling_mask,
+    cases_quantization,
+    cases_quantization_linear,
     cases_reduction,
     cases_reduction_norm,
     cases_tensor_attrs,
@@ -260,6 +262,15 @@ CONVERTED = {
     }
     | {"similarity_focus"},
     "linear resize": {f"linear_interp{v2}{g}" for v2 in ("", "_v2") for g in ("", "_grad")},
+    # (fresh numpy forms, values passed through aliases: tests/kernels/test_structured_quantization.py)
+    "quantization": {
+        f"fake_{op}"
+        for op in ("quantize_abs_max", "quantize_range_abs_max", "quantize_moving_average_abs_max", "quantize_grad")
+        + ("dequantize_max_abs", "channel_wise_quantize_abs_max", "channel_wise_dequantize_max_abs")
+        + ("quantize_dequantize_moving_average_abs_max",)
+    }
+    | {"moving_average_abs_max_scale", "dequantize_abs_max", "dequantize_log", "quantize", "dequantize", "requantize"}
+    | {"quantize_linear", "dequantize_linear"},
 }
 CASES = {
     "activation table": [
@@ -409,6 +420,7 @@ CASES["image"] = [
     if c.op in CONVERTED["image"]
 ]
 CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVERTED["linear resize"]]
+CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CASES
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -450,6 +462,7 @@ OWN_TESTS = (
     "linalg",
     "image",
     "linear resize",
+    "quantization",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
