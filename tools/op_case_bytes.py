@@ -57,8 +57,10 @@ for diagonals (diag_v2, diagonal, fill_diagonal) the same way;
 for creation and filling, their ops and grad ops through their kernels and executor steps on
 tools/creation_case_bytes.py's dtypes, layouts, attributes and shapes given by tensors;
 for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
-tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for quantization and quantization_linear, their ops on tools/quantization_case_bytes.py's dtypes,
-layouts, forms and attributes; for norms (affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's; for linalg_lapack
+tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for quantization
+and quantization_linear, their ops on tools/quantization_case_bytes.py's dtypes, layouts, forms and attributes; for
+metric, its ops on tools/metric_case_bytes.py's; for norms (affine_channel, lrn, norm, instance_norm, group_norm)
+the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
 cholesky, spectral_norm) and their grad ops on tools/linalg_case_bytes.py's dtypes, layouts, shapes and attributes;
 for images (the
@@ -889,6 +891,8 @@ def dump(root, families, out, threads=1):
         for family in ("random", "sampling", "complex"):
             if family in families:
                 getattr(importlib.import_module("random_case_bytes"), family)(results, _record, _direct)
+        if "metric" in families:
+            importlib.import_module("metric_case_bytes").metric(results, _record, _direct)
         for family in ("quantization", "quantization_linear"):
             if family in families:
                 getattr(importlib.import_module("quantization_case_bytes"), family)(results, _record, _direct)

@@ -34,6 +34,7 @@ from tests.ops import (
     cases_linalg_solve,
     cases_logic,
     cases_matrix,
+    cases_metric,
     cases_adamw,
     cases_broadcasting,
     cases_channel_rearranging,
@@ -271,6 +272,8 @@ CONVERTED = {
     }
     | {"moving_average_abs_max_scale", "dequantize_abs_max", "dequantize_log", "quantize", "dequantize", "requantize"}
     | {"quantize_linear", "dequantize_linear"},
+    # (their counts written into sentinel buffers, 0-D in Paddle 2.x: tests/kernels/test_structured_metric.py)
+    "metric": {"accuracy", "auc", "mean_iou", "positive_negative_pair", "precision_recall"},
 }
 CASES = {
     "activation table": [
@@ -421,6 +424,7 @@ CASES["image"] = [
 ]
 CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVERTED["linear resize"]]
 CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CASES
+CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -463,6 +467,7 @@ OWN_TESTS = (
     "image",
     "linear resize",
     "quantization",
+    "metric",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
