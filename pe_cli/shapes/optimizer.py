@@ -265,3 +265,48 @@ def increment_meta(attrs, ins, facts):
     """increment's Out: X's shape and dtype, X + step in X's dtype (one pass of numpy's add into it)."""
     x = ins["X"]
     return Meta({"Out": (tuple(x.shape), x.dtype)}, "add")
+
+
+# -- the other ops of ops/adamw.py: loss scaling, merged_adam, pow2_decay_with_linear_warmup ---------------
+#
+# check_finite_and_unscale, update_loss_scaling and merged_adam: "numpy" (fresh), each output of its input's shape
+# and dtype (a list slot's: one per variable); merged_adam's those of adamw's rule for each parameter (MasterParam
+# unread: no MasterParamOut). pow2_decay_with_linear_warmup: "fill", its two values written into LearningRateOut
+# and StepOut, over LearningRate and Step where the executor lets the update write in place.
+
+
+def _like(values):
+    return [(tuple(v.shape), np.dtype(v.dtype)) for v in values]
+
+
+def check_finite_and_unscale_meta(attrs, ins, facts):
+    return Meta({"Out": _like(ins["X"]), "FoundInfinite": ((1,), np.dtype(bool))}, NUMPY, fresh=True)
+
+
+def update_loss_scaling_meta(attrs, ins, facts):
+    outputs = {"Out": _like(ins["X"])}
+    for out, src in (
+        ("LossScaling", "PrevLossScaling"),
+        ("OutGoodSteps", "InGoodSteps"),
+        ("OutBadSteps", "InBadSteps"),
+    ):
+        outputs[out] = (tuple(ins[src].shape), np.dtype(ins[src].dtype))
+    return Meta(outputs, NUMPY, fresh=True)
+
+
+_MERGED = ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow")
+
+
+def merged_adam_meta(attrs, ins, facts):
+    outputs = {f"{s}Out": [] for s in ("Param", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow")}
+    for i in range(len(ins["Param"])):
+        one = {slot: ins[slot][i] for slot in _MERGED}
+        for slot, spec in NUMPY_METAS["adamw"](attrs, one, facts).outputs.items():
+            outputs[slot].append(spec)
+    return Meta(outputs, NUMPY, fresh=True)
+
+
+def pow2_decay_with_linear_warmup_meta(attrs, ins, facts):
+    lr, step = ins["LearningRate"], ins["Step"]
+    outputs = {"LearningRateOut": (tuple(lr.shape), np.dtype(lr.dtype)), "StepOut": (tuple(step.shape), step.dtype)}
+    return Meta(outputs, "fill", inplace={"LearningRateOut": "LearningRate", "StepOut": "Step"})

@@ -274,6 +274,8 @@ CONVERTED = {
     | {"quantize_linear", "dequantize_linear"},
     # (their counts written into sentinel buffers, 0-D in Paddle 2.x: tests/kernels/test_structured_metric.py)
     "metric": {"accuracy", "auc", "mean_iou", "positive_negative_pair", "precision_recall"},
+    # (list slots, fresh; pow2's fill in place: tests/kernels/test_structured_loss_scaling.py)
+    "loss scaling": {"check_finite_and_unscale", "update_loss_scaling", "merged_adam", "pow2_decay_with_linear_warmup"},
 }
 CASES = {
     "activation table": [
@@ -425,6 +427,7 @@ CASES["image"] = [
 CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVERTED["linear resize"]]
 CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CASES
 CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
+CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -468,6 +471,7 @@ OWN_TESTS = (
     "linear resize",
     "quantization",
     "metric",
+    "loss scaling",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
