@@ -60,7 +60,8 @@ for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops 
 tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for quantization
 and quantization_linear, their ops on tools/quantization_case_bytes.py's dtypes, layouts, forms and attributes; for
 metric, its ops on tools/metric_case_bytes.py's; for adamw, its loss scaling ops, merged_adam and
-pow2_decay_with_linear_warmup on tools/loss_scaling_case_bytes.py's; for norms (affine_channel, lrn, norm, instance_norm, group_norm)
+pow2_decay_with_linear_warmup on tools/loss_scaling_case_bytes.py's; for optimizer also lr_schedule,
+average_accumulates, dpsgd and dgc_momentum on tools/schedule_case_bytes.py's; for norms (affine_channel, lrn, norm, instance_norm, group_norm)
 the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
 cholesky, spectral_norm) and their grad ops on tools/linalg_case_bytes.py's dtypes, layouts, shapes and attributes;
@@ -825,6 +826,7 @@ def dump(root, families, out, threads=1):
             updates.dense_updates(results, _record, _direct)
             updates.numpy_updates(results, _record, _direct)
             updates.adam_updates(results, _record, _direct)
+            importlib.import_module("schedule_case_bytes").schedules(results, _record, _direct)
         if "dropout" in families:
             _dropout(results)
         if "manipulation" in families:

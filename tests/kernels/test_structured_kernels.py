@@ -276,6 +276,8 @@ CONVERTED = {
     "metric": {"accuracy", "auc", "mean_iou", "positive_negative_pair", "precision_recall"},
     # (list slots, fresh; pow2's fill in place: tests/kernels/test_structured_loss_scaling.py)
     "loss scaling": {"check_finite_and_unscale", "update_loss_scaling", "merged_adam", "pow2_decay_with_linear_warmup"},
+    # (fill, fresh, aliases, seeded noise: tests/kernels/test_structured_schedules.py)
+    "schedules and noisy updates": {"lr_schedule", "average_accumulates", "dpsgd", "dgc_momentum"},
 }
 CASES = {
     "activation table": [
@@ -428,6 +430,9 @@ CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVER
 CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CASES
 CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
 CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
+CASES["schedules and noisy updates"] = [
+    c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
+]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -472,6 +477,7 @@ OWN_TESTS = (
     "quantization",
     "metric",
     "loss scaling",
+    "schedules and noisy updates",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
