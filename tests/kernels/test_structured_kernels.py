@@ -28,6 +28,7 @@ from tests.ops import (
     cases_filling,
     cases_elementwise,
     cases_fused,
+    cases_fused_optimizer,
     cases_linalg,
     cases_linalg_decomposing,
     cases_linalg_decomposition,
@@ -278,6 +279,8 @@ CONVERTED = {
     "loss scaling": {"check_finite_and_unscale", "update_loss_scaling", "merged_adam", "pow2_decay_with_linear_warmup"},
     # (fill, fresh, aliases, seeded noise: tests/kernels/test_structured_schedules.py)
     "schedules and noisy updates": {"lr_schedule", "average_accumulates", "dpsgd", "dgc_momentum"},
+    # (each parameter's update, in place where let: tests/kernels/test_structured_fused_updates.py)
+    "fused updates": {"fused_sgd", "fused_momentum", "fused_adam"},
 }
 CASES = {
     "activation table": [
@@ -430,6 +433,7 @@ CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVER
 CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CASES
 CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
 CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
+CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
 ]
@@ -478,6 +482,7 @@ OWN_TESTS = (
     "metric",
     "loss scaling",
     "schedules and noisy updates",
+    "fused updates",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
