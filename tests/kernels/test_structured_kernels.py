@@ -34,6 +34,8 @@ from tests.ops import (
     cases_linalg_decomposition,
     cases_linalg_solve,
     cases_logic,
+    cases_loss_identity,
+    cases_masked_softmax,
     cases_matrix,
     cases_metric,
     cases_adamw,
@@ -281,6 +283,10 @@ CONVERTED = {
     "schedules and noisy updates": {"lr_schedule", "average_accumulates", "dpsgd", "dgc_momentum"},
     # (each parameter's update, in place where let: tests/kernels/test_structured_fused_updates.py)
     "fused updates": {"fused_sgd", "fused_momentum", "fused_adam"},
+    # (aliases, fresh and filled: tests/kernels/test_structured_identity_loss_masked_softmax.py)
+    "identity_loss and fused_softmax_mask": {
+        f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -433,6 +439,7 @@ CASES["linear resize"] = [c for c in cases_linear_resize.CASES if c.op in CONVER
 CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CASES
 CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
 CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
+CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
@@ -483,6 +490,7 @@ OWN_TESTS = (
     "loss scaling",
     "schedules and noisy updates",
     "fused updates",
+    "identity_loss and fused_softmax_mask",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -121,8 +121,8 @@ def _pow2_decay_with_linear_warmup(ins, outs, attrs, meta):
         value = (base - end) * factor * factor + end
     else:
         value = end
-    outs["LearningRateOut"].fill(value)
-    outs["StepOut"].fill(n)
+    np.copyto(outs["LearningRateOut"], value, casting="unsafe")  # (np.full's cast)
+    np.copyto(outs["StepOut"], n, casting="unsafe")
 
 
 OUT = {

@@ -68,7 +68,7 @@ def _lr_schedule(ins, outs, attrs, meta):
     step = float(np.asarray(ins["Step"]).reshape(-1)[0])
     lr = ins.get("LearningRate")
     base = float(np.asarray(lr).reshape(-1)[0]) if lr is not None else float(attrs["learning_rate"])
-    outs["Out"].fill(schedule_value(attrs["kind"], step, base, attrs))
+    np.copyto(outs["Out"], schedule_value(attrs["kind"], step, base, attrs), casting="unsafe")
 
 
 LR_SCHEDULE = _lr_schedule

@@ -1,0 +1,42 @@
+"""The results of identity_loss, fused_softmax_mask and their grad ops for tools/op_case_bytes.py's
+``loss_identity`` and ``masked_softmax`` families, called through their CPU kernels (``OpDef.kernel``): float16/32/64
+and int values (identity_loss), each reduction, empty and 0-D values, C-contiguous, Fortran-ordered and strided
+inputs, masks broadcast over the heads or not, and each grad op on the forward's outputs."""
+
+import numpy as np
+
+from matrix_case_bytes import _forms, _values
+
+
+def _run(results, record, direct, op, key, ins, attrs=None):
+    from pe_cli.ops import registry
+
+    o = registry.get(op)
+    full = dict(o.default_attrs(), **(attrs or {}))
+    record(results, f"{op}|{key}", lambda: direct(o, ins, full, None))
+
+
+def loss_identity(results, record, direct):
+    for dt in ("float32", "float64", "float16", "int32"):
+        for shape in ((3, 4), (0, 2), (), (5,)):
+            for form, x in _forms(f"il|{dt}|{shape}", shape, dt).items():
+                for r in (0, 1, 2):
+                    key = f"{dt}|{shape}|{form}|{r}"
+                    _run(results, record, direct, "identity_loss", key, {"X": x}, {"reduction": r})
+                    d = _values(f"il|{key}|d", shape if r == 2 else (), dt)
+                    _run(results, record, direct, "identity_loss_grad", key, {"X": x, "Out@GRAD": d}, {"reduction": r})
+
+
+def masked_softmax(results, record, direct):
+    for dt in ("float32", "float64"):
+        for shape, mask in (((2, 3, 4, 5), (2, 1, 4, 5)), ((1, 2, 3, 3), (1, 1, 3, 3)), ((2, 2, 0, 4), (2, 1, 0, 4))):
+            for form, x in _forms(f"ms|{dt}|{shape}", shape, dt).items():
+                key = f"{dt}|{shape}|{form}"
+                m = np.where(_values(f"ms|{key}|m", mask, dt) > 1, -1e4, 0).astype(dt)
+                _run(results, record, direct, "fused_softmax_mask", key, {"X": x, "Mask": m})
+                out = _values(f"ms|{key}|o", shape, dt)
+                for gdt in dict.fromkeys([dt, "float64"]):
+                    d = _values(f"ms|{key}|d", shape, gdt)
+                    _run(
+                        results, record, direct, "fused_softmax_mask_grad", f"{key}|{gdt}", {"Out": out, "Out@GRAD": d}
+                    )
