@@ -40,3 +40,44 @@ def masked_softmax(results, record, direct):
                     _run(
                         results, record, direct, "fused_softmax_mask_grad", f"{key}|{gdt}", {"Out": out, "Out@GRAD": d}
                     )
+
+
+def partial_columns(results, record, direct):
+    """partial_concat, partial_sum and their gradients: dtypes (mixed ones too), windows (a negative start, length
+    -1: to the end, one that does not fit), one or three inputs, layouts, shapes they refuse."""
+
+    def flat(run):
+        def call():
+            outs = run()
+            return {
+                f"{s}[{i}]": v for s, vs in outs.items() for i, v in enumerate(vs if isinstance(vs, list) else [vs])
+            }
+
+        return call
+
+    from pe_cli.ops import registry
+
+    for dts in (("float32",), ("float64", "float64", "float64"), ("float32", "float64"), ("int64", "int64")):
+        for shape in ((4, 6), (0, 5), (3, 1)):
+            xs = [_values(f"pc|{dts}|{shape}|{i}", shape, dt) for i, dt in enumerate(dts)]
+            if len(shape) == 2 and shape[1] > 1:
+                xs[0] = np.asfortranarray(xs[0])
+            for start, length in ((0, -1), (1, 2), (-2, 1), (2, 9), (7, 1)):
+                attrs = {"start_index": start, "length": length}
+                for op in ("partial_concat", "partial_sum"):
+                    o, g = registry.get(op), registry.get(op + "_grad")
+                    key = f"partial|{op}|{dts}|{shape}|{start}|{length}"
+                    full = dict(o.default_attrs(), **attrs)
+                    record(results, key, flat(lambda o=o, full=full: direct(o, {"X": xs}, full, None)))
+                    try:
+                        out = direct(o, {"X": xs}, full, None)["Out"]
+                    except Exception:
+                        continue
+                    for gdt in dict.fromkeys([out.dtype.name, "float64"]):
+                        d = _values(f"{key}|d", out.shape, gdt)
+                        gfull = dict(g.default_attrs(), **attrs)
+                        run = flat(lambda g=g, d=d, gfull=gfull: direct(g, {"X": xs, "Out@GRAD": d}, gfull, None))
+                        record(results, f"{key}|grad|{gdt}", run)
+    bad = [np.ones((2, 3)), np.ones((2, 4))]
+    o = registry.get("partial_sum")
+    record(results, "partial|refused", flat(lambda: direct(o, {"X": bad}, dict(o.default_attrs()), None)))

@@ -54,6 +54,7 @@ from tests.ops import (
     cases_optimizer_proximal,
     cases_padding,
     cases_paddle2_attrs,
+    cases_partial_columns,
     cases_pointwise_math,
     cases_primitive,
     cases_random,
@@ -284,6 +285,8 @@ CONVERTED = {
     # (each parameter's update, in place where let: tests/kernels/test_structured_fused_updates.py)
     "fused updates": {"fused_sgd", "fused_momentum", "fused_adam"},
     # (aliases, fresh and filled: tests/kernels/test_structured_identity_loss_masked_softmax.py)
+    # (list buffers filled: tests/kernels/test_structured_partial_columns.py)
+    "partial columns": {f"partial_{op}{g}" for op in ("concat", "sum") for g in ("", "_grad")},
     "identity_loss and fused_softmax_mask": {
         f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
     },
@@ -440,6 +443,7 @@ CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CAS
 CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
 CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
 CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
+CASES["partial columns"] = cases_partial_columns.CASES
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
@@ -491,6 +495,7 @@ OWN_TESTS = (
     "schedules and noisy updates",
     "fused updates",
     "identity_loss and fused_softmax_mask",
+    "partial columns",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
