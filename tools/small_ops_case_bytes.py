@@ -81,3 +81,18 @@ def partial_columns(results, record, direct):
     bad = [np.ones((2, 3)), np.ones((2, 4))]
     o = registry.get("partial_sum")
     record(results, "partial|refused", flat(lambda: direct(o, {"X": bad}, dict(o.default_attrs()), None)))
+
+
+def minus(results, record, direct):
+    """Fluid 1.8's minus: X - Y of one shape over dtypes, sizes (the threaded rows too), layouts, and shapes it
+    refuses."""
+    from pe_cli.ops import registry
+
+    o = registry.get("minus")
+    for dt in ("float32", "float64", "int32", "int64", "float16"):
+        for shape in ((3, 4), (0, 3), (), (70000,), (2, 3, 4)):
+            for form, x in _forms(f"minus|{dt}|{shape}", shape, dt).items():
+                y = _values(f"minus|{dt}|{shape}|y", shape, dt)
+                record(results, f"minus|{dt}|{shape}|{form}", lambda x=x, y=y: direct(o, {"X": x, "Y": y}, {}, None))
+    bad = {"X": np.ones((2, 3)), "Y": np.ones((3,))}
+    record(results, "minus|refused", lambda: direct(o, bad, {}, None))

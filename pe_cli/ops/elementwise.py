@@ -352,6 +352,7 @@ def _grad_minus(g):
 register(
     "minus",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.minus_meta, cpu=cpu_elementwise.MINUS),
     inputs=["X", "Y"],
     outputs=["Out"],
     infer=_infer_minus,

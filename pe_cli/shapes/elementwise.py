@@ -30,6 +30,7 @@ import numpy as np
 
 from ..base.broadcast_shapes import broadcast
 from ..base.dims import numel
+from ..base.errors import PeError
 from .structured import Meta
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -152,3 +153,15 @@ OPS = ("add", "sub", "mul", "div", "max", "min", "pow", "floordiv", "mod")
 GRAD_OPS = ("add", "sub", "mul", "div", "max", "min", "pow")
 FORWARD = {op: binary_meta(op) for op in OPS}
 GRAD = {op: grad_meta(op) for op in GRAD_OPS}
+
+
+def minus_meta(attrs, ins, facts):
+    """Fluid 1.8's minus: elementwise_sub's rule (axis -1) on X and Y of one shape (refused otherwise, as Fluid
+    refuses it at run time)."""
+    x, y = ins["X"], ins["Y"]
+    if tuple(x.shape) != tuple(y.shape):
+        raise PeError(f"minus takes X and Y of one shape, got X {list(x.shape)} and Y {list(y.shape)}")
+    return FORWARD["sub"](MINUS_ATTRS, ins, facts)
+
+
+MINUS_ATTRS = {"axis": -1}  # (elementwise_sub's attributes minus runs with)

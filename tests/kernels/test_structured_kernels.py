@@ -285,6 +285,8 @@ CONVERTED = {
     # (each parameter's update, in place where let: tests/kernels/test_structured_fused_updates.py)
     "fused updates": {"fused_sgd", "fused_momentum", "fused_adam"},
     # (aliases, fresh and filled: tests/kernels/test_structured_identity_loss_masked_softmax.py)
+    # (elementwise_sub's rule and out-kernel on one shape; its refusal: tests/kernels/test_structured_minus.py)
+    "minus": {"minus"},
     # (list buffers filled: tests/kernels/test_structured_partial_columns.py)
     "partial columns": {f"partial_{op}{g}" for op in ("concat", "sum") for g in ("", "_grad")},
     "identity_loss and fused_softmax_mask": {
@@ -444,6 +446,7 @@ CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
 CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
 CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
 CASES["partial columns"] = cases_partial_columns.CASES
+CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]

@@ -11,11 +11,11 @@ import functools
 
 import numpy as np
 
-from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
 from ..common import div_grad_grad
 from .elementwise_binary import (  # noqa: F401 (named here for the kernels that call them)
+    FORWARD,
     align,
     align_both,
     bias_grad,
@@ -44,6 +44,7 @@ from .launches import by_variant
 from .selected_rows import sum_with_sparse
 from .runtime.loops import add_same, flat, lazy, run_in_parts
 from ..structured import adapter
+from ...shapes.elementwise import MINUS_ATTRS, minus_meta
 from ...shapes.joining import sum_meta
 
 _elementwise = lazy("_elementwise_loops")
@@ -137,8 +138,10 @@ def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):  # noq
     return clip({"X": ins["X"]}, attrs)
 
 
-def minus(ins, attrs):
-    """Fluid 1.8's minus: X - Y of one shape (checked at run time, as Fluid's)."""
-    if ins["X"].shape != ins["Y"].shape:
-        raise PeError(f"minus takes X and Y of one shape, got X {list(ins['X'].shape)} and Y {list(ins['Y'].shape)}")
-    return elementwise_sub(ins, {"axis": -1})
+def _minus(ins, outs, attrs, meta):
+    """Fluid 1.8's minus: elementwise_sub's out-kernel (its rule's variant, axis -1) on X and Y of one shape."""
+    FORWARD["sub"](ins, outs, MINUS_ATTRS, meta)
+
+
+MINUS = _minus
+minus = adapter(minus_meta, MINUS, "minus")
