@@ -96,3 +96,31 @@ def minus(results, record, direct):
                 record(results, f"minus|{dt}|{shape}|{form}", lambda x=x, y=y: direct(o, {"X": x, "Y": y}, {}, None))
     bad = {"X": np.ones((2, 3)), "Y": np.ones((3,))}
     record(results, "minus|refused", lambda: direct(o, bad, {}, None))
+
+
+def cvm(results, record, direct):
+    """cvm and cvm_grad: use_cvm or not, float32/64, empty batches, layouts, X with LoD (a CVM row per sequence) or
+    without (one per row), a CVM of too few rows (refused)."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    fwd, grad = registry.get("cvm"), registry.get("cvm_grad")
+    for dt in ("float32", "float64"):
+        for n, lod in ((5, None), (5, [[0, 2, 5]]), (0, None), (4, [[0, 1, 1, 4]])):
+            for form, x in _forms(f"cvm|{dt}|{n}", (n, 6), dt).items():
+                x = np.abs(x) if form == "c" else x
+                crows = n if lod is None else len(lod[0]) - 1
+                for bad in (False, True):
+                    c = np.abs(_values(f"cvm|{dt}|{n}|c", (max(crows - bad, 0), 2), dt))
+                    for use in (True, False):
+                        attrs = {"use_cvm": use}
+                        key = f"cvm|{dt}|{n}|{lod}|{form}|{bad}|{use}"
+
+                        def ctx(lod=lod):
+                            return KernelContext(lod={} if lod is None else {"X": lod})
+
+                        ins = {"X": x, "CVM": c}
+                        record(results, key, lambda ins=ins, a=attrs: direct(fwd, ins, a, ctx()))
+                        dy = _values(f"{key}|dy", (n, 6 if use else 4), dt)
+                        gins = {"X": x, "CVM": c, "Y@GRAD": dy}
+                        record(results, key + "|grad", lambda g=gins, a=attrs: direct(grad, g, a, ctx()))

@@ -21,6 +21,7 @@ from tests.ops import (
     cases_activation,
     cases_activation_math,
     cases_creation,
+    cases_cvm,
     cases_cumulative,
     cases_diagonals,
     cases_dropout,
@@ -287,6 +288,8 @@ CONVERTED = {
     # (aliases, fresh and filled: tests/kernels/test_structured_identity_loss_masked_softmax.py)
     # (elementwise_sub's rule and out-kernel on one shape; its refusal: tests/kernels/test_structured_minus.py)
     "minus": {"minus"},
+    # (their buffers filled, with and without LoD: tests/kernels/test_structured_cvm.py)
+    "cvm": {"cvm", "cvm_grad"},
     # (list buffers filled: tests/kernels/test_structured_partial_columns.py)
     "partial columns": {f"partial_{op}{g}" for op in ("concat", "sum") for g in ("", "_grad")},
     "identity_loss and fused_softmax_mask": {
@@ -446,6 +449,7 @@ CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
 CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
 CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
 CASES["partial columns"] = cases_partial_columns.CASES
+CASES["cvm"] = cases_cvm.CASES
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 CASES["schedules and noisy updates"] = [
@@ -499,6 +503,7 @@ OWN_TESTS = (
     "fused updates",
     "identity_loss and fused_softmax_mask",
     "partial columns",
+    "cvm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
