@@ -64,7 +64,7 @@ pow2_decay_with_linear_warmup on tools/loss_scaling_case_bytes.py's; for optimiz
 average_accumulates, dpsgd and dgc_momentum on tools/schedule_case_bytes.py's; for fused_optimizer, the fused
 updates on tools/fused_update_case_bytes.py's lists, dtypes, row-sparse gradients, attributes and in-place runs; for
 loss_identity, masked_softmax and partial_columns, their ops and grad ops on tools/small_ops_case_bytes.py's, and
-minus (no op cases of its own) and cvm the same way; for norms
+minus and clip_by_norm with dgc_clip_by_norm (no op cases of their own) and cvm the same way; for norms
 (affine_channel, lrn, norm, instance_norm, group_norm)
 the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
@@ -164,7 +164,11 @@ def _family_cases(family):
         "images",
     ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's forms alone)
         return []
-    if family in ("linalg_lapack", "minus"):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's forms alone)
+    if family in (
+        "linalg_lapack",
+        "minus",
+        "clip_by_norm",
+    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -898,7 +902,7 @@ def dump(root, families, out, threads=1):
         for family in ("random", "sampling", "complex"):
             if family in families:
                 getattr(importlib.import_module("random_case_bytes"), family)(results, _record, _direct)
-        for family in ("loss_identity", "masked_softmax", "partial_columns", "minus", "cvm"):
+        for family in ("loss_identity", "masked_softmax", "partial_columns", "minus", "cvm", "clip_by_norm"):
             if family in families:
                 getattr(importlib.import_module("small_ops_case_bytes"), family)(results, _record, _direct)
         if "fused_optimizer" in families:

@@ -124,3 +124,27 @@ def cvm(results, record, direct):
                         dy = _values(f"{key}|dy", (n, 6 if use else 4), dt)
                         gins = {"X": x, "CVM": c, "Y@GRAD": dy}
                         record(results, key + "|grad", lambda g=gins, a=attrs: direct(grad, g, a, ctx()))
+
+
+def clip_by_norm(results, record, direct):
+    """clip_by_norm and dgc_clip_by_norm: float16/32/64, norms above and below max_norm, empty and 0-D values, layouts,
+    row-sparse X (duplicate rows), ramp-up steps before, at and after, and none."""
+    from pe_cli.base.selected_rows import SelectedRows
+    from pe_cli.ops import registry
+
+    c, d = registry.get("clip_by_norm"), registry.get("dgc_clip_by_norm")
+    for dt in ("float32", "float64", "float16"):
+        for shape in ((3, 4), (0, 2), (), (7,)):
+            for form, x in _forms(f"cbn|{dt}|{shape}", shape, dt).items():
+                for max_norm in (0.5, 100.0):
+                    key = f"cbn|{dt}|{shape}|{form}|{max_norm}"
+                    record(results, key, lambda x=x, m=max_norm: direct(c, {"X": x}, {"max_norm": m}, None))
+                    for begin, step in ((-1, 0), (3, 1), (3, 3), (0, 9)):
+                        ins = {"X": x, "current_step": np.array([step], "float32")}
+                        attrs = {"max_norm": max_norm, "rampup_begin_step": begin}
+                        record(results, f"{key}|dgc|{begin}|{step}", lambda i=ins, a=attrs: direct(d, i, a, None))
+        rows = SelectedRows(np.array([2, 0, 2]), _values(f"cbn|{dt}|rows", (3, 4), dt), 5)
+        for max_norm in (0.5, 100.0):
+            record(
+                results, f"cbn|{dt}|rows|{max_norm}", lambda m=max_norm: direct(c, {"X": rows}, {"max_norm": m}, None)
+            )

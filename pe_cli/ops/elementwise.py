@@ -287,6 +287,7 @@ register(
 register(
     "clip_by_norm",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.clip_by_norm_meta, cpu=cpu_elementwise.CLIP_BY_NORM),
     inputs=["X"],
     outputs=["Out"],
     attrs={"max_norm": Attr(1.0, positive, "> 0")},
@@ -321,6 +322,7 @@ for _type, _doc in (
 register(
     "dgc_clip_by_norm",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.dgc_clip_by_norm_meta, cpu=cpu_elementwise.DGC_CLIP_BY_NORM),
     inputs=["current_step", "X"],
     outputs=["Out"],
     attrs={"max_norm": Attr(1.0, positive, "> 0"), "rampup_begin_step": -1.0},

@@ -165,3 +165,19 @@ def minus_meta(attrs, ins, facts):
 
 
 MINUS_ATTRS = {"axis": -1}  # (elementwise_sub's attributes minus runs with)
+
+
+def clip_by_norm_meta(attrs, ins, facts):
+    """clip_by_norm's Out: X's shape and dtype, numpy's form ("numpy", fresh; a row-sparse X's merged rows: the
+    SelectedRows it makes)."""
+    x = ins["X"]
+    return Meta({"Out": (tuple(x.shape), np.dtype(x.dtype))}, "numpy", fresh=True)
+
+
+def dgc_clip_by_norm_meta(attrs, ins, facts):
+    """dgc_clip_by_norm's: X itself before any ramp-up (rampup_begin_step < 0: Meta.aliases), else clip_by_norm's
+    from the ramp-up step on, X as it is before it (current_step's value: the out-kernel reads it)."""
+    x = ins["X"]
+    if int(attrs["rampup_begin_step"]) < 0:
+        return Meta({"Out": (tuple(x.shape), np.dtype(x.dtype))}, "through", aliases={"Out": "X"})
+    return clip_by_norm_meta(attrs, ins, facts)

@@ -288,6 +288,8 @@ CONVERTED = {
     # (aliases, fresh and filled: tests/kernels/test_structured_identity_loss_masked_softmax.py)
     # (elementwise_sub's rule and out-kernel on one shape; its refusal: tests/kernels/test_structured_minus.py)
     "minus": {"minus"},
+    # (fresh, a SelectedRows too; dgc's alias: tests/kernels/test_structured_clip_by_norm.py)
+    "clip_by_norm": {"clip_by_norm", "dgc_clip_by_norm"},
     # (their buffers filled, with and without LoD: tests/kernels/test_structured_cvm.py)
     "cvm": {"cvm", "cvm_grad"},
     # (list buffers filled: tests/kernels/test_structured_partial_columns.py)
@@ -450,6 +452,7 @@ CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss
 CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
 CASES["partial columns"] = cases_partial_columns.CASES
 CASES["cvm"] = cases_cvm.CASES
+CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 CASES["schedules and noisy updates"] = [
@@ -504,6 +507,7 @@ OWN_TESTS = (
     "identity_loss and fused_softmax_mask",
     "partial columns",
     "cvm",
+    "clip_by_norm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

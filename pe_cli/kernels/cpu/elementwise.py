@@ -43,8 +43,8 @@ from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, n
 from .launches import by_variant
 from .selected_rows import sum_with_sparse
 from .runtime.loops import add_same, flat, lazy, run_in_parts
-from ..structured import adapter
-from ...shapes.elementwise import MINUS_ATTRS, minus_meta
+from ..structured import adapter, fresh_output
+from ...shapes.elementwise import MINUS_ATTRS, clip_by_norm_meta, minus_meta
 from ...shapes.joining import sum_meta
 
 _elementwise = lazy("_elementwise_loops")
@@ -113,11 +113,12 @@ SUM = by_variant(
 sum = adapter(sum_meta, SUM, "sum")
 
 
-def clip_by_norm(ins, attrs):
+def _clip_by_norm(ins, attrs):
+    """clip_by_norm's numpy form (dgc_clip_by_norm's clip too)."""
     x = ins["X"]
     if isinstance(x, SelectedRows):  # as Fluid's: the rows merged (duplicates summed), their values clipped
         rows, values = x.merged()
-        return {"Out": x.with_arrays(rows, clip_by_norm({"X": values}, attrs)["Out"])}
+        return {"Out": x.with_arrays(rows, _clip_by_norm({"X": values}, attrs)["Out"])}
     norm = np.sqrt(np.sum(np.square(x, dtype=x.dtype), dtype=x.dtype))
     max_norm = x.dtype.type(attrs["max_norm"])
     if norm > max_norm:
@@ -130,7 +131,7 @@ def elementwise_div_grad_grad(ins, attrs, ctx):
     return div_grad_grad(globals(), ins, attrs, ctx)
 
 
-def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):  # noqa: F811 (not the clip op)
+def dgc_clip_by_norm(ins, attrs, clip=_clip_by_norm, step_of=lambda s: s):  # noqa: F811 (not the clip op)
     """clip_by_norm from step rampup_begin_step on (``clip``, ``step_of``: the CUDA kernel's clip and host copy)."""
     begin = int(attrs["rampup_begin_step"])
     if begin < 0 or int(np.asarray(step_of(ins["current_step"])).reshape(-1)[0]) < begin:
@@ -145,3 +146,25 @@ def _minus(ins, outs, attrs, meta):
 
 MINUS = _minus
 minus = adapter(minus_meta, MINUS, "minus")
+
+
+def _put(form):
+    """The out-kernel of a fresh variant of ``form(ins, attrs)``: its Out handed over (a row-sparse Out as it is;
+    an array a copy only where it is an input or no new C-contiguous array: ``fresh_output``)."""
+
+    def out(ins, outs, attrs, meta):
+        value = form(ins, attrs)["Out"]
+        arrays = tuple(v for v in ins.values() if isinstance(v, np.ndarray))
+        outs["Out"] = value if isinstance(value, SelectedRows) else fresh_output(value, meta.outputs["Out"], arrays)
+
+    out.__name__ = out.__qualname__ = f"{form.__name__}_out"
+    return out
+
+
+def _through(ins, outs, attrs, meta):
+    """dgc_clip_by_norm before any ramp-up: Out is X (the rule's alias)."""
+
+
+CLIP_BY_NORM = _put(_clip_by_norm)
+DGC_CLIP_BY_NORM = by_variant("dgc_clip_by_norm_out", None, numpy=_put(dgc_clip_by_norm), through=_through)
+clip_by_norm = adapter(clip_by_norm_meta, CLIP_BY_NORM, "clip_by_norm")
