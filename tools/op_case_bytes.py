@@ -64,7 +64,8 @@ pow2_decay_with_linear_warmup on tools/loss_scaling_case_bytes.py's; for optimiz
 average_accumulates, dpsgd and dgc_momentum on tools/schedule_case_bytes.py's; for fused_optimizer, the fused
 updates on tools/fused_update_case_bytes.py's lists, dtypes, row-sparse gradients, attributes and in-place runs; for
 loss_identity, masked_softmax and partial_columns, their ops and grad ops on tools/small_ops_case_bytes.py's, and
-minus and clip_by_norm with dgc_clip_by_norm (no op cases of their own) and cvm the same way; for norms
+minus, clip_by_norm with dgc_clip_by_norm and div_grad_grad (elementwise_div_grad_grad: no op cases of their own)
+and cvm the same way; for norms
 (affine_channel, lrn, norm, instance_norm, group_norm)
 the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
@@ -168,6 +169,7 @@ def _family_cases(family):
         "linalg_lapack",
         "minus",
         "clip_by_norm",
+        "div_grad_grad",
     ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
@@ -902,7 +904,15 @@ def dump(root, families, out, threads=1):
         for family in ("random", "sampling", "complex"):
             if family in families:
                 getattr(importlib.import_module("random_case_bytes"), family)(results, _record, _direct)
-        for family in ("loss_identity", "masked_softmax", "partial_columns", "minus", "cvm", "clip_by_norm"):
+        for family in (
+            "loss_identity",
+            "masked_softmax",
+            "partial_columns",
+            "minus",
+            "cvm",
+            "clip_by_norm",
+            "div_grad_grad",
+        ):
             if family in families:
                 getattr(importlib.import_module("small_ops_case_bytes"), family)(results, _record, _direct)
         if "fused_optimizer" in families:

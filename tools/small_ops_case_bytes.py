@@ -148,3 +148,26 @@ def clip_by_norm(results, record, direct):
             record(
                 results, f"cbn|{dt}|rows|{max_norm}", lambda m=max_norm: direct(c, {"X": rows}, {"max_norm": m}, None)
             )
+
+
+def div_grad_grad(results, record, direct):
+    """elementwise_div_grad_grad: float32/64, Y as X's shape or broadcast along axis, DDX or DDY missing, each subset
+    of its outputs wanted."""
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    o = registry.get("elementwise_div_grad_grad")
+    for dt in ("float32", "float64"):
+        for xs, ys, axis in (((3, 4), (3, 4), -1), ((2, 3, 4), (3,), 1), ((2, 3), (3,), -1), ((0, 3), (3,), -1)):
+            y = np.abs(_values(f"dgg|{dt}|{xs}|y", ys, dt)) + 0.5
+            base = {"Y": y, "Out": _values(f"dgg|{dt}|{xs}|o", xs, dt), "DX": _values(f"dgg|{dt}|{xs}|dx", xs, dt)}
+            for given in (("DDX", "DDY"), ("DDX",), ("DDY",), ()):
+                ins = dict(base)
+                ins.update({s: _values(f"dgg|{dt}|{xs}|{s}", xs if s == "DDX" else ys, dt) for s in given})
+                for wanted in (None, {"DDOut"}, {"Y@GRAD", "DOut"}, {"DOut"}):
+                    key = f"dgg|{dt}|{xs}|{ys}|{axis}|{given}|{sorted(wanted or [])}"
+
+                    def call(ins=ins, wanted=wanted, axis=axis):
+                        return direct(o, ins, {"axis": axis}, KernelContext(outputs=wanted))
+
+                    record(results, key, call)

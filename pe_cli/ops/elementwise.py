@@ -123,6 +123,7 @@ for _name, _doc in [
 register(
     "elementwise_div_grad_grad",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.div_grad_grad_meta, cpu=cpu_elementwise.DIV_GRAD_GRAD),
     inputs=["Y", "Out", "DX", "DDX?", "DDY?"],
     outputs=["Y@GRAD?", "DOut?", "DDOut?"],
     attrs={"axis": -1},

@@ -181,3 +181,26 @@ def dgc_clip_by_norm_meta(attrs, ins, facts):
     if int(attrs["rampup_begin_step"]) < 0:
         return Meta({"Out": (tuple(x.shape), np.dtype(x.dtype))}, "through", aliases={"Out": "X"})
     return clip_by_norm_meta(attrs, ins, facts)
+
+
+def div_grad_grad_meta(attrs, ins, facts):
+    """elementwise_div_grad_grad's outputs the op writes (``facts.wanted``; kernels/common.div_grad_grad's, each of
+    the shape and dtype its elementwise kernels give: the first operand's dtype, numpy's broadcast along axis);
+    "numpy", fresh: the arrays those kernels made."""
+    y, out, dx, ddx, ddy = ins["Y"], ins["Out"], ins["DX"], ins.get("DDX"), ins.get("DDY")
+    axis, wanted = attrs["axis"], facts.wanted({"Y@GRAD", "DOut", "DDOut"})
+    if ddy is None:
+        t = (tuple(ddx.shape), ddx.dtype) if ddx is not None else None
+    else:
+        t = (out_shape(tuple(out.shape), tuple(ddy.shape), axis), out.dtype)
+        if ddx is not None:
+            t = (out_shape(tuple(ddx.shape), t[0], axis), ddx.dtype)
+    outputs = {}
+    if t is not None and "Y@GRAD" in wanted:
+        outputs["Y@GRAD"] = (tuple(y.shape), np.dtype(y.dtype))
+    if t is not None and "DDOut" in wanted:
+        outputs["DDOut"] = (out_shape(t[0], tuple(y.shape), axis), np.dtype(t[1]))
+    if "DOut" in wanted:
+        dout = out_shape(tuple(dx.shape), tuple(ddy.shape), axis) if ddy is not None else tuple(dx.shape)
+        outputs["DOut"] = (dout, np.dtype(dx.dtype))
+    return Meta(outputs, "numpy", fresh=True)

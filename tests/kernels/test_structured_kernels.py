@@ -288,6 +288,8 @@ CONVERTED = {
     # (aliases, fresh and filled: tests/kernels/test_structured_identity_loss_masked_softmax.py)
     # (elementwise_sub's rule and out-kernel on one shape; its refusal: tests/kernels/test_structured_minus.py)
     "minus": {"minus"},
+    # (the outputs its context wants, fresh: tests/kernels/test_structured_div_grad_grad.py)
+    "elementwise_div_grad_grad": {"elementwise_div_grad_grad"},
     # (fresh, a SelectedRows too; dgc's alias: tests/kernels/test_structured_clip_by_norm.py)
     "clip_by_norm": {"clip_by_norm", "dgc_clip_by_norm"},
     # (their buffers filled, with and without LoD: tests/kernels/test_structured_cvm.py)

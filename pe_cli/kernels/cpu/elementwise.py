@@ -44,7 +44,7 @@ from .launches import by_variant
 from .selected_rows import sum_with_sparse
 from .runtime.loops import add_same, flat, lazy, run_in_parts
 from ..structured import adapter, fresh_output
-from ...shapes.elementwise import MINUS_ATTRS, clip_by_norm_meta, minus_meta
+from ...shapes.elementwise import MINUS_ATTRS, clip_by_norm_meta, div_grad_grad_meta, minus_meta
 from ...shapes.joining import sum_meta
 
 _elementwise = lazy("_elementwise_loops")
@@ -126,9 +126,15 @@ def _clip_by_norm(ins, attrs):
     return {"Out": x.copy()}
 
 
-def elementwise_div_grad_grad(ins, attrs, ctx):
-    """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
-    return div_grad_grad(globals(), ins, attrs, ctx)
+def _div_grad_grad(ins, outs, attrs, meta, ctx):
+    """Fluid's second-order gradient of elementwise_div, made of this device's kernels above (the arrays they made)."""
+    given = tuple(v for v in ins.values() if isinstance(v, np.ndarray))
+    for slot, value in div_grad_grad(globals(), ins, attrs, ctx).items():
+        outs[slot] = fresh_output(value, meta.outputs[slot], given)
+
+
+_div_grad_grad.takes_context = True
+DIV_GRAD_GRAD = _div_grad_grad
 
 
 def dgc_clip_by_norm(ins, attrs, clip=_clip_by_norm, step_of=lambda s: s):  # noqa: F811 (not the clip op)
@@ -168,3 +174,4 @@ def _through(ins, outs, attrs, meta):
 CLIP_BY_NORM = _put(_clip_by_norm)
 DGC_CLIP_BY_NORM = by_variant("dgc_clip_by_norm_out", None, numpy=_put(dgc_clip_by_norm), through=_through)
 clip_by_norm = adapter(clip_by_norm_meta, CLIP_BY_NORM, "clip_by_norm")
+elementwise_div_grad_grad = adapter(div_grad_grad_meta, DIV_GRAD_GRAD, "elementwise_div_grad_grad")
