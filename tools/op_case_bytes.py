@@ -57,8 +57,17 @@ for diagonals (diag_v2, diagonal, fill_diagonal) the same way;
 for creation and filling, their ops and grad ops through their kernels and executor steps on
 tools/creation_case_bytes.py's dtypes, layouts, attributes and shapes given by tensors;
 for matrix (addmm, dot, cross, kron, trace, bilinear_tensor_product), those ops and their grad ops on
-tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for norms
-(affine_channel, lrn, norm, instance_norm, group_norm) the same way on tools/norm_case_bytes.py's; for linalg_lapack
+tools/matrix_case_bytes.py's dtypes (mixed ones too), shapes, layouts, attributes and contexts; for quantization
+and quantization_linear, their ops on tools/quantization_case_bytes.py's dtypes, layouts, forms and attributes; for
+metric, its ops on tools/metric_case_bytes.py's; for adamw, its loss scaling ops, merged_adam and
+pow2_decay_with_linear_warmup on tools/loss_scaling_case_bytes.py's; for optimizer also lr_schedule,
+average_accumulates, dpsgd and dgc_momentum on tools/schedule_case_bytes.py's; for fused_optimizer, the fused
+updates on tools/fused_update_case_bytes.py's lists, dtypes, row-sparse gradients, attributes and in-place runs; for
+loss_identity, masked_softmax and partial_columns, their ops and grad ops on tools/small_ops_case_bytes.py's, and
+minus, clip_by_norm with dgc_clip_by_norm and div_grad_grad (elementwise_div_grad_grad: no op cases of their own)
+and cvm the same way; for norms
+(affine_channel, lrn, norm, instance_norm, group_norm)
+the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
 cholesky, spectral_norm) and their grad ops on tools/linalg_case_bytes.py's dtypes, layouts, shapes and attributes;
 for images (the
@@ -167,7 +176,12 @@ def _family_cases(family):
     ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's,
         # indexing_case_bytes.py's, rnn_case_bytes.py's forms alone)
         return []
-    if family == "linalg_lapack":  # (tools/linalg_case_bytes.py's forms alone)
+    if family in (
+        "linalg_lapack",
+        "minus",
+        "clip_by_norm",
+        "div_grad_grad",
+    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -833,6 +847,7 @@ def dump(root, families, out, threads=1):
             updates.dense_updates(results, _record, _direct)
             updates.numpy_updates(results, _record, _direct)
             updates.adam_updates(results, _record, _direct)
+            importlib.import_module("schedule_case_bytes").schedules(results, _record, _direct)
         if "dropout" in families:
             _dropout(results)
         if "manipulation" in families:
@@ -910,6 +925,26 @@ def dump(root, families, out, threads=1):
         for family in ("random", "sampling", "complex"):
             if family in families:
                 getattr(importlib.import_module("random_case_bytes"), family)(results, _record, _direct)
+        for family in (
+            "loss_identity",
+            "masked_softmax",
+            "partial_columns",
+            "minus",
+            "cvm",
+            "clip_by_norm",
+            "div_grad_grad",
+        ):
+            if family in families:
+                getattr(importlib.import_module("small_ops_case_bytes"), family)(results, _record, _direct)
+        if "fused_optimizer" in families:
+            importlib.import_module("fused_update_case_bytes").fused_optimizer(results, _record, _direct)
+        if "adamw" in families:
+            importlib.import_module("loss_scaling_case_bytes").adamw(results, _record, _direct)
+        if "metric" in families:
+            importlib.import_module("metric_case_bytes").metric(results, _record, _direct)
+        for family in ("quantization", "quantization_linear"):
+            if family in families:
+                getattr(importlib.import_module("quantization_case_bytes"), family)(results, _record, _direct)
         if "sequence_shape" in families:
             importlib.import_module("sequence_case_bytes").sequence_shape(results, _record, _direct)
             importlib.import_module("sequence_case_bytes").lod_resets(results, _record, _direct)

@@ -83,6 +83,7 @@ def _infer_unscale(ctx):
 register(
     "check_finite_and_unscale",
     kernel_module="adamw",
+    structured=Structured(meta=meta_rules.check_finite_and_unscale_meta, cpu=cpu_adamw.OUT["check_finite_and_unscale"]),
     inputs=["X*", "Scale"],
     outputs=["Out*", "FoundInfinite"],
     attrs=dict(QUANT),
@@ -106,6 +107,7 @@ def _infer_update_scaling(ctx):
 register(
     "update_loss_scaling",
     kernel_module="adamw",
+    structured=Structured(meta=meta_rules.update_loss_scaling_meta, cpu=cpu_adamw.OUT["update_loss_scaling"]),
     inputs=["X*", "FoundInfinite", "PrevLossScaling", "InGoodSteps", "InBadSteps", "StopUpdate?"],
     outputs=["Out*", "LossScaling", "OutGoodSteps", "OutBadSteps"],
     lod="drop",
@@ -139,6 +141,7 @@ def _infer_merged_adam(ctx):
 register(
     "merged_adam",
     kernel_module="adamw",
+    structured=Structured(meta=meta_rules.merged_adam_meta, cpu=cpu_adamw.OUT["merged_adam"]),
     inputs=["Param*", "Grad*", "LearningRate*", "Moment1*", "Moment2*", "Beta1Pow*", "Beta2Pow*", "MasterParam*?"],
     outputs=["ParamOut*", "Moment1Out*", "Moment2Out*", "Beta1PowOut*", "Beta2PowOut*", "MasterParamOut*?"],
     attrs={
@@ -164,6 +167,9 @@ def _infer_pow2_decay(ctx):
 register(
     "pow2_decay_with_linear_warmup",
     kernel_module="adamw",
+    structured=Structured(
+        meta=meta_rules.pow2_decay_with_linear_warmup_meta, cpu=cpu_adamw.OUT["pow2_decay_with_linear_warmup"]
+    ),
     inputs=["LearningRate", "Step"],
     outputs=["LearningRateOut", "StepOut"],
     infer=_infer_pow2_decay,

@@ -1,7 +1,9 @@
 """cvm (Fluid 1.8's continuous_value_model) for CTR models: each row's first two values are its
 show and click counts (kernels in kernels/<device>/cvm.py)."""
 
-from .define import fmt_shape, register
+from ..kernels.cpu import cvm as cpu_cvm
+from ..shapes import cvm as rules
+from .define import Structured, fmt_shape, register
 
 
 def _infer(ctx):
@@ -30,6 +32,7 @@ def _infer_grad(ctx):
 register(
     "cvm",
     kernel_module="cvm",
+    structured=Structured(meta=rules.cvm_meta, cpu=cpu_cvm.CVM),
     inputs=["X", "CVM"],
     outputs=["Y"],
     attrs={"use_cvm": True},
@@ -45,6 +48,7 @@ register(
 register(
     "cvm_grad",
     kernel_module="cvm",
+    structured=Structured(meta=rules.cvm_grad_meta, cpu=cpu_cvm.CVM_GRAD),
     inputs=["X", "CVM", "Y@GRAD"],
     outputs=["X@GRAD"],
     attrs={"use_cvm": True},

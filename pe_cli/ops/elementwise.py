@@ -123,6 +123,7 @@ for _name, _doc in [
 register(
     "elementwise_div_grad_grad",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.div_grad_grad_meta, cpu=cpu_elementwise.DIV_GRAD_GRAD),
     inputs=["Y", "Out", "DX", "DDX?", "DDY?"],
     outputs=["Y@GRAD?", "DOut?", "DDOut?"],
     attrs={"axis": -1},
@@ -287,6 +288,7 @@ register(
 register(
     "clip_by_norm",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.clip_by_norm_meta, cpu=cpu_elementwise.CLIP_BY_NORM),
     inputs=["X"],
     outputs=["Out"],
     attrs={"max_norm": Attr(1.0, positive, "> 0")},
@@ -321,6 +323,7 @@ for _type, _doc in (
 register(
     "dgc_clip_by_norm",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.dgc_clip_by_norm_meta, cpu=cpu_elementwise.DGC_CLIP_BY_NORM),
     inputs=["current_step", "X"],
     outputs=["Out"],
     attrs={"max_norm": Attr(1.0, positive, "> 0"), "rampup_begin_step": -1.0},
@@ -352,6 +355,7 @@ def _grad_minus(g):
 register(
     "minus",
     kernel_module="elementwise",
+    structured=Structured(meta=meta_rules.minus_meta, cpu=cpu_elementwise.MINUS),
     inputs=["X", "Y"],
     outputs=["Out"],
     infer=_infer_minus,

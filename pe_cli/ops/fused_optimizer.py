@@ -7,10 +7,13 @@ Grad, the state inputs and every output) is a list here, the i-th entries being 
 parameter's; ``LearningRate`` stays one variable shared by all, and the attributes are the update
 op's (the pass fuses only updates with equal attributes and one learning-rate variable). The
 kernels run the update op's kernel on each parameter in turn (pe_cli/kernels/fused_math.py), so the
-numbers are those of the separate updates to the bit. No gradient."""
+numbers are those of the separate updates to the bit (structured kernels: the update op's meta rule on each
+parameter's entries, shapes/fused_optimizer.py). No gradient."""
 
+from ..kernels.cpu import fused_optimizer as cpu_fused
+from ..shapes.fused_optimizer import fused_update_meta
 from . import momentum, optimizer  # noqa: F401  (register the update ops the fused ones are made from)
-from .define import defined, fmt_shape, register
+from .define import Structured, defined, fmt_shape, register
 
 FUSABLE_OPTIMIZERS = ("sgd", "momentum", "adam")  # Fluid fuses these three
 SHARED = "LearningRate"  # the one input all the fused updates share
@@ -61,6 +64,7 @@ for _base in FUSABLE_OPTIMIZERS:
     register(
         fused_type(_base),
         kernel_module="fused_optimizer",
+        structured=Structured(meta=fused_update_meta(_def.structured.meta), cpu=cpu_fused.OUT[fused_type(_base)]),
         inputs=[f"{s}*" for s in _ins] + [SHARED],
         outputs=[f"{s}*" for s in _outs],
         attrs=dict(_def.attrs),

@@ -1,7 +1,9 @@
 """identity_loss (paddle.incubate.identity_loss): X itself as the loss, reduced by `reduction` (0: sum, 1: mean,
 2: none)."""
 
-from .define import Attr, grad_of, register
+from ..kernels.cpu import loss_identity as cpu_loss_identity
+from ..shapes import loss_identity as rules
+from .define import Attr, Structured, grad_of, register
 from .pointwise_math import QUANT
 
 _ATTRS = {"reduction": Attr(1, choices=(0, 1, 2)), **QUANT}
@@ -14,6 +16,7 @@ def _infer(ctx):
 register(
     "identity_loss",
     kernel_module="loss_identity",
+    structured=Structured(meta=rules.identity_loss_meta, cpu=cpu_loss_identity.IDENTITY_LOSS),
     inputs=["X"],
     outputs=["Out"],
     attrs=_ATTRS,
@@ -26,6 +29,7 @@ register(
 register(
     "identity_loss_grad",
     kernel_module="loss_identity",
+    structured=Structured(meta=rules.identity_loss_grad_meta, cpu=cpu_loss_identity.IDENTITY_LOSS_GRAD),
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ATTRS,

@@ -2,7 +2,9 @@
 [B, 1, S, S] broadcast over X's heads. The gradient is softmax's, from Out; none flows to Mask. (Its causal twin,
 fused_softmax_mask_upper_triangle, has no CPU kernel in Paddle 2.6.2: no oracle, not here.)"""
 
-from .define import fmt_shape, grads_like, register
+from ..kernels.cpu import masked_softmax as cpu_masked_softmax
+from ..shapes import softmax as rules
+from .define import Structured, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
 
 
@@ -31,6 +33,7 @@ for _name, _inputs, _doc in (("fused_softmax_mask", ["X", "Mask"], "Out = softma
     register(
         _name,
         kernel_module="masked_softmax",
+        structured=Structured(meta=rules.fused_softmax_mask_meta, cpu=cpu_masked_softmax.FUSED_SOFTMAX_MASK),
         inputs=_inputs,
         outputs=["Out"],
         attrs=dict(QUANT),
@@ -44,6 +47,7 @@ for _name, _inputs, _doc in (("fused_softmax_mask", ["X", "Mask"], "Out = softma
         f"{_name}_grad",
         kernel_module="masked_softmax",
         kernel="masked_softmax_grad",
+        structured=Structured(meta=rules.masked_softmax_grad_meta, cpu=cpu_masked_softmax.MASKED_SOFTMAX_GRAD),
         inputs=["Out", "Out@GRAD"],
         outputs=["X@GRAD"],
         attrs=dict(QUANT),

@@ -1,7 +1,9 @@
 """Metric ops: accuracy, auc and mean_iou (top_k and arg_max/arg_min, which accuracy reads, are in indexing.py).
 None of them has a gradient."""
 
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import metric as cpu_metric
+from ..shapes import metric as rules
+from .define import Attr, Structured, fmt_shape, register
 
 
 def _infer_accuracy(ctx):
@@ -22,6 +24,7 @@ def _infer_accuracy(ctx):
 
 register(
     "accuracy",
+    structured=Structured(meta=rules.accuracy_meta, cpu=cpu_metric.OUT["accuracy"]),
     kernel_module="metric",
     inputs=["Out", "Indices", "Label"],
     outputs=["Accuracy", "Correct", "Total"],
@@ -49,6 +52,7 @@ def _infer_auc(ctx):
 
 register(
     "auc",
+    structured=Structured(meta=rules.auc_meta, cpu=cpu_metric.OUT["auc"]),
     kernel_module="metric",
     inputs=["Predict", "Label", "StatPos", "StatNeg"],
     outputs=["AUC", "StatPosOut", "StatNegOut"],
@@ -83,6 +87,7 @@ def _infer_mean_iou(ctx):
 
 register(
     "mean_iou",
+    structured=Structured(meta=rules.mean_iou_meta, cpu=cpu_metric.OUT["mean_iou"]),
     kernel_module="metric",
     run_dtypes={"Predictions": ("int32", "int64"), "Labels": ("int32", "int64")},
     inputs=["Predictions", "Labels", "InWrongs*?", "InCorrects*?", "InMeanIou*?"],
@@ -115,6 +120,7 @@ def _infer_pair(ctx):
 
 register(
     "positive_negative_pair",
+    structured=Structured(meta=rules.positive_negative_pair_meta, cpu=cpu_metric.OUT["positive_negative_pair"]),
     kernel_module="metric",
     inputs=[
         "Score",
@@ -159,6 +165,7 @@ def _precision_recall_shapes(ctx, n):
 
 register(
     "precision_recall",
+    structured=Structured(meta=rules.precision_recall_meta, cpu=cpu_metric.OUT["precision_recall"]),
     kernel_module="metric",
     inputs=["MaxProbs", "Indices", "Labels", "Weights?", "StatesInfo?"],
     outputs=["BatchMetrics", "AccumMetrics", "AccumStatesInfo"],

@@ -9,7 +9,7 @@ from ..base.activations import real_number
 from ..base.dtypes import VarType
 from ..base.dims import known_numel
 from ..kernels.cpu import optimizer_numpy as cpu_numpy_updates, optimizer_out as cpu_updates
-from ..kernels.cpu import optimizer_schedules as cpu_schedules
+from ..kernels.cpu import optimizer as cpu_optimizer, optimizer_schedules as cpu_schedules
 from ..shapes import optimizer as meta_rules
 from .define import Attr, Structured, fmt_shape, register
 
@@ -58,6 +58,7 @@ register(
 register(
     "dgc_momentum",
     kernel_module="optimizer",
+    structured=Structured(meta=meta_rules.dgc_momentum_meta, cpu=cpu_optimizer.OUT_MORE["dgc_momentum"]),
     inputs=["Param", "Grad", "Velocity", "LearningRate", "current_step", "nranks"],
     outputs=["ParamOut", "VelocityOut", "Grad_out"],
     attrs={"mu": Attr(0.9, *NUMBER), "use_nesterov": False, "rampup_begin_step": -1.0},
@@ -71,6 +72,7 @@ register(
 register(
     "dpsgd",
     kernel_module="optimizer",
+    structured=Structured(meta=meta_rules.dpsgd_meta, cpu=cpu_optimizer.OUT_MORE["dpsgd"]),
     inputs=["Param", "Grad", "LearningRate"],
     outputs=["ParamOut"],
     attrs={"clip": Attr(10.0, *NUMBER), "batch_size": Attr(16.0, *NUMBER), "sigma": Attr(1.0, *NUMBER), "seed": 0},
@@ -304,6 +306,7 @@ def _infer_average_accumulates(ctx):
 register(
     "average_accumulates",
     kernel_module="optimizer",
+    structured=Structured(meta=meta_rules.average_accumulates_meta, cpu=cpu_schedules.AVERAGE_ACCUMULATES),
     inputs=["param"] + [f"in_{n}" for n in _SUMS + _COUNTS],
     outputs=[f"out_{n}" for n in _SUMS + _COUNTS],
     attrs={
@@ -364,6 +367,7 @@ def _infer_lr_schedule(ctx):
 register(
     "lr_schedule",
     kernel_module="optimizer",
+    structured=Structured(meta=meta_rules.lr_schedule_meta, cpu=cpu_schedules.LR_SCHEDULE),
     inputs=["Step", "LearningRate?"],
     outputs=["Out"],
     attrs={

@@ -4,7 +4,9 @@ CTR models): each input X[i] [batch, n] gives its columns [start_index, start_in
 along the columns, partial_sum adds them. Kernels in kernels/<device>/partial_columns.py."""
 
 from ..shapes.manipulation import column_window
-from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, register
+from ..kernels.cpu import partial_columns as cpu_partial
+from ..shapes import partial_columns as rules
+from .define import Attr, Structured, backend_attrs, fmt_shape, grad_of, grads_like, register
 
 _ATTRS = {"start_index": Attr(0), "length": Attr(-1, lambda v: v == -1 or v > 0, "-1 (to the end) or > 0")}
 # partial_concat's kernel takes any length < 0 to the end (partial_sum's only -1)
@@ -50,6 +52,7 @@ for _type, _infer, _attrs, _doc in [
     register(
         _type,
         kernel_module="partial_columns",
+        structured=Structured(meta=getattr(rules, f"{_type}_meta"), cpu=cpu_partial.OUT[_type]),
         inputs=["X*"],
         outputs=["Out"],
         attrs=_attrs,
@@ -62,6 +65,7 @@ for _type, _infer, _attrs, _doc in [
     register(
         _type + "_grad",
         kernel_module="partial_columns",
+        structured=Structured(meta=rules.partial_grad_meta, cpu=cpu_partial.OUT[_type + "_grad"]),
         inputs=["X*", "Out@GRAD"],
         outputs=["X@GRAD*"],
         attrs=_attrs,

@@ -26,9 +26,16 @@ oneDNN int8 ops quantize (float32 -> int8 / uint8 by Scale), dequantize and requ
 oneDNN's reorders compute them (round half to even, saturated)."""
 
 from ..base.activations import real_number
-from .define import Attr, fmt_shape, in_range, positive, register
+from ..kernels.cpu import quantization as cpu_quantization
+from ..shapes import quantization as rules
+from .define import Attr, Structured, fmt_shape, in_range, positive, register
 
 _BITS = Attr(8, in_range(1, 16), "an int in [1, 16]")
+
+
+def _structured(op, meta):
+    """The op's structured kernel: its meta rule (shapes/quantization.py) and out-kernel, kernels/cpu/quantization.py's."""
+    return Structured(meta=meta, cpu=cpu_quantization.OUT[op])
 
 
 def _infer_quantize(ctx):
@@ -74,6 +81,7 @@ _COMMON = dict(kernel_module="quantization", grad=_straight_through)
 
 register(
     "fake_quantize_abs_max",
+    structured=_structured("fake_quantize_abs_max", rules.fake_quantize_abs_max_meta),
     inputs=["X"],
     outputs=["Out", "OutScale"],
     attrs={"bit_length": _BITS},
@@ -83,6 +91,7 @@ register(
 )
 register(
     "fake_quantize_range_abs_max",
+    structured=_structured("fake_quantize_range_abs_max", rules.fake_quantize_range_abs_max_meta),
     inputs=["X", "InScale", "Iter?", "InScales?"],
     outputs=["Out", "OutScale", "OutScales?"],
     attrs={"window_size": Attr(10000, positive, "> 0"), "bit_length": _BITS, "is_test": False},
@@ -93,6 +102,7 @@ register(
 )
 register(
     "fake_quantize_moving_average_abs_max",
+    structured=_structured("fake_quantize_moving_average_abs_max", rules.moving_average_meta),
     inputs=["X", "InScale", "InAccum?", "InState?"],
     outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
     attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "bit_length": _BITS, "is_test": False},
@@ -102,6 +112,7 @@ register(
 )
 register(
     "fake_dequantize_max_abs",
+    structured=_structured("fake_dequantize_max_abs", rules.fake_dequantize_max_abs_meta),
     inputs=["X", "Scale"],
     outputs=["Out"],
     attrs={"max_range": Attr(127.0, real_number, "a number")},
@@ -148,6 +159,7 @@ def _infer_onednn(out_dtype):
 _KERNELS = dict(kernel_module="quantization")
 register(
     "fake_channel_wise_quantize_abs_max",
+    structured=_structured("fake_channel_wise_quantize_abs_max", rules.fake_channel_wise_quantize_abs_max_meta),
     inputs=["X"],
     outputs=["Out", "OutScale"],
     attrs={"bit_length": _BITS},
@@ -158,6 +170,7 @@ register(
 )
 register(
     "fake_channel_wise_dequantize_max_abs",
+    structured=_structured("fake_channel_wise_dequantize_max_abs", rules.fake_channel_wise_dequantize_max_abs_meta),
     inputs=["X", "Scales*"],
     outputs=["Out"],
     attrs={"quant_bits": Attr([8], lambda v: all(1 <= b <= 16 for b in v), "ints in [1, 16]")},
@@ -168,6 +181,7 @@ register(
 )
 register(
     "fake_quantize_dequantize_moving_average_abs_max",
+    structured=_structured("fake_quantize_dequantize_moving_average_abs_max", rules.moving_average_meta),
     inputs=["X", "InScale", "InAccum?", "InState?"],
     outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
     attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "bit_length": _BITS, "is_test": False},
@@ -177,6 +191,7 @@ register(
 )
 register(
     "moving_average_abs_max_scale",
+    structured=_structured("moving_average_abs_max_scale", rules.moving_average_abs_max_scale_meta),
     inputs=["X", "InAccum?", "InState?"],
     outputs=["Out", "OutScale", "OutState?", "OutAccum?"],
     attrs={"moving_rate": Attr(0.9, in_range(0.0, 1.0), "in [0, 1]"), "is_test": False},
@@ -186,6 +201,7 @@ register(
 )
 register(
     "dequantize_abs_max",
+    structured=_structured("dequantize_abs_max", rules.to_float32_meta),
     inputs=["X", "Scale"],
     outputs=["Out"],
     attrs={"max_range": Attr(127.0, positive, "> 0")},
@@ -195,6 +211,7 @@ register(
 )
 register(
     "dequantize_log",
+    structured=_structured("dequantize_log", rules.to_float32_meta),
     inputs=["X", "Dict"],
     outputs=["Out"],
     infer=_infer_to_float,
@@ -203,6 +220,7 @@ register(
 )
 register(
     "quantize",
+    structured=_structured("quantize", rules.quantize_meta),
     inputs=["Input"],
     outputs=["Output"],
     attrs={"is_negative_input": False, "Scale": 1.0, "output_format": Attr("NHWC", choices=("NHWC", "NCHW"))},
@@ -213,6 +231,7 @@ register(
 )
 register(
     "dequantize",
+    structured=_structured("dequantize", rules.dequantize_meta),
     inputs=["Input"],
     outputs=["Output"],
     attrs={"Scale": 1.0},
@@ -222,6 +241,7 @@ register(
 )
 register(
     "requantize",
+    structured=_structured("requantize", rules.requantize_meta),
     inputs=["Input"],
     outputs=["Output"],
     attrs={"Scale_in": 1.0, "Scale_out": 1.0},
@@ -231,6 +251,7 @@ register(
 )
 register(
     "fake_quantize_grad",
+    structured=_structured("fake_quantize_grad", rules.fake_quantize_grad_meta),
     kernel_module="quantization",
     inputs=["Out@GRAD"],
     outputs=["X@GRAD"],

@@ -3,7 +3,9 @@ PaddleSlim's quantized inference models hold: X to the integers of bit_length bi
 per channel along quant_axis, and back; inference only: is_test, no observer). (Paddle 2.6.2's CPU build has
 no kernel of fake_quantize_dequantize_abs_max and its channel-wise twin, GPU-only: no oracle, not here.)"""
 
-from .define import Attr, fmt_shape, is_int, register
+from ..kernels.cpu import quantization_linear as cpu_linear
+from ..shapes import quantization as rules
+from .define import Attr, Structured, fmt_shape, is_int, register
 from .pointwise_math import QUANT
 
 _BITS = Attr(8, lambda v: is_int(v) and 1 < v <= 16, "an int in [2, 16]")
@@ -45,6 +47,7 @@ for _type, _doc in (
     register(
         _type,
         kernel_module="quantization_linear",
+        structured=Structured(meta=getattr(rules, f"{_type}_meta"), cpu=cpu_linear.OUT[_type]),
         inputs=["X", "Scale", "ZeroPoint", "InAccum?", "InState?"],
         outputs=["Y", "OutState?", "OutAccum?", "OutScale?"],
         attrs=dict(_LINEAR_ATTRS),

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..base.broadcast_shapes import broadcast
 from ..base.dims import numel
+from ..base.errors import PeError
 from .structured import Meta
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -152,3 +153,54 @@ OPS = ("add", "sub", "mul", "div", "max", "min", "pow", "floordiv", "mod")
 GRAD_OPS = ("add", "sub", "mul", "div", "max", "min", "pow")
 FORWARD = {op: binary_meta(op) for op in OPS}
 GRAD = {op: grad_meta(op) for op in GRAD_OPS}
+
+
+def minus_meta(attrs, ins, facts):
+    """Fluid 1.8's minus: elementwise_sub's rule (axis -1) on X and Y of one shape (refused otherwise, as Fluid
+    refuses it at run time)."""
+    x, y = ins["X"], ins["Y"]
+    if tuple(x.shape) != tuple(y.shape):
+        raise PeError(f"minus takes X and Y of one shape, got X {list(x.shape)} and Y {list(y.shape)}")
+    return FORWARD["sub"](MINUS_ATTRS, ins, facts)
+
+
+MINUS_ATTRS = {"axis": -1}  # (elementwise_sub's attributes minus runs with)
+
+
+def clip_by_norm_meta(attrs, ins, facts):
+    """clip_by_norm's Out: X's shape and dtype, numpy's form ("numpy", fresh; a row-sparse X's merged rows: the
+    SelectedRows it makes)."""
+    x = ins["X"]
+    return Meta({"Out": (tuple(x.shape), np.dtype(x.dtype))}, "numpy", fresh=True)
+
+
+def dgc_clip_by_norm_meta(attrs, ins, facts):
+    """dgc_clip_by_norm's: X itself before any ramp-up (rampup_begin_step < 0: Meta.aliases), else clip_by_norm's
+    from the ramp-up step on, X as it is before it (current_step's value: the out-kernel reads it)."""
+    x = ins["X"]
+    if int(attrs["rampup_begin_step"]) < 0:
+        return Meta({"Out": (tuple(x.shape), np.dtype(x.dtype))}, "through", aliases={"Out": "X"})
+    return clip_by_norm_meta(attrs, ins, facts)
+
+
+def div_grad_grad_meta(attrs, ins, facts):
+    """elementwise_div_grad_grad's outputs the op writes (``facts.wanted``; kernels/common.div_grad_grad's, each of
+    the shape and dtype its elementwise kernels give: the first operand's dtype, numpy's broadcast along axis);
+    "numpy", fresh: the arrays those kernels made."""
+    y, out, dx, ddx, ddy = ins["Y"], ins["Out"], ins["DX"], ins.get("DDX"), ins.get("DDY")
+    axis, wanted = attrs["axis"], facts.wanted({"Y@GRAD", "DOut", "DDOut"})
+    if ddy is None:
+        t = (tuple(ddx.shape), ddx.dtype) if ddx is not None else None
+    else:
+        t = (out_shape(tuple(out.shape), tuple(ddy.shape), axis), out.dtype)
+        if ddx is not None:
+            t = (out_shape(tuple(ddx.shape), t[0], axis), ddx.dtype)
+    outputs = {}
+    if t is not None and "Y@GRAD" in wanted:
+        outputs["Y@GRAD"] = (tuple(y.shape), np.dtype(y.dtype))
+    if t is not None and "DDOut" in wanted:
+        outputs["DDOut"] = (out_shape(t[0], tuple(y.shape), axis), np.dtype(t[1]))
+    if "DOut" in wanted:
+        dout = out_shape(tuple(dx.shape), tuple(ddy.shape), axis) if ddy is not None else tuple(dx.shape)
+        outputs["DOut"] = (dout, np.dtype(dx.dtype))
+    return Meta(outputs, "numpy", fresh=True)

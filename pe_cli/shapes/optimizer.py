@@ -291,3 +291,90 @@ def increment_meta(attrs, ins, facts):
     """increment's Out: X's shape and dtype, X + step in X's dtype (one pass of numpy's add into it)."""
     x = ins["X"]
     return Meta({"Out": (tuple(x.shape), x.dtype)}, "add")
+
+
+# -- the other ops of ops/adamw.py: loss scaling, merged_adam, pow2_decay_with_linear_warmup ---------------
+#
+# check_finite_and_unscale, update_loss_scaling and merged_adam: "numpy" (fresh), each output of its input's shape
+# and dtype (a list slot's: one per variable); merged_adam's those of adamw's rule for each parameter (MasterParam
+# unread: no MasterParamOut). pow2_decay_with_linear_warmup: "fill", its two values written into LearningRateOut
+# and StepOut, over LearningRate and Step where the executor lets the update write in place.
+
+
+def _like(values):
+    return [(tuple(v.shape), np.dtype(v.dtype)) for v in values]
+
+
+def check_finite_and_unscale_meta(attrs, ins, facts):
+    return Meta({"Out": _like(ins["X"]), "FoundInfinite": ((1,), np.dtype(bool))}, NUMPY, fresh=True)
+
+
+def update_loss_scaling_meta(attrs, ins, facts):
+    outputs = {"Out": _like(ins["X"])}
+    for out, src in (
+        ("LossScaling", "PrevLossScaling"),
+        ("OutGoodSteps", "InGoodSteps"),
+        ("OutBadSteps", "InBadSteps"),
+    ):
+        outputs[out] = (tuple(ins[src].shape), np.dtype(ins[src].dtype))
+    return Meta(outputs, NUMPY, fresh=True)
+
+
+_MERGED = ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow")
+
+
+def merged_adam_meta(attrs, ins, facts):
+    outputs = {f"{s}Out": [] for s in ("Param", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow")}
+    for i in range(len(ins["Param"])):
+        one = {slot: ins[slot][i] for slot in _MERGED}
+        for slot, spec in NUMPY_METAS["adamw"](attrs, one, facts).outputs.items():
+            outputs[slot].append(spec)
+    return Meta(outputs, NUMPY, fresh=True)
+
+
+def pow2_decay_with_linear_warmup_meta(attrs, ins, facts):
+    lr, step = ins["LearningRate"], ins["Step"]
+    outputs = {"LearningRateOut": (tuple(lr.shape), np.dtype(lr.dtype)), "StepOut": (tuple(step.shape), step.dtype)}
+    return Meta(outputs, "fill", inplace={"LearningRateOut": "LearningRate", "StepOut": "Step"})
+
+
+# -- lr_schedule, average_accumulates, dpsgd, dgc_momentum ------------------------------------------------
+#
+# lr_schedule: "fill", its one float32 value written into Out. average_accumulates: "numpy" (fresh), the sums of
+# their inputs' shapes and dtypes (sum_1 + param broadcast), the counters [1] int64. dpsgd: "numpy" (fresh; its
+# out-kernel draws the noise from the call's Generator, ``takes_context``), ParamOut Param's dtype. dgc_momentum:
+# "through" before any ramp-up (rampup_begin_step < 0: every output its input as it is, Meta.aliases), else
+# "numpy" (fresh): momentum's or sgd's update with Grad / nranks, as current_step says.
+
+_I64 = np.dtype(np.int64)
+
+
+def lr_schedule_meta(attrs, ins, facts):
+    return Meta({"Out": ((1,), np.dtype(np.float32))}, "fill")
+
+
+def average_accumulates_meta(attrs, ins, facts):
+    lo, hi = int(attrs["min_average_window"]), int(attrs["max_average_window"])
+    if lo > hi:
+        raise ValueError(f"average_accumulates: min_average_window {lo} exceeds max_average_window {hi}")
+    s1 = ins["in_sum_1"]
+    outputs = {"out_sum_1": _spec([tuple(s1.shape), tuple(ins["param"].shape)], s1.dtype)}
+    for n in ("sum_2", "sum_3"):
+        outputs[f"out_{n}"] = (tuple(ins[f"in_{n}"].shape), np.dtype(ins[f"in_{n}"].dtype))
+    for n in ("num_accumulates", "old_num_accumulates", "num_updates"):
+        outputs[f"out_{n}"] = ((1,), _I64)
+    return Meta(outputs, NUMPY, fresh=True)
+
+
+def dpsgd_meta(attrs, ins, facts):
+    p, g = ins["Param"], ins["Grad"]
+    return Meta({"ParamOut": _spec([tuple(p.shape), tuple(g.shape)], p.dtype)}, NUMPY, fresh=True)
+
+
+def dgc_momentum_meta(attrs, ins, facts):
+    p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
+    like = {"ParamOut": (p, "Param"), "VelocityOut": (v, "Velocity"), "Grad_out": (g, "Grad")}
+    outputs = {slot: (tuple(a.shape), np.dtype(a.dtype)) for slot, (a, _) in like.items()}
+    if int(attrs["rampup_begin_step"]) < 0:
+        return Meta(outputs, "through", aliases={slot: src for slot, (_, src) in like.items()})
+    return Meta(outputs, NUMPY, fresh=True)

@@ -92,3 +92,22 @@ def log_softmax_grad_meta(attrs, ins, facts):
     shape = _shape_of(tuple(dout.shape), tuple(out.shape))
     dtype = np.result_type(dout.dtype, _exp_and_sum(np.dtype(out.dtype))[0], _exp_and_sum(np.dtype(dout.dtype))[1])
     return Meta({"X@GRAD": (shape, dtype)}, NUMPY, args=(_axis(attrs, len(out.shape)),), fresh=True)
+
+
+# -- fused_softmax_mask (ops/masked_softmax.py): Out = softmax(X + Mask), numpy's form (kernels/cpu/masked_softmax.py),
+# "numpy" (fresh): Out of X + Mask's broadcast shape in X's dtype; its gradient X@GRAD of Out and Out@GRAD's
+# broadcast shape in Out's dtype.
+
+
+def _numpy_spec(shapes, dtype):
+    return tuple(broadcast([tuple(s) for s in shapes]) or shapes[0]), np.dtype(dtype)
+
+
+def fused_softmax_mask_meta(attrs, ins, facts):
+    x = ins["X"]
+    return Meta({"Out": _numpy_spec([x.shape, ins["Mask"].shape], x.dtype)}, "numpy", fresh=True)
+
+
+def masked_softmax_grad_meta(attrs, ins, facts):
+    out = ins["Out"]
+    return Meta({"X@GRAD": _numpy_spec([out.shape, ins["Out@GRAD"].shape], out.dtype)}, "numpy", fresh=True)

@@ -24,6 +24,7 @@ from tests.ops import (
     cases_crf,
     cases_ctc,
     cases_ctc_loss,
+    cases_cvm,
     cases_cumulative,
     cases_diagonals,
     cases_dropout,
@@ -31,12 +32,16 @@ from tests.ops import (
     cases_filling,
     cases_elementwise,
     cases_fused,
+    cases_fused_optimizer,
     cases_linalg,
     cases_linalg_decomposing,
     cases_linalg_decomposition,
     cases_linalg_solve,
     cases_logic,
+    cases_loss_identity,
+    cases_masked_softmax,
     cases_matrix,
+    cases_metric,
     cases_adamw,
     cases_beam_search,
     cases_broadcasting,
@@ -61,6 +66,7 @@ from tests.ops import (
     cases_optimizer_proximal,
     cases_padding,
     cases_paddle2_attrs,
+    cases_partial_columns,
     cases_pointwise_math,
     cases_primitive,
     cases_random,
@@ -101,6 +107,8 @@ from tests.ops import (
     cases_manipulation,
     cases_pooling,
     cases_pooling_mask,
+    cases_quantization,
+    cases_quantization_linear,
     cases_reduction,
     cases_reduction_norm,
     cases_tensor_attrs,
@@ -344,6 +352,37 @@ CONVERTED = {
     "beam search": {"beam_search", "beam_search_decode", "gather_tree", "beam_log_probs", "sampling_id"},
     "recurrent": {f"{op}{g}" for op in ("gru", "gru_unit", "lstm", "lstm_unit", "lstmp") for g in ("", "_grad")}
     | {"fusion_gru", "fusion_lstm", "fused_embedding_fc_lstm", "attention_lstm", "cudnn_lstm", "cudnn_lstm_grad"},
+    # (fresh numpy forms, values passed through aliases: tests/kernels/test_structured_quantization.py)
+    "quantization": {
+        f"fake_{op}"
+        for op in ("quantize_abs_max", "quantize_range_abs_max", "quantize_moving_average_abs_max", "quantize_grad")
+        + ("dequantize_max_abs", "channel_wise_quantize_abs_max", "channel_wise_dequantize_max_abs")
+        + ("quantize_dequantize_moving_average_abs_max",)
+    }
+    | {"moving_average_abs_max_scale", "dequantize_abs_max", "dequantize_log", "quantize", "dequantize", "requantize"}
+    | {"quantize_linear", "dequantize_linear"},
+    # (their counts written into sentinel buffers, 0-D in Paddle 2.x: tests/kernels/test_structured_metric.py)
+    "metric": {"accuracy", "auc", "mean_iou", "positive_negative_pair", "precision_recall"},
+    # (list slots, fresh; pow2's fill in place: tests/kernels/test_structured_loss_scaling.py)
+    "loss scaling": {"check_finite_and_unscale", "update_loss_scaling", "merged_adam", "pow2_decay_with_linear_warmup"},
+    # (fill, fresh, aliases, seeded noise: tests/kernels/test_structured_schedules.py)
+    "schedules and noisy updates": {"lr_schedule", "average_accumulates", "dpsgd", "dgc_momentum"},
+    # (each parameter's update, in place where let: tests/kernels/test_structured_fused_updates.py)
+    "fused updates": {"fused_sgd", "fused_momentum", "fused_adam"},
+    # (aliases, fresh and filled: tests/kernels/test_structured_identity_loss_masked_softmax.py)
+    # (elementwise_sub's rule and out-kernel on one shape; its refusal: tests/kernels/test_structured_minus.py)
+    "minus": {"minus"},
+    # (the outputs its context wants, fresh: tests/kernels/test_structured_div_grad_grad.py)
+    "elementwise_div_grad_grad": {"elementwise_div_grad_grad"},
+    # (fresh, a SelectedRows too; dgc's alias: tests/kernels/test_structured_clip_by_norm.py)
+    "clip_by_norm": {"clip_by_norm", "dgc_clip_by_norm"},
+    # (their buffers filled, with and without LoD: tests/kernels/test_structured_cvm.py)
+    "cvm": {"cvm", "cvm_grad"},
+    # (list buffers filled: tests/kernels/test_structured_partial_columns.py)
+    "partial columns": {f"partial_{op}{g}" for op in ("concat", "sum") for g in ("", "_grad")},
+    "identity_loss and fused_softmax_mask": {
+        f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -538,6 +577,18 @@ CASES["recurrent"] = [
     for c in cases_gru.CASES + cases_lstm.CASES + cases_lstmp.CASES + cases_lstm_fused.CASES + cases_lstm_cudnn.CASES
     if c.op in CONVERTED["recurrent"]
 ]
+CASES["quantization"] = cases_quantization.CASES + cases_quantization_linear.CASES
+CASES["metric"] = [c for c in cases_metric.CASES if c.op in CONVERTED["metric"]]
+CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss scaling"]]
+CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
+CASES["partial columns"] = cases_partial_columns.CASES
+CASES["cvm"] = cases_cvm.CASES
+CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
+CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
+CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
+CASES["schedules and noisy updates"] = [
+    c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
+]
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -598,6 +649,15 @@ OWN_TESTS = (
     "structured prediction",
     "sampled losses",
     "beam search",
+    "quantization",
+    "metric",
+    "loss scaling",
+    "schedules and noisy updates",
+    "fused updates",
+    "identity_loss and fused_softmax_mask",
+    "partial columns",
+    "cvm",
+    "clip_by_norm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

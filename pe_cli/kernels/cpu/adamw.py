@@ -1,12 +1,15 @@
 """Kernels of pe_cli/ops/adamw.py: numpy, in the parameter's dtype, the attributes as the float32 Paddle holds.
 adamw is a structured kernel: its meta rule (pe_cli/shapes/optimizer.py, NUMPY_METAS) and ``ADAMW``, its
 out-kernel (numpy's arrays the outputs: optimizer_numpy.fresh); ``adamw`` here is the two as a kernel
-(merged_adam's, the callers that run a kernel by name)."""
+(merged_adam's, the callers that run a kernel by name). check_finite_and_unscale, update_loss_scaling and
+merged_adam are "numpy" variants too (kernels/structured.fresh_kernel); pow2_decay_with_linear_warmup's "fill"
+writes its two values into the buffers it is handed (LearningRate and Step where the executor lets it)."""
 
 import numpy as np
 
+from ...shapes import optimizer as rules
 from ...shapes.optimizer import NUMPY_METAS
-from ..structured import adapter
+from ..structured import adapter, fresh_kernel
 from .launches import by_variant
 from .optimizer_numpy import fresh
 
@@ -48,7 +51,7 @@ ADAMW = by_variant("adamw_out", None, numpy=fresh(_adamw, "adamw_numpy"))
 adamw = adapter(NUMPY_METAS["adamw"], ADAMW, "adamw")
 
 
-def check_finite_and_unscale(ins, attrs):
+def _check_finite_and_unscale(ins, attrs):
     """Paddle 2.6.2's CPU kernel: X in order, each times 1 / Scale until one holds inf or NaN; from that one on,
     times 0 (inf and NaN stay NaN)."""
     xs, scale = ins["X"], ins["Scale"]
@@ -60,7 +63,7 @@ def check_finite_and_unscale(ins, attrs):
     return {"Out": outs, "FoundInfinite": np.array([found])}
 
 
-def update_loss_scaling(ins, attrs):
+def _update_loss_scaling(ins, attrs):
     xs = ins["X"]
     found = bool(_one(ins["FoundInfinite"]))
     scale, good, bad = ins["PrevLossScaling"], ins["InGoodSteps"], ins["InBadSteps"]
@@ -86,7 +89,7 @@ def update_loss_scaling(ins, attrs):
     }
 
 
-def merged_adam(ins, attrs):
+def _merged_adam(ins, attrs):
     outs = {k: [] for k in ("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut")}
     lrs = ins["LearningRate"]
     for i, p in enumerate(ins["Param"]):
@@ -105,10 +108,10 @@ def merged_adam(ins, attrs):
     return outs
 
 
-def pow2_decay_with_linear_warmup(ins, attrs):
-    """Paddle 2.6's Pow2DecayWithLinearWarmupKernel, in double, stored in LearningRate's dtype."""
-    lr, step = ins["LearningRate"], ins["Step"]
-    n = int(np.asarray(step).reshape(-1)[0]) + 1
+def _pow2_decay_with_linear_warmup(ins, outs, attrs, meta):
+    """Paddle 2.6's Pow2DecayWithLinearWarmupKernel, in double, stored in LearningRate's dtype (Step read before
+    StepOut, which may be its buffer, is written)."""
+    n = int(np.asarray(ins["Step"]).reshape(-1)[0]) + 1
     warm, total = attrs["warmup_steps"], attrs["total_steps"]
     base, end = float(np.float32(attrs["base_lr"])), float(np.float32(attrs["end_lr"]))
     if n <= warm:
@@ -118,4 +121,17 @@ def pow2_decay_with_linear_warmup(ins, attrs):
         value = (base - end) * factor * factor + end
     else:
         value = end
-    return {"LearningRateOut": np.full(lr.shape, value, lr.dtype), "StepOut": np.full(step.shape, n, step.dtype)}
+    np.copyto(outs["LearningRateOut"], value, casting="unsafe")  # (np.full's cast)
+    np.copyto(outs["StepOut"], n, casting="unsafe")
+
+
+OUT = {
+    "check_finite_and_unscale": fresh_kernel(_check_finite_and_unscale, "check_finite_and_unscale_out"),
+    "update_loss_scaling": fresh_kernel(_update_loss_scaling, "update_loss_scaling_out"),
+    "merged_adam": fresh_kernel(_merged_adam, "merged_adam_out"),
+    "pow2_decay_with_linear_warmup": _pow2_decay_with_linear_warmup,
+}
+# (by name: CUDA's host kernels, kernels/cuda/adamw.py's HOST_OPS)
+check_finite_and_unscale, update_loss_scaling, merged_adam, pow2_decay_with_linear_warmup = (
+    adapter(getattr(rules, f"{op}_meta"), OUT[op], op) for op in OUT
+)

@@ -11,11 +11,11 @@ import functools
 
 import numpy as np
 
-from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
 from ..common import div_grad_grad
 from .elementwise_binary import (  # noqa: F401 (named here for the kernels that call them)
+    FORWARD,
     align,
     align_both,
     bias_grad,
@@ -43,7 +43,8 @@ from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, n
 from .launches import by_variant
 from .selected_rows import sum_with_sparse
 from .runtime.loops import add_same, flat, lazy, run_in_parts
-from ..structured import adapter
+from ..structured import adapter, fresh_output
+from ...shapes.elementwise import MINUS_ATTRS, clip_by_norm_meta, div_grad_grad_meta, minus_meta
 from ...shapes.joining import sum_meta
 
 _elementwise = lazy("_elementwise_loops")
@@ -112,11 +113,12 @@ SUM = by_variant(
 sum = adapter(sum_meta, SUM, "sum")
 
 
-def clip_by_norm(ins, attrs):
+def _clip_by_norm(ins, attrs):
+    """clip_by_norm's numpy form (dgc_clip_by_norm's clip too)."""
     x = ins["X"]
     if isinstance(x, SelectedRows):  # as Fluid's: the rows merged (duplicates summed), their values clipped
         rows, values = x.merged()
-        return {"Out": x.with_arrays(rows, clip_by_norm({"X": values}, attrs)["Out"])}
+        return {"Out": x.with_arrays(rows, _clip_by_norm({"X": values}, attrs)["Out"])}
     norm = np.sqrt(np.sum(np.square(x, dtype=x.dtype), dtype=x.dtype))
     max_norm = x.dtype.type(attrs["max_norm"])
     if norm > max_norm:
@@ -124,12 +126,18 @@ def clip_by_norm(ins, attrs):
     return {"Out": x.copy()}
 
 
-def elementwise_div_grad_grad(ins, attrs, ctx):
-    """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
-    return div_grad_grad(globals(), ins, attrs, ctx)
+def _div_grad_grad(ins, outs, attrs, meta, ctx):
+    """Fluid's second-order gradient of elementwise_div, made of this device's kernels above (the arrays they made)."""
+    given = tuple(v for v in ins.values() if isinstance(v, np.ndarray))
+    for slot, value in div_grad_grad(globals(), ins, attrs, ctx).items():
+        outs[slot] = fresh_output(value, meta.outputs[slot], given)
 
 
-def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):  # noqa: F811 (not the clip op)
+_div_grad_grad.takes_context = True
+DIV_GRAD_GRAD = _div_grad_grad
+
+
+def dgc_clip_by_norm(ins, attrs, clip=_clip_by_norm, step_of=lambda s: s):  # noqa: F811 (not the clip op)
     """clip_by_norm from step rampup_begin_step on (``clip``, ``step_of``: the CUDA kernel's clip and host copy)."""
     begin = int(attrs["rampup_begin_step"])
     if begin < 0 or int(np.asarray(step_of(ins["current_step"])).reshape(-1)[0]) < begin:
@@ -137,8 +145,33 @@ def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):  # noq
     return clip({"X": ins["X"]}, attrs)
 
 
-def minus(ins, attrs):
-    """Fluid 1.8's minus: X - Y of one shape (checked at run time, as Fluid's)."""
-    if ins["X"].shape != ins["Y"].shape:
-        raise PeError(f"minus takes X and Y of one shape, got X {list(ins['X'].shape)} and Y {list(ins['Y'].shape)}")
-    return elementwise_sub(ins, {"axis": -1})
+def _minus(ins, outs, attrs, meta):
+    """Fluid 1.8's minus: elementwise_sub's out-kernel (its rule's variant, axis -1) on X and Y of one shape."""
+    FORWARD["sub"](ins, outs, MINUS_ATTRS, meta)
+
+
+MINUS = _minus
+minus = adapter(minus_meta, MINUS, "minus")
+
+
+def _put(form):
+    """The out-kernel of a fresh variant of ``form(ins, attrs)``: its Out handed over (a row-sparse Out as it is;
+    an array a copy only where it is an input or no new C-contiguous array: ``fresh_output``)."""
+
+    def out(ins, outs, attrs, meta):
+        value = form(ins, attrs)["Out"]
+        arrays = tuple(v for v in ins.values() if isinstance(v, np.ndarray))
+        outs["Out"] = value if isinstance(value, SelectedRows) else fresh_output(value, meta.outputs["Out"], arrays)
+
+    out.__name__ = out.__qualname__ = f"{form.__name__}_out"
+    return out
+
+
+def _through(ins, outs, attrs, meta):
+    """dgc_clip_by_norm before any ramp-up: Out is X (the rule's alias)."""
+
+
+CLIP_BY_NORM = _put(_clip_by_norm)
+DGC_CLIP_BY_NORM = by_variant("dgc_clip_by_norm_out", None, numpy=_put(dgc_clip_by_norm), through=_through)
+clip_by_norm = adapter(clip_by_norm_meta, CLIP_BY_NORM, "clip_by_norm")
+elementwise_div_grad_grad = adapter(div_grad_grad_meta, DIV_GRAD_GRAD, "elementwise_div_grad_grad")

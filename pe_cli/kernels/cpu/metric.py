@@ -1,23 +1,22 @@
-"""Kernels of ops/metric.py: accuracy, auc and mean_iou."""
+"""Kernels of ops/metric.py: accuracy, auc, mean_iou, positive_negative_pair and precision_recall, structured kernels
+(meta rules: shapes/metric.py): each counts over the batch with numpy (the forms below, slot -> the values it made)
+and writes those few values into the buffers it is handed (the "counts" variant: ``_filling``; a 0-D or [1] buffer
+of accuracy's and auc's, as the rule decided). The kernels by name are the same through kernels/structured.adapter
+(CUDA's host ops, kernels/cuda/metric.py)."""
 
 import numpy as np
 
 from ...base.errors import PeError
-from ..context import NO_CONTEXT
-from ...shapes.reduction import scalar_shape
+from ...shapes import metric as rules
+from ..structured import adapter
 
 
-def accuracy(ins, attrs, ctx=NO_CONTEXT):
+def _accuracy(ins, attrs):
     idx, label = ins["Indices"], ins["Label"]
     total = idx.shape[0]
     correct = int((idx == label.reshape(-1, 1)).any(axis=1).sum())
     acc = correct / total if total else 0.0
-    one = scalar_shape(ctx.zero_dim)
-    return {
-        "Accuracy": np.full(one, acc, dtype=np.float32),
-        "Correct": np.full(one, correct, dtype=np.int32),
-        "Total": np.full(one, total, dtype=np.int32),
-    }
+    return {"Accuracy": np.float32(acc), "Correct": np.int32(correct), "Total": np.int32(total)}
 
 
 def auc_area(pos, neg):
@@ -29,18 +28,13 @@ def auc_area(pos, neg):
     return area / tp[-1] / fp[-1] if tp[-1] > 0 and fp[-1] > 0 else area
 
 
-def auc(ins, attrs, ctx=NO_CONTEXT):
+def _auc(ins, attrs):
     """Fluid 1.8's auc kernel: this batch's counts per bucket added to the stats (in a ring of
     slide_steps batches plus their sum and the batch counter, or accumulated when slide_steps is 0),
     then the area of the summed counts."""
     pred, label = ins["Predict"], ins["Label"].reshape(-1)
     n, steps = attrs["num_thresholds"], attrs["slide_steps"]
-    if pred.ndim != 2 or pred.shape[1] not in (1, 2):
-        raise PeError(
-            f"auc: Predict {list(pred.shape)} must be [N, 2] (the positive class's probability last) or "
-            f"[N, 1]: auc is for binary classification"
-        )
-    p = pred[:, -1]
+    p = pred[:, -1]  # (Predict's shape: the rule checked it)
     if p.size and (p.min() < 0 or p.max() > 1):
         raise PeError(f"auc: Predict's probabilities must lie in [0, 1], got [{p.min()}, {p.max()}]")
     bins = (p * n).astype(np.uint32)
@@ -63,7 +57,7 @@ def auc(ins, attrs, ctx=NO_CONTEXT):
         total = (stat_pos[total_at], stat_neg[total_at])
     shape = (want,) if steps else (1, size)
     return {
-        "AUC": np.full(scalar_shape(ctx.zero_dim), auc_area(*total), dtype=np.float64),
+        "AUC": np.float64(auc_area(*total)),
         "StatPosOut": stat_pos.reshape(shape),
         "StatNegOut": stat_neg.reshape(shape),
     }
@@ -76,7 +70,7 @@ def _counts(stat, want):
     return np.concatenate([flat, np.zeros(want - flat.size, np.int64)]) if flat.size < want else flat.copy()
 
 
-def mean_iou(ins, attrs):
+def _mean_iou(ins, attrs):
     """Fluid's mean_iou kernel (float32 mean, int32 counts)."""
     n = attrs["num_classes"]
     pred, label = ins["Predictions"].reshape(-1).astype(np.int64), ins["Labels"].reshape(-1).astype(np.int64)
@@ -105,7 +99,7 @@ def _one(ins, slot, dtype):
     return dtype.type(np.asarray(ins[slot]).reshape(-1)[0]) if slot in ins else dtype.type(0)
 
 
-def positive_negative_pair(ins, attrs):
+def _positive_negative_pair(ins, attrs):
     score, label, query = ins["Score"], np.asarray(ins["Label"]).reshape(-1), np.asarray(ins["QueryID"]).reshape(-1)
     dt = score.dtype
     column = attrs["column"] + score.shape[1] if attrs["column"] < 0 else attrs["column"]
@@ -146,7 +140,7 @@ def _pr_metrics(states):
     return np.array([macro_p, macro_r, f1(macro_p, macro_r), micro_p, micro_r, f1(micro_p, micro_r)], np.float64)
 
 
-def precision_recall(ins, attrs):
+def _precision_recall(ins, attrs):
     idx, labels = np.asarray(ins["Indices"]).reshape(-1), np.asarray(ins["Labels"]).reshape(-1)
     n, dt = attrs["class_number"], ins["MaxProbs"].dtype
     bad = (idx < 0) | (idx >= n) | (labels < 0) | (labels >= n)
@@ -165,3 +159,27 @@ def precision_recall(ins, attrs):
     if "StatesInfo" in ins:
         states = states + np.asarray(ins["StatesInfo"], dt).reshape(n, 4)
     return {"BatchMetrics": batch, "AccumMetrics": _pr_metrics(states), "AccumStatesInfo": states}
+
+
+def _filling(form, name):
+    """The "counts" out-kernel of ``form(ins, attrs)``: each value it made written into its output's buffer."""
+
+    def out(ins, outs, attrs, meta):
+        for slot, value in form(ins, attrs).items():
+            np.copyto(outs[slot], value)
+
+    out.__name__ = out.__qualname__ = name
+    return out
+
+
+_FORMS = {  # op type -> (its meta rule, its numpy form)
+    "accuracy": (rules.accuracy_meta, _accuracy),
+    "auc": (rules.auc_meta, _auc),
+    "mean_iou": (rules.mean_iou_meta, _mean_iou),
+    "positive_negative_pair": (rules.positive_negative_pair_meta, _positive_negative_pair),
+    "precision_recall": (rules.precision_recall_meta, _precision_recall),
+}
+OUT = {op: _filling(form, f"{op}_out") for op, (_, form) in _FORMS.items()}
+accuracy, auc, mean_iou, positive_negative_pair, precision_recall = (
+    adapter(_FORMS[op][0], OUT[op], op) for op in _FORMS
+)

@@ -3,8 +3,9 @@
 meta rules (pe_cli/shapes/optimizer.py) and out-kernels (optimizer_out.py, optimizer_numpy.py), which the
 registry binds (ops/optimizer.py, ops/momentum.py); the module's kernels of those op types are the two as
 ``kernel(ins, attrs, ctx)`` for the callers that run a kernel by name (dgc_momentum, the fused updates, op
-tests). dpsgd (it draws noise) and dgc_momentum (sgd's or momentum's kernel, as its values say) are kernels
-here. The kernels that update no parameter (increment, lr_schedule, average_accumulates) are in
+tests). dpsgd (it draws noise from the call's Generator: its out-kernel ``takes_context``) and dgc_momentum
+(sgd's or momentum's kernel, as its values say) are structured kernels too, "numpy" variants (fresh);
+``dgc_momentum`` by name stays the numpy form CUDA runs on the host with its own steps (kernels/cuda/optimizer.py). The kernels that update no parameter (increment, lr_schedule, average_accumulates) are in
 optimizer_schedules.py."""
 
 import numpy as np
@@ -13,7 +14,8 @@ from ...base.errors import PeError
 from . import elementwise as _elementwise
 from .optimizer_schedules import average_accumulates, increment, lr_schedule  # noqa: F401 (found here by the registry)
 from ...shapes import optimizer as meta_rules
-from ..structured import adapter
+from ..structured import adapter, fresh_kernel, fresh_output
+from .launches import by_variant
 from .optimizer_numpy import OUT
 from .optimizer_out import ADAM, MOMENTUM, SGD, scalar as _scalar
 
@@ -29,7 +31,7 @@ decayed_adagrad, rmsprop, adamax, adadelta, lars_momentum = (
 )
 
 
-def dpsgd(ins, attrs, ctx):
+def _dpsgd(ins, attrs, ctx):
     p, g = np.asarray(ins["Param"]), np.asarray(ins["Grad"])
     lr = _scalar(ins["LearningRate"], p.dtype)
     norm = float(np.sqrt(np.sum(np.square(g, dtype=np.float64))))
@@ -59,3 +61,24 @@ def dgc_momentum(ins, attrs, host=np.asarray, scale=None, kernels=None):
     if int(host(ins["current_step"]).reshape(-1)[0]) < rampup:
         return dict(momentum_kernel(upd, attrs), Grad_out=g_out)
     return dict(sgd_kernel(upd, attrs), VelocityOut=v, Grad_out=g_out)
+
+
+def _dpsgd_out(ins, outs, attrs, meta, ctx):
+    given = tuple(v for v in ins.values() if isinstance(v, np.ndarray))
+    outs["ParamOut"] = fresh_output(_dpsgd(ins, attrs, ctx)["ParamOut"], meta.outputs["ParamOut"], given)
+
+
+_dpsgd_out.takes_context = True
+_dpsgd_out.launches = None
+
+
+def _through(ins, outs, attrs, meta):
+    """dgc_momentum before any ramp-up: every output its input (the rule's aliases), nothing to compute."""
+
+
+_DGC = fresh_kernel(dgc_momentum, "dgc_momentum_numpy")
+OUT_MORE = {
+    "dpsgd": _dpsgd_out,
+    "dgc_momentum": by_variant("dgc_momentum_out", None, numpy=_DGC, through=_through),
+}
+dpsgd = adapter(meta_rules.dpsgd_meta, OUT_MORE["dpsgd"], "dpsgd")

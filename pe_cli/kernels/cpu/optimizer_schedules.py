@@ -1,13 +1,15 @@
 """Kernels of the optimizer family that update no parameter from its gradient: the step counter
 (increment), the learning-rate schedules (lr_schedule: host math from the step) and ModelAverage's
-running sums (average_accumulates). optimizer.py, where the registry looks for them, imports them."""
+running sums (average_accumulates). optimizer.py, where the registry looks for them, imports them. All three are
+structured kernels (meta rules: shapes/optimizer.py): increment's "add" and lr_schedule's "fill" write into the
+buffers they are handed, average_accumulates' "numpy" is fresh (kernels/structured.fresh_kernel)."""
 
 import math
 
 import numpy as np
 
-from ...shapes.optimizer import average_counters, increment_meta
-from ..structured import adapter
+from ...shapes.optimizer import average_accumulates_meta, average_counters, increment_meta, lr_schedule_meta
+from ..structured import adapter, fresh_kernel
 from .launches import by_variant
 
 
@@ -61,18 +63,23 @@ def schedule_value(kind, step, base, a):
     raise ValueError(f"unknown learning-rate schedule kind {kind!r}")
 
 
-def lr_schedule(ins, attrs):
+def _lr_schedule(ins, outs, attrs, meta):
+    """lr_schedule's "fill": the rate at Step, written into Out (float32 [1])."""
     step = float(np.asarray(ins["Step"]).reshape(-1)[0])
     lr = ins.get("LearningRate")
     base = float(np.asarray(lr).reshape(-1)[0]) if lr is not None else float(attrs["learning_rate"])
-    return {"Out": np.array([schedule_value(attrs["kind"], step, base, attrs)], dtype=np.float32)}
+    np.copyto(outs["Out"], schedule_value(attrs["kind"], step, base, attrs), casting="unsafe")
+
+
+LR_SCHEDULE = _lr_schedule
+lr_schedule = adapter(lr_schedule_meta, LR_SCHEDULE, "lr_schedule")
 
 
 def _counter(value):
     return np.array([value], dtype=np.int64)
 
 
-def average_accumulates(ins, attrs):
+def _average_accumulates(ins, attrs):
     updates, accumulates, old, fold, restart = average_counters(ins, attrs)
     p, s1, s2, s3 = ins["param"], ins["in_sum_1"], ins["in_sum_2"], ins["in_sum_3"]
     s1 = (s1 + p).astype(s1.dtype, copy=False)
@@ -88,3 +95,7 @@ def average_accumulates(ins, attrs):
         "out_old_num_accumulates": _counter(old),
         "out_num_updates": _counter(updates),
     }
+
+
+AVERAGE_ACCUMULATES = fresh_kernel(_average_accumulates, "average_accumulates_out")
+average_accumulates = adapter(average_accumulates_meta, AVERAGE_ACCUMULATES, "average_accumulates")

@@ -1,51 +1,56 @@
-"""Kernels of ops/partial_columns.py (numpy)."""
+"""Kernels of ops/partial_columns.py (numpy), structured kernels (meta rules: shapes/partial_columns.py): the
+"columns" variant, the window its rule decided (``Meta.args``) copied, concatenated or summed into the buffers it is
+handed (numpy's concatenate and add through ``out=``). The kernels by name (CUDA's host ops) are the rule and
+out-kernel through kernels/structured.adapter."""
 
 import numpy as np
 
-from ...base.errors import PeError
-from ...shapes.manipulation import column_window
+from ...shapes.partial_columns import partial_concat_meta, partial_grad_meta, partial_sum_meta
+from ..structured import adapter
 
 
-def window(xs, attrs):
-    """(start, stop) of the window in the inputs' columns; the inputs must be [batch, n] alike."""
-    if len({x.shape for x in xs}) != 1 or xs[0].ndim != 2:
-        raise PeError(
-            f"partial_concat/partial_sum: every input must be [batch, n] of one shape, got {[x.shape for x in xs]}"
-        )
-    try:
-        return column_window(xs[0].shape[1], attrs["start_index"], attrs["length"])
-    except ValueError as e:
-        raise PeError(f"partial_concat/partial_sum: {e}") from None
+def _partial_concat(ins, outs, attrs, meta):
+    start, stop = meta.args
+    np.concatenate([x[:, start:stop] for x in ins["X"]], axis=1, out=outs["Out"])
 
 
-def partial_concat(ins, attrs):
-    start, stop = window(ins["X"], attrs)
-    return {"Out": np.concatenate([x[:, start:stop] for x in ins["X"]], axis=1)}
+def _partial_sum(ins, outs, attrs, meta):
+    start, stop = meta.args
+    xs, out = ins["X"], outs["Out"]
+    np.copyto(out, xs[0][:, start:stop])
+    for x in xs[1:]:
+        np.add(out, x[:, start:stop], out=out, casting="same_kind")  # (out += x's window)
 
 
-def partial_sum(ins, attrs):
-    start, stop = window(ins["X"], attrs)
-    out = ins["X"][0][:, start:stop].copy()
-    for x in ins["X"][1:]:
-        out += x[:, start:stop]
-    return {"Out": out}
-
-
-def _scatter(xs, attrs, pieces):
-    start, stop = window(xs, attrs)
-    grads = []
-    for x, piece in zip(xs, pieces):
-        g = np.zeros(x.shape, dtype=x.dtype)
+def _scatter(outs, meta, pieces):
+    """Each X@GRAD: its piece in the window, zeros outside it."""
+    start, stop = meta.args
+    for g, piece in zip(outs["X@GRAD"], pieces):
+        g[:, :start] = 0
+        g[:, stop:] = 0
         g[:, start:stop] = piece
-        grads.append(g)
-    return {"X@GRAD": grads}
 
 
-def partial_concat_grad(ins, attrs):
-    start, stop = window(ins["X"], attrs)
+def _partial_concat_grad(ins, outs, attrs, meta):
+    start, stop = meta.args
     dout, w = ins["Out@GRAD"], stop - start
-    return _scatter(ins["X"], attrs, [dout[:, i * w : (i + 1) * w] for i in range(len(ins["X"]))])
+    _scatter(outs, meta, [dout[:, i * w : (i + 1) * w] for i in range(len(ins["X"]))])
 
 
-def partial_sum_grad(ins, attrs):
-    return _scatter(ins["X"], attrs, [ins["Out@GRAD"]] * len(ins["X"]))
+def _partial_sum_grad(ins, outs, attrs, meta):
+    _scatter(outs, meta, [ins["Out@GRAD"]] * len(ins["X"]))
+
+
+OUT = {
+    "partial_concat": _partial_concat,
+    "partial_sum": _partial_sum,
+    "partial_concat_grad": _partial_concat_grad,
+    "partial_sum_grad": _partial_sum_grad,
+}
+META = {
+    "partial_concat": partial_concat_meta,
+    "partial_sum": partial_sum_meta,
+    "partial_concat_grad": partial_grad_meta,
+    "partial_sum_grad": partial_grad_meta,
+}
+partial_concat, partial_sum, partial_concat_grad, partial_sum_grad = (adapter(META[op], OUT[op], op) for op in OUT)
