@@ -24,8 +24,8 @@ def fused_type(type):
     return "fused_" + type
 
 
-# adam's optional one-value tensors that replace its beta attributes: an op given them is not fused
-UNFUSED_INPUTS = ("Beta1Tensor", "Beta2Tensor")
+# adam's optional one-value tensors that replace its beta and epsilon attributes: an op given them is not fused
+UNFUSED_INPUTS = ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor")
 
 
 def per_param_slots(opdef):

@@ -235,3 +235,19 @@ def test_adam_with_variable_betas_is_left_unfused():
         fluid.optimizer.Adam(learning_rate=0.01, beta1=beta1).minimize(mlp(x, label))
     fused, _ = fuse_all_optimizer_ops(main)
     assert counts(fused)["adam"] == counts(main)["adam"] == 4 and counts(fused)["fused_adam"] == 0
+
+
+def test_adam_with_an_epsilon_tensor_is_left_unfused():
+    """An adam op given Paddle 2.x's EpsilonTensor keeps its own op: the fused kernel takes epsilon as an attribute,
+    so fusing it would drop the tensor's value."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data(name="x", shape=[8])
+        label = fluid.layers.data(name="label", shape=[1], dtype="int64")
+        fluid.optimizer.Adam(learning_rate=0.01).minimize(mlp(x, label))
+        epsilon = fluid.layers.create_global_var([1], 0.25, "float32", persistable=True)
+    for op in main.global_block().ops:
+        if op.type == "adam":
+            op.desc.set_input("EpsilonTensor", [epsilon.name])
+    fused, _ = fuse_all_optimizer_ops(main)
+    assert counts(fused)["adam"] == counts(main)["adam"] == 4 and counts(fused)["fused_adam"] == 0
