@@ -35,14 +35,20 @@ def _rows(ins):
     return ((-1, boxes.shape[-1] + 2), np.dtype(boxes.dtype))
 
 
+def _rows_or_none(ins):
+    """Out [-1, -1] in BBoxes' dtype: rows of the box width + 2, or Fluid's one row [[-1]] when none is kept."""
+    return ((-1, -1), np.dtype(ins["BBoxes"].dtype))
+
+
 def multiclass_nms_meta(attrs, ins, facts):
     """multiclass_nms: Out rows (label, score, box) of the images' kept boxes ([[-1]] when none is kept)."""
     image_offsets(ins, facts)
-    return _fresh({"Out": _rows(ins)})
+    return _fresh({"Out": _rows_or_none(ins)})
 
 
 def multiclass_nms2_meta(attrs, ins, facts):
-    """multiclass_nms2: Out and Index (int32 [-1, 1]); nothing kept: Fluid's [0] or Paddle 2.x's [0, 6], [0, 1]."""
+    """multiclass_nms2: Out and Index (int32 [-1, 1]); nothing kept: Fluid's [0] (no rows' rank: "fluid") or Paddle
+    2.x's [0, 6], [0, 1] ("paddle2")."""
     image_offsets(ins, facts)
     variant = "paddle2" if facts.paddle2 else "fluid"
     return _fresh({"Out": _rows(ins), "Index": ((-1, 1), _INDEX)}, variant)
@@ -62,7 +68,7 @@ def matrix_nms_meta(attrs, ins, facts):
 
 def locality_aware_nms_meta(attrs, ins, facts):
     """locality_aware_nms: Out rows (label, score, box or polygon), [[-1]] when none is kept."""
-    return _fresh({"Out": _rows(ins)})
+    return _fresh({"Out": _rows_or_none(ins)})
 
 
 def retinanet_detection_output_meta(attrs, ins, facts):
