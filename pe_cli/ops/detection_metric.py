@@ -2,6 +2,9 @@
 truth (Fluid's op behind fluid.metrics.DetectionMAP), per batch or accumulated over batches through
 its state inputs and outputs. No gradient."""
 
+from ..kernels.cpu import detection_metric as cpu_kernels
+from ..shapes import detection_metric as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -22,6 +25,7 @@ def _infer_detection_map(ctx):
 
 register(
     "detection_map",
+    structured=Structured(meta=metas.detection_map_meta, cpu=cpu_kernels.detection_map_out),
     kernel_module="detection_metric",
     inputs=["DetectRes", "Label", "HasState?", "PosCount?", "TruePos?", "FalsePos?"],
     outputs=["AccumPosCount", "AccumTruePos", "AccumFalsePos", "MAP"],

@@ -5,6 +5,9 @@ best scores decoded from their anchors, per class NMS over all levels, the keep_
 image). None has a gradient in Fluid. Their outputs' rows and LoD depend on the data: the kernels
 give both."""
 
+from ..kernels.cpu import detection_nms as cpu_nms
+from ..shapes import detection_nms as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 
 
@@ -48,6 +51,7 @@ _NMS_DOC = (
 
 register(
     "multiclass_nms",
+    structured=Structured(meta=metas.multiclass_nms_meta, cpu=cpu_nms.multiclass_nms_out),
     kernel_module="detection_nms",
     inputs=["BBoxes", "Scores"],
     outputs=["Out"],
@@ -60,6 +64,7 @@ register(
 )
 register(
     "multiclass_nms2",
+    structured=Structured(meta=metas.multiclass_nms2_meta, cpu=cpu_nms.multiclass_nms2_out),
     kernel_module="detection_nms",
     inputs=["BBoxes", "Scores"],
     outputs=["Out", "Index"],
@@ -88,6 +93,7 @@ def _infer_matrix(ctx):
 
 register(
     "matrix_nms",
+    structured=Structured(meta=metas.matrix_nms_meta, cpu=cpu_nms.matrix_nms_out),
     kernel_module="detection_nms",
     inputs=["BBoxes", "Scores"],
     outputs=["Out", "Index", "RoisNum?"],
@@ -126,6 +132,7 @@ def _infer_locality(ctx):
 
 register(
     "locality_aware_nms",
+    structured=Structured(meta=metas.locality_aware_nms_meta, cpu=cpu_nms.locality_aware_nms_out),
     kernel_module="detection_nms",
     inputs=["BBoxes", "Scores"],
     outputs=["Out"],
@@ -162,6 +169,7 @@ def _infer_retinanet(ctx):
 
 register(
     "retinanet_detection_output",
+    structured=Structured(meta=metas.retinanet_detection_output_meta, cpu=cpu_nms.retinanet_detection_output_out),
     kernel_module="detection_nms",
     inputs=["BBoxes*", "Scores*", "Anchors*", "ImInfo"],
     outputs=["Out"],
@@ -192,6 +200,7 @@ def _infer_nms3(ctx):
 
 register(
     "multiclass_nms3",
+    structured=Structured(meta=metas.multiclass_nms3_meta, cpu=cpu_nms.multiclass_nms3_out),
     kernel_module="detection_nms",
     inputs=["BBoxes", "Scores", "RoisNum?"],
     outputs=["Out", "Index", "NmsRoisNum?"],
@@ -207,6 +216,7 @@ register(
 
 register(
     "nms",
+    structured=Structured(meta=metas.nms_meta, cpu=cpu_nms.nms_out),
     kernel_module="detection_nms",
     inputs=["Boxes"],
     outputs=["KeepBoxesIdxs"],

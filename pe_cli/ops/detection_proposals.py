@@ -3,6 +3,9 @@ sizes depend on the data): generate_proposals (Faster R-CNN's RPN boxes per imag
 distribute_fpn_proposals (rois to pyramid levels by size) / collect_fpn_proposals (the top-scoring
 rois of all levels back into one list per image). No gradients."""
 
+from ..kernels.cpu import detection_proposals as cpu_kernels
+from ..shapes import detection_proposals as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -49,6 +52,7 @@ def _infer_collect(ctx):
 
 register(
     "generate_proposals",
+    structured=Structured(meta=metas.generate_proposals_meta, cpu=cpu_kernels.generate_proposals_out),
     kernel_module="detection_proposals",
     inputs=["Scores", "BboxDeltas", "ImInfo", "Anchors", "Variances"],
     outputs=["RpnRois", "RpnRoiProbs", "RpnRoisNum?", "RpnRoisLod?"],
@@ -65,6 +69,7 @@ register(
 _INT = Attr(0, is_int, "an int")
 register(
     "distribute_fpn_proposals",
+    structured=Structured(meta=metas.distribute_fpn_proposals_meta, cpu=cpu_kernels.distribute_fpn_proposals_out),
     kernel_module="detection_proposals",
     inputs=["FpnRois"],
     outputs=["MultiFpnRois*", "RestoreIndex"],
@@ -86,6 +91,7 @@ register(
 )
 register(
     "collect_fpn_proposals",
+    structured=Structured(meta=metas.collect_fpn_proposals_meta, cpu=cpu_kernels.collect_fpn_proposals_out),
     kernel_module="detection_proposals",
     inputs=["MultiLevelRois*", "MultiLevelScores*"],
     outputs=["FpnRois"],
@@ -112,6 +118,7 @@ def _infer_generate_v2(ctx):
 
 register(
     "generate_proposals_v2",
+    structured=Structured(meta=metas.generate_proposals_v2_meta, cpu=cpu_kernels.generate_proposals_v2_out),
     kernel_module="detection_proposals",
     inputs=["Scores", "BboxDeltas", "ImShape", "Anchors", "Variances"],
     outputs=["RpnRois", "RpnRoiProbs", "RpnRoisNum?"],

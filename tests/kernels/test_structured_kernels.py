@@ -53,6 +53,9 @@ from tests.ops import (
     cases_convolution_transpose,
     cases_convolution3d,
     cases_detection_box,
+    cases_detection_metric,
+    cases_detection_nms,
+    cases_detection_proposals,
     cases_detection_roi,
     cases_detection_yolo,
     cases_loss_classification,
@@ -383,6 +386,12 @@ CONVERTED = {
     "identity_loss and fused_softmax_mask": {
         f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
     },
+    # (fresh variants of rows the values keep, the LoD set on the call's context: tests/kernels/test_structured_nms.py)
+    "NMS": {"multiclass_nms", "multiclass_nms2", "multiclass_nms3", "matrix_nms", "locality_aware_nms", "nms"}
+    | {"retinanet_detection_output"},
+    "region proposals": {"generate_proposals", "generate_proposals_v2", "distribute_fpn_proposals"}
+    | {"collect_fpn_proposals"},
+    "detection_map": {"detection_map"},
 }
 CASES = {
     "activation table": [
@@ -558,6 +567,9 @@ CASES["prelu, maxout and second-order activations"] = [
 CASES["box ops"] = [c for c in cases_detection_box.CASES if c.op in CONVERTED["box ops"]]
 CASES["RoI pooling"] = [c for c in cases_detection_roi.CASES if c.op in CONVERTED["RoI pooling"]]
 CASES["yolo"] = [c for c in cases_detection_yolo.CASES if c.op in CONVERTED["yolo"]]
+CASES["NMS"] = cases_detection_nms.CASES
+CASES["region proposals"] = cases_detection_proposals.CASES
+CASES["detection_map"] = cases_detection_metric.CASES
 # (an out-kernel sees NCDHW: an NDHWC op's values are transposed around it, kernels/layout.py)
 CASES["conv3d"] = [
     c
@@ -658,6 +670,9 @@ OWN_TESTS = (
     "partial columns",
     "cvm",
     "clip_by_norm",
+    "NMS",
+    "region proposals",
+    "detection_map",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,9 +1,12 @@
-"""Kernels of ops/detection_metric.py: detection_map in numpy, per image and class as Fluid's kernel
-(matching by IoU, integral or 11-point average precision, states carried as (score, flag) lists)."""
+"""The CPU out-kernel (meta rule: shapes/detection_metric.py) of ops/detection_metric.py:
+detection_map in numpy, per image and class as Fluid's kernel (matching by IoU, integral or 11-point average
+precision, states carried as (score, flag) lists), into new arrays (a ``fresh`` variant: the lists' lengths are the
+values'), their LoD on the call's context. CUDA's kernel runs it (``detection_map``, the adapter) on the host."""
 
 import numpy as np
 
-from ...base.errors import PeError
+from ...shapes import detection_metric as rules
+from ..structured import adapter, fresh_outputs
 
 
 def _groups(array, lod):
@@ -88,14 +91,12 @@ def _mean_ap(pos, tp, fp, attrs, carried):
     return total / n if n else 0.0
 
 
-def detection_map(ins, attrs, ctx):
+def detection_map_out(ins, outs, attrs, meta, ctx):
     classes, lods = attrs["class_num"], ctx.lod
     pos, tp, fp = _state(ins, attrs, ctx, classes)
     carried = ins.get("HasState") is not None and int(np.asarray(ins["HasState"]).reshape(-1)[0]) != 0
     dets = _groups(np.asarray(ins["DetectRes"], np.float64), lods.get("DetectRes"))
     gts = _groups(np.asarray(ins["Label"], np.float64), lods.get("Label"))
-    if len(dets) != len(gts):
-        raise PeError(f"detection_map: DetectRes holds {len(dets)} images, Label {len(gts)}")
     for image_dets, image_gts in zip(dets, gts):
         _match_image(image_dets.reshape(-1, 6), image_gts, attrs, pos, tp, fp)
     dtype = np.asarray(ins["DetectRes"]).dtype
@@ -103,9 +104,14 @@ def detection_map(ins, attrs, ctx):
     offsets = lambda table: [int(v) for v in np.cumsum([0] + [len(r) for r in rows(table)])]  # noqa: E731
     flat = lambda table: np.array([p for r in rows(table) for p in r], dtype).reshape(-1, 2)  # noqa: E731
     ctx.set_lod_map({"AccumTruePos": [offsets(tp)], "AccumFalsePos": [offsets(fp)]})
-    return {
+    results = {
         "AccumPosCount": pos.astype(np.int32).reshape(-1, 1),
         "AccumTruePos": flat(tp),
         "AccumFalsePos": flat(fp),
         "MAP": np.array([_mean_ap(pos, tp, fp, attrs, carried)], np.float32),
     }
+    fresh_outputs(results, ins, outs, meta)
+
+
+detection_map_out.takes_context = True  # (the LoD it sets on the call's context)
+detection_map = adapter(rules.detection_map_meta, detection_map_out, "detection_map")  # (CUDA's host kernel)

@@ -1,27 +1,26 @@
-"""Kernels of ops/detection_nms.py on the CPU: multiclass_nms (and multiclass_nms2, with Index),
-matrix_nms, locality_aware_nms and retinanet_detection_output. The per-class NMS is a numba loop
-(cpu/_detection_loops.py; retinanet_detection_output's, numpy per image around it, the loop of
-generate_proposals, _proposal_loops.nms); the rest arranges their results as Fluid 1.8's kernels do.
-Their output sizes depend on the data, so the CUDA kernels run these on the host."""
+"""CPU out-kernels (meta rules: shapes/detection_nms.py) of ops/detection_nms.py: multiclass_nms (and
+multiclass_nms2 and multiclass_nms3, with Index), matrix_nms, locality_aware_nms, retinanet_detection_output and nms.
+The per-class NMS is a numba loop (cpu/_detection_loops.py; retinanet_detection_output's, numpy per image around it,
+the loop of generate_proposals, _proposal_loops.nms); the rest arranges their results as Fluid 1.8's kernels do, in
+new arrays (``fresh`` variants: their rows are the values'), the LoD on the call's context. Their output sizes depend
+on the data, so the CUDA kernels run these (the kernels by name at the end: the adapters) on the host."""
 
 import numpy as np
 
-from ...base.errors import PeError
+from ...shapes import detection_nms as rules
+from ..structured import adapter, fresh_outputs
 from .runtime.loops import lazy
 
 _loops = lazy("_detection_loops")
 _proposal_loops = lazy("_proposal_loops")
 
 
-def _images(ins, attrs, ctx):
-    """Per image: (scores [C, M] or [M', C], boxes [M, 4] or [M', C, 4], index offset)."""
+def _images(ins, offs):
+    """Per image: (scores [C, M] or [M', C], boxes [M, 4] or [M', C, 4], index offset); ``offs``: the rows of
+    each image of 2-D Scores."""
     scores, boxes = np.ascontiguousarray(ins["Scores"]), np.ascontiguousarray(ins["BBoxes"])
     if scores.ndim == 3:
         return [(scores[i], boxes[i], i * scores.shape[2]) for i in range(scores.shape[0])]
-    lod = ctx.lod.get("BBoxes") or ctx.lod.get("Scores")
-    if not lod:
-        raise PeError("multiclass_nms: 2-D Scores [M, C] need BBoxes [M, C, 4] with a LoD (boxes per image)")
-    offs = [int(v) for v in lod[-1]]
     return [(scores[a:b], boxes[a:b], a * scores.shape[1]) for a, b in zip(offs[:-1], offs[1:])]
 
 
@@ -64,10 +63,10 @@ def _score(scores, per_box, label, i):
     return scores[i, label] if per_box else scores[label, i]
 
 
-def _nms(ins, attrs, ctx):
+def _nms(ins, attrs, offs):
     """(Out rows, Index rows, LoD offsets) over the batch."""
     rows, index, starts = [], [], [0]
-    for scores, boxes, offset in _images(ins, attrs, ctx):
+    for scores, boxes, offset in _images(ins, offs):
         kept, per_box = _class_nms(scores, boxes, attrs)
         for label in sorted(kept):
             for i in kept[label]:
@@ -78,27 +77,40 @@ def _nms(ins, attrs, ctx):
     return rows, index, starts
 
 
-def multiclass_nms(ins, attrs, ctx):
-    rows, _, starts = _nms(ins, attrs, ctx)
+def _offsets(ins, ctx):
+    """The rows of each image of 2-D Scores (the meta rule refused them without a LoD); None for 3-D."""
+    if ins["Scores"].ndim == 3:
+        return None
+    lod = ctx.lod.get("BBoxes") or ctx.lod.get("Scores")
+    return [int(v) for v in lod[-1]]
+
+
+def multiclass_nms_out(ins, outs, attrs, meta, ctx):
+    rows, _, starts = _nms(ins, attrs, _offsets(ins, ctx))
     dtype = ins["BBoxes"].dtype
     if not rows:  # nothing kept anywhere: Fluid's one row [-1] and the LoD [0, 1]
         ctx.set_lod_map({"Out": [[0, 1]]})
-        return {"Out": np.full((1, 1), -1, dtype)}
+        fresh_outputs({"Out": np.full((1, 1), -1, dtype)}, ins, outs, meta)
+        return
     ctx.set_lod_map({"Out": [starts]})
-    return {"Out": np.asarray(rows, dtype)}
+    fresh_outputs({"Out": np.asarray(rows, dtype)}, ins, outs, meta)
 
 
-def multiclass_nms2(ins, attrs, ctx):
-    rows, index, starts = _nms(ins, attrs, ctx)
+def multiclass_nms2_out(ins, outs, attrs, meta, ctx):
+    rows, index, starts = _nms(ins, attrs, _offsets(ins, ctx))
     dtype, width = ins["BBoxes"].dtype, ins["BBoxes"].shape[-1] + 2
-    if not rows:  # nothing kept anywhere: Fluid 1.8.5's Out and Index hold no dims but [0]; Paddle 2.6's [0, 6], [0, 1]
-        ctx.set_lod_map({"Out": [starts], "Index": [starts]})
-        if ctx.paddle2:
-            return {"Out": np.empty((0, width), dtype), "Index": np.empty((0, 1), np.int32)}
-        return {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32)}
-    out = np.asarray(rows, dtype).reshape(-1, width)
     ctx.set_lod_map({"Out": [starts], "Index": [starts]})
-    return {"Out": out, "Index": np.asarray(index, np.int32).reshape(-1, 1)}
+    if not rows:  # nothing kept anywhere: Fluid 1.8.5's Out and Index hold no dims but [0]; Paddle 2.6's [0, 6], [0, 1]
+        if meta.variant == "paddle2":
+            results = {"Out": np.empty((0, width), dtype), "Index": np.empty((0, 1), np.int32)}
+        else:
+            results = {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32)}
+    else:
+        results = {
+            "Out": np.asarray(rows, dtype).reshape(-1, width),
+            "Index": np.asarray(index, np.int32).reshape(-1, 1),
+        }
+    fresh_outputs(results, ins, outs, meta)
 
 
 def _matrix_image(scores, boxes, attrs):
@@ -130,7 +142,7 @@ def _matrix_image(scores, boxes, attrs):
     return [found[k] for k in best]
 
 
-def matrix_nms(ins, attrs, ctx):
+def matrix_nms_out(ins, outs, attrs, meta, ctx):
     scores, boxes = np.ascontiguousarray(ins["Scores"]), np.ascontiguousarray(ins["BBoxes"])
     rows, index, counts = [], [], []
     for n in range(scores.shape[0]):
@@ -140,11 +152,12 @@ def matrix_nms(ins, attrs, ctx):
         counts.append(len(kept))
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64).tolist()
     ctx.set_lod_map({"Out": [starts], "Index": [starts]})
-    return {
+    results = {
         "Out": np.asarray(rows, boxes.dtype).reshape(-1, boxes.shape[2] + 2),
         "Index": np.asarray(index, np.int32).reshape(-1, 1),
         "RoisNum": np.asarray(counts, np.int32),
     }
+    fresh_outputs(results, ins, outs, meta)
 
 
 def _locality_image(scores, boxes, attrs):
@@ -180,7 +193,7 @@ def _locality_image(scores, boxes, attrs):
     return out
 
 
-def locality_aware_nms(ins, attrs, ctx):
+def locality_aware_nms_out(ins, outs, attrs, meta, ctx):
     scores, boxes = np.array(ins["Scores"]), np.array(ins["BBoxes"])  # copies: the merge changes them
     rows, starts = [], [0]
     for n in range(scores.shape[0]):
@@ -189,9 +202,10 @@ def locality_aware_nms(ins, attrs, ctx):
         starts.append(len(rows))
     if not rows:
         ctx.set_lod_map({"Out": [[0, 1]]})
-        return {"Out": np.full((1, 1), -1, boxes.dtype)}
+        fresh_outputs({"Out": np.full((1, 1), -1, boxes.dtype)}, ins, outs, meta)
+        return
     ctx.set_lod_map({"Out": [starts]})
-    return {"Out": np.asarray(rows, boxes.dtype)}
+    fresh_outputs({"Out": np.asarray(rows, boxes.dtype)}, ins, outs, meta)
 
 
 def _retinanet_level(scores, deltas, anchors, info, threshold, top_k):
@@ -237,7 +251,7 @@ def _retinanet_image(levels, attrs):
     return [[rows[j][1] + 1, rows[j][0], *boxes[rows[j][2]]] for j in order]
 
 
-def retinanet_detection_output(ins, attrs, ctx):
+def retinanet_detection_output_out(ins, outs, attrs, meta, ctx):
     deltas, scores, anchors, info = ins["BBoxes"], ins["Scores"], ins["Anchors"], ins["ImInfo"]
     out, offsets = [], [0]
     last = len(scores) - 1
@@ -258,26 +272,28 @@ def retinanet_detection_output(ins, attrs, ctx):
         offsets.append(offsets[-1] + len(rows))
     result = np.asarray(out, dtype=scores[0].dtype).reshape(-1, 6)
     ctx.set_lod_map({"Out": [offsets]})
-    return {"Out": result}
+    fresh_outputs({"Out": result}, ins, outs, meta)
 
 
-def multiclass_nms3(ins, attrs, ctx):
+def multiclass_nms3_out(ins, outs, attrs, meta, ctx):
     """multiclass_nms2's rows; RoisNum, where given, the images' rows of 2-D Scores; NmsRoisNum per image."""
-    given = ctx
-    if ins.get("RoisNum") is not None:
+    if ins.get("RoisNum") is not None and ins["Scores"].ndim != 3:
         counts = np.asarray(ins["RoisNum"]).reshape(-1).astype(np.int64)
-        given = ctx.replace({"BBoxes": [[0] + np.cumsum(counts).tolist()]})
-    rows, index, starts = _nms(ins, attrs, given)
+        offs = [0] + np.cumsum(counts).tolist()
+    else:
+        offs = _offsets(ins, ctx)
+    rows, index, starts = _nms(ins, attrs, offs)
     width = ins["BBoxes"].shape[-1] + 2
     ctx.set_lod_map({"Out": [starts], "Index": [starts]})
-    return {
+    results = {
         "Out": np.asarray(rows, ins["BBoxes"].dtype).reshape(-1, width),
         "Index": np.asarray(index, np.int32).reshape(-1, 1),
         "NmsRoisNum": np.diff(np.asarray(starts)).astype(np.int32),
     }
+    fresh_outputs(results, ins, outs, meta)
 
 
-def nms(ins, attrs):
+def nms_out(ins, outs, attrs, meta):
     """Paddle 2.6's NMSKernel: boxes in their order, IoU of unnormalized corner boxes (no +1), strictly above
     iou_threshold drops."""
     b = np.asarray(ins["Boxes"], np.float64)
@@ -293,4 +309,21 @@ def nms(ins, attrs):
         inter = w * h
         iou = inter / (area[i] + area[i + 1 :] - inter)
         dead[i + 1 :] |= iou > thr
-    return {"KeepBoxesIdxs": np.array(kept, np.int64)}
+    fresh_outputs({"KeepBoxesIdxs": np.array(kept, np.int64)}, ins, outs, meta)
+
+
+# (the LoD each sets on the call's context)
+multiclass_nms_out.takes_context = multiclass_nms2_out.takes_context = multiclass_nms3_out.takes_context = True
+matrix_nms_out.takes_context = locality_aware_nms_out.takes_context = True
+retinanet_detection_output_out.takes_context = True
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/detection_nms.py's HOST_OPS): the adapters
+multiclass_nms = adapter(rules.multiclass_nms_meta, multiclass_nms_out, "multiclass_nms")
+multiclass_nms2 = adapter(rules.multiclass_nms2_meta, multiclass_nms2_out, "multiclass_nms2")
+multiclass_nms3 = adapter(rules.multiclass_nms3_meta, multiclass_nms3_out, "multiclass_nms3")
+matrix_nms = adapter(rules.matrix_nms_meta, matrix_nms_out, "matrix_nms")
+locality_aware_nms = adapter(rules.locality_aware_nms_meta, locality_aware_nms_out, "locality_aware_nms")
+retinanet_detection_output = adapter(
+    rules.retinanet_detection_output_meta, retinanet_detection_output_out, "retinanet_detection_output"
+)
+nms = adapter(rules.nms_meta, nms_out, "nms")

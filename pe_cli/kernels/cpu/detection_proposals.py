@@ -1,10 +1,13 @@
-"""Kernels of ops/detection_proposals.py: generate_proposals (decode anchors, clip, filter, NMS per
-image; the NMS a numba loop, _proposal_loops.py), distribute_fpn_proposals and collect_fpn_proposals
-(numpy). Their output sizes depend on the data, so the CUDA kernels run these on the host."""
+"""CPU out-kernels (meta rules, which refuse the shapes that do not fit: shapes/detection_proposals.py) of
+ops/detection_proposals.py: generate_proposals (decode anchors, clip, filter, NMS per image; the NMS a numba loop,
+_proposal_loops.py), distribute_fpn_proposals and collect_fpn_proposals (numpy), each into new arrays (``fresh``
+variants: their rows are the values'), the LoD on the call's context. Their output sizes depend on the data, so the
+CUDA kernels run these (the kernels by name at the end: the adapters) on the host."""
 
 import numpy as np
 
-from ...base.errors import PeError
+from ...shapes import detection_proposals as rules
+from ..structured import adapter, fresh_output, fresh_outputs
 from .runtime.loops import lazy
 
 _loops = lazy("_proposal_loops")
@@ -60,21 +63,12 @@ def _one_image(scores, deltas, info, anchors, variances, attrs):
     return boxes[picked], kept_scores[picked]
 
 
-def generate_proposals(ins, attrs, ctx):
-    scores, deltas, info = ins["Scores"], ins["BboxDeltas"], ins["ImInfo"]
-    n, a, h, w = scores.shape
-    if deltas.shape != (n, 4 * a, h, w) or info.shape[0] != n:
-        raise PeError(
-            f"generate_proposals: BboxDeltas {list(deltas.shape)} must be [N, 4 * A, H, W] = "
-            f"{[n, 4 * a, h, w]} and ImInfo {list(info.shape)} [N, 3] for Scores {list(scores.shape)}"
-        )
+def _generate(ins, info, attrs, ctx):
+    """generate_proposals' outputs of ImInfo ``info`` (slot -> a new array), its LoD set on ``ctx``."""
+    scores, deltas = ins["Scores"], ins["BboxDeltas"]
+    n = scores.shape[0]
     anchors = np.asarray(ins["Anchors"], dtype=np.float64).reshape(-1, 4)
     variances = np.asarray(ins["Variances"], dtype=np.float64).reshape(-1, 4)
-    if anchors.shape[0] != h * w * a or variances.shape != anchors.shape:
-        raise PeError(
-            f"generate_proposals: Anchors and Variances must hold H * W * A = {h * w * a} boxes "
-            f"[H, W, A, 4] for Scores {list(scores.shape)}, not {anchors.shape[0]} and {variances.shape[0]}"
-        )
     per_score = np.asarray(scores, dtype=np.float64).transpose(0, 2, 3, 1).reshape(n, -1)
     per_delta = np.asarray(deltas, dtype=np.float64).transpose(0, 2, 3, 1).reshape(n, -1, 4)
     rois, probs, counts = [], [], []
@@ -90,9 +84,14 @@ def generate_proposals(ins, attrs, ctx):
         "RpnRoiProbs": np.concatenate(probs).astype(dtype).reshape(-1, 1),
         "RpnRoisNum": np.asarray(counts, dtype=np.int32),
     }
-    outs["RpnRoisLod"] = outs["RpnRoisNum"]  # Fluid 1.8's name of the same counts
     ctx.set_lod_map({"RpnRois": [offsets], "RpnRoiProbs": [offsets]})
     return outs
+
+
+def generate_proposals_out(ins, outs, attrs, meta, ctx):
+    results = _generate(ins, ins["ImInfo"], attrs, ctx)
+    results["RpnRoisLod"] = results["RpnRoisNum"]  # Fluid 1.8's name of the same counts
+    fresh_outputs(results, ins, outs, meta)
 
 
 def fpn_levels(rois, attrs):
@@ -106,7 +105,7 @@ def fpn_levels(rois, attrs):
     return np.clip(lvl, attrs["min_level"], attrs["max_level"]).astype(np.int64)
 
 
-def distribute_fpn_proposals(ins, attrs, ctx):
+def distribute_fpn_proposals_out(ins, outs, attrs, meta, ctx):
     rois = ins["FpnRois"]
     offs = _offsets(ctx.lod.get("FpnRois"), rois.shape[0])
     lvl = fpn_levels(np.asarray(rois, dtype=np.float64), attrs)
@@ -114,45 +113,54 @@ def distribute_fpn_proposals(ins, attrs, ctx):
     order = np.argsort(lvl, kind="stable")
     restore = np.empty(rois.shape[0], dtype=np.int32)
     restore[order] = np.arange(rois.shape[0], dtype=np.int32)
-    outs, lods = [], []
+    levels, lods = [], []
     for level in range(attrs["min_level"], attrs["max_level"] + 1):
         mine = lvl == level
-        outs.append(np.ascontiguousarray(rois[mine]).reshape(-1, 4))
+        levels.append(np.ascontiguousarray(rois[mine]).reshape(-1, 4))
         counts = np.bincount(image[mine], minlength=offs.size - 1)
         lods.append([[0] + np.cumsum(counts).tolist()])
     ctx.set_lods("MultiFpnRois", lods)
-    return {"MultiFpnRois": outs, "RestoreIndex": restore.reshape(-1, 1)}
+    inputs = tuple(v for v in ins.values() if type(v) is np.ndarray)
+    outs["MultiFpnRois"] = [
+        fresh_output(v, (v.shape, spec[1]), inputs) for v, spec in zip(levels, meta.outputs["MultiFpnRois"])
+    ]
+    fresh_outputs({"RestoreIndex": restore.reshape(-1, 1)}, ins, outs, meta)
 
 
-def collect_fpn_proposals(ins, attrs, ctx):
+def collect_fpn_proposals_out(ins, outs, attrs, meta, ctx):
     rois, scores = ins["MultiLevelRois"], ins["MultiLevelScores"]
-    if len(rois) != len(scores):
-        raise PeError(f"collect_fpn_proposals: {len(rois)} levels of rois but {len(scores)} of scores")
     lods = ctx.lod.get("MultiLevelRois") or [None] * len(rois)
     images, batch = [], None
     for r, lod in zip(rois, lods):
         offs = _offsets(lod, r.shape[0])
-        if batch is not None and offs.size - 1 != batch:
-            raise PeError(f"collect_fpn_proposals: the levels' rois hold {batch} and {offs.size - 1} images (LoD)")
         batch = offs.size - 1
         images.append(np.repeat(np.arange(batch), np.diff(offs)))
     all_rois = np.concatenate([np.asarray(r).reshape(-1, 4) for r in rois])
     all_scores = np.concatenate([np.asarray(s).reshape(-1) for s in scores])
     image = np.concatenate(images)
-    if all_scores.size != image.size:
-        raise PeError(f"collect_fpn_proposals: {image.size} rois but {all_scores.size} scores")
     top = np.argsort(-all_scores, kind="stable")[: max(attrs["post_nms_topN"], 0)]
     top = top[np.argsort(image[top], kind="stable")]
     counts = np.bincount(image[top], minlength=batch or 0)
     out = np.ascontiguousarray(all_rois[top]).reshape(-1, 4).astype(rois[0].dtype)
     ctx.set_lod_map({"FpnRois": [[0] + np.cumsum(counts).tolist()]})
-    return {"FpnRois": out}
+    fresh_outputs({"FpnRois": out}, ins, outs, meta)
 
 
-def generate_proposals_v2(ins, attrs, ctx):
+def generate_proposals_v2_out(ins, outs, attrs, meta, ctx):
     """generate_proposals with ImInfo (height, width, scale 1) from ImShape."""
     shape = np.asarray(ins["ImShape"], dtype=np.float64).reshape(-1, 2)
     info = np.concatenate([shape, np.ones((shape.shape[0], 1))], axis=1).astype(np.asarray(ins["ImShape"]).dtype)
-    outs = generate_proposals({**ins, "ImInfo": info}, attrs, ctx)
-    outs.pop("RpnRoisLod")
-    return outs
+    fresh_outputs(_generate(ins, info, attrs, ctx), ins, outs, meta)
+
+
+# (the LoD each sets on the call's context)
+generate_proposals_out.takes_context = generate_proposals_v2_out.takes_context = True
+distribute_fpn_proposals_out.takes_context = collect_fpn_proposals_out.takes_context = True
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/detection_proposals.py's HOST_OPS): the adapters
+generate_proposals = adapter(rules.generate_proposals_meta, generate_proposals_out, "generate_proposals")
+generate_proposals_v2 = adapter(rules.generate_proposals_v2_meta, generate_proposals_v2_out, "generate_proposals_v2")
+distribute_fpn_proposals = adapter(
+    rules.distribute_fpn_proposals_meta, distribute_fpn_proposals_out, "distribute_fpn_proposals"
+)
+collect_fpn_proposals = adapter(rules.collect_fpn_proposals_meta, collect_fpn_proposals_out, "collect_fpn_proposals")
