@@ -22,7 +22,7 @@ import numpy as np
 
 from .conv_plans import PoolGeometry
 from .conv_pool import adaptive_size, pool3d_geometry, pool3d_out
-from .structured import Meta
+from .structured import Meta, Spec
 
 _LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -226,3 +226,45 @@ def pool3d_grad_meta(attrs, ins, facts):
     shape = tuple(ins["X"].shape)
     wins = windows(shape, attrs, facts.paddle2)
     return Meta({"X@GRAD": (shape, ins["X"].dtype)}, "boxes", args=(wins, attrs["pooling_type"] == "max"), fresh=True)
+
+
+# -- spp's meta rules: a pool2d Meta per level ------------------------------------------------------------
+
+
+class _Fluid:
+    """The facts spp's levels are pooled under: Fluid's pool2d (spp has no Paddle 2.x form)."""
+
+    paddle2 = False
+
+
+def spp_meta(attrs, ins, facts):
+    """spp: Out [N, sum over the levels of C * level's bins] of X's dtype; ``args``: each level's pool2d attributes
+    and Meta; a scratch buffer for each level's pooled values a loop writes (``@level<p>``; a ``fresh`` level's
+    numpy form makes its own)."""
+    x = ins["X"]
+    levels, scratch, width = [], {}, 0
+    for p, level in enumerate(spp_levels(x.shape, attrs)):
+        meta = pool2d_meta(level, {"X": x}, _Fluid)
+        shape, dtype = meta.outputs["Out"]
+        if not meta.fresh:
+            scratch[f"@level{p}"] = (shape, dtype)
+        width += int(np.prod(shape[1:], dtype=np.int64))
+        levels.append((level, meta))
+    return Meta({"Out": ((x.shape[0], width), np.dtype(x.dtype))}, "levels", scratch=scratch, args=tuple(levels))
+
+
+def spp_grad_meta(attrs, ins, facts):
+    """spp_grad: X@GRAD of X's shape and dtype, the sum of each level's pool2d gradient (``args``: each level's
+    attributes and pool2d_grad Meta over its part of Out and Out@GRAD, [N, C, 2^p, 2^p]; ``@level<p>`` scratch as
+    spp's)."""
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    levels, scratch = [], {}
+    for p, level in enumerate(spp_levels(x.shape, attrs)):
+        shape = tuple(x.shape[:2]) + (2**p, 2**p)
+        parts = {"X": x, "Out": Spec(shape, out.dtype), "Out@GRAD": Spec(shape, dout.dtype)}
+        meta = pool2d_grad_meta(level, parts, _Fluid)
+        if not meta.fresh:
+            scratch[f"@level{p}"] = meta.outputs["X@GRAD"]
+        levels.append((level, meta))
+    outputs = {"X@GRAD": (tuple(x.shape), np.dtype(x.dtype))}
+    return Meta(outputs, "levels", scratch=scratch, args=tuple(levels))
