@@ -33,7 +33,8 @@ class _Case:
 
     def __init__(self, op, inputs, attrs=None, lod=None):
         self.op, self.inputs, self.attrs, self.grad, self.lod = op, inputs, attrs or {}, (), lod or {}
-        self.id = f"{op}|{sorted(self.attrs.items())}|{[np.shape(v) for v in inputs.values()]}|{self.lod}"
+        arrays = [(np.shape(v), np.asarray(v).dtype.str) for v in inputs.values()]
+        self.id = f"{op}|{sorted(self.attrs.items())}|{arrays}|{self.lod}"
 
 
 def _rng_values():
@@ -277,8 +278,10 @@ def dump(root, out):
                 if case.grad:
                     record(results, key + "|grad", lambda: op_test.analytic_grads(case)[0])
                 _direct(results, record, case, key)
-        for i, case in enumerate(_extra_cases()):
-            _direct(results, record, case, f"convf|extra|{i}|{case.id}", case.lod)
+        seen = {}
+        for case in _extra_cases():  # (cases of one id, inputs of other values: numbered in their order)
+            seen[case.id] = seen.get(case.id, -1) + 1
+            _direct(results, record, case, f"convf|extra|{case.id}|{seen[case.id]}", case.lod)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results -> {out}")
 

@@ -114,3 +114,39 @@ def test_a_sequence_conv_step_keeps_a_meta_per_shape_signature_and_lod():
         want = kernel({"X": x, "Filter": w}, dict(full, **attrs), KernelContext(lod={"X": [offsets]}))["Out"]
         assert values["y"].tobytes() == want.tobytes()
     assert len(inner.metas) == 2
+
+
+_F = -3.4028234663852886e38  # (-FLT_MAX: Fluid's max pooling of an empty window)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (an empty window's average: 0 / 0)
+def test_spp_of_an_x_below_its_bins_keeps_the_first_bins_as_paddle_262():
+    """An X of H or W below 2^p by an odd count: Fluid's windows of 1, padded by (2^p - H + 1) / 2, pool 2^p + 1
+    positions; spp keeps the first 2^p x 2^p of them, Out [N, C * 21] as its shape rule says (Paddle 2.6.2's values,
+    recorded from its spp op; pe gave [N, C * 25] before). Its gradient is refused in one line, as Paddle refuses it."""
+    spp = registry.get("spp").kernel("cpu")
+    x = np.arange(9, dtype="float32").reshape(1, 1, 3, 3)
+    level2 = [_F] * 5 + [0.0, 1.0, 2.0, _F, 3.0, 4.0, 5.0, _F, 6.0, 7.0, 8.0]
+    got = spp({"X": x}, {"pyramid_height": 3, "pooling_type": "max"})["Out"]
+    assert got.tolist() == [[8.0, 0.0, 2.0, 6.0, 8.0] + level2]
+    got = spp({"X": x}, {"pyramid_height": 3, "pooling_type": "avg"})["Out"]
+    want = [4.0, 0.0, 1.5, 4.5, 6.0] + [np.nan if v == _F else v for v in level2]
+    np.testing.assert_array_equal(got, [want])
+    x = np.arange(6, dtype="float32").reshape(1, 1, 2, 3)
+    got = spp({"X": x}, {"pyramid_height": 3, "pooling_type": "max"})["Out"]
+    assert got.tolist() == [[5.0, 0.0, 2.0, 3.0, 5.0] + [_F] * 5 + [0.0, 1.0, 2.0, _F, 3.0, 4.0, 5.0] + [_F] * 4]
+    grad = registry.get("spp_grad").kernel("cpu")
+    ins = {"X": x, "Out": got, "Out@GRAD": np.ones_like(got)}
+    with pytest.raises(Exception, match=r"spp_grad: X \[1, 1, 2, 3\] is too small for pyramid_height=3: level 2's"):
+        grad(ins, {"pyramid_height": 3, "pooling_type": "max"})
+
+
+def test_spp_of_an_empty_batch_is_empty():
+    """spp and spp_grad on a batch of no samples: Out [0, C * 21] (as Paddle 2.6.2's), X@GRAD [0, C, H, W] (pe
+    refused it with numpy's reshape error before)."""
+    x = np.zeros((0, 2, 4, 4), "float32")
+    attrs = {"pyramid_height": 3, "pooling_type": "max"}
+    out = registry.get("spp").kernel("cpu")({"X": x}, attrs)["Out"]
+    assert out.shape == (0, 42) and out.dtype == np.float32
+    dx = registry.get("spp_grad").kernel("cpu")({"X": x, "Out": out, "Out@GRAD": out}, attrs)["X@GRAD"]
+    assert dx.shape == (0, 2, 4, 4)

@@ -229,9 +229,9 @@ def spp(ins, outs, attrs, meta):
     for p, (level, level_meta) in enumerate(meta.args):
         pooled = {} if level_meta.fresh else {"Out": outs[f"@level{p}"]}
         pool2d_out({"X": x}, pooled, level, level_meta)
-        part = pooled["Out"].reshape(x.shape[0], -1)
-        out[:, start : start + part.shape[1]] = part
-        start += part.shape[1]
+        bins, width = 2**p, x.shape[1] * 4**p  # (the first 2^p x 2^p positions where it pooled one more)
+        out[:, start : start + width] = pooled["Out"][:, :, :bins, :bins].reshape(x.shape[0], width)
+        start += width
 
 
 def spp_grad(ins, outs, attrs, meta):
