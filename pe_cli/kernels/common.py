@@ -9,6 +9,7 @@ from ..shapes.broadcasting import times_of
 from ..shapes.recurrent import check_initial_states  # noqa: F401  (the recurrent kernels' and meta rules')
 from ..shapes.sequence import POOL_CODES, lod_offsets  # noqa: F401  (the sequence kernels' and meta rules')
 from ..shapes.sequence_rows import expand_rows, pad_index, reverse_index  # noqa: F401  (the same)
+from ..shapes.convolution_irregular import context_index  # noqa: F401  (sequence_conv's, CUDA's kernel's too)
 
 # -- codes the loops take ------------------------------------------------------------------------
 
@@ -62,23 +63,6 @@ def unpad_index(lengths, padded_length):
     idx = [s * padded_length + np.arange(n) for s, n in enumerate(lengths)]
     offs = [0] + np.cumsum(lengths).astype(int).tolist()
     return (np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, np.int64)), offs
-
-
-def context_index(offs, start, length, trainable=False):
-    """sequence_conv's context: for each row and window position k, the row start + k steps
-    away within the same sequence, or -1 (zero padding) outside it. [rows * length]. With
-    ``trainable`` (paddingTrainable) a step outside is a row of PaddingData instead, placed after X's
-    rows: PaddingData row up + d for a step d rows before the sequence's start (d < 0) or d rows past
-    its end (d >= 0), up = max(0, -start) its rows for the steps before, as Fluid's."""
-    offs = np.asarray(offs, dtype=np.int64)
-    rows = int(offs[-1])
-    seq = np.repeat(np.arange(len(offs) - 1), np.diff(offs))
-    src = np.arange(rows)[:, None] + start + np.arange(length)[None, :]
-    lo, hi = offs[seq][:, None], offs[seq + 1][:, None]
-    outside = -1
-    if trainable:
-        outside = rows + max(0, -start) + np.where(src < lo, src - lo, src - hi)
-    return np.where((src >= lo) & (src < hi), src, outside).reshape(-1).astype(np.int64)
 
 
 # -- padding (the CPU convolutions and their numpy replicas) ---------------------------------------

@@ -16,6 +16,7 @@ convolution_transpose.py.
 
 from ..kernels.cpu import convolution as cpu_convolution
 from ..shapes import conv2d as conv2d_rules
+from ..shapes import convolution_irregular as irregular_rules
 from ..shapes.conv_pool import ONEDNN_MIN_CHANNELS, conv_geometry, conv_mismatch, conv_out_size
 from .define import (
     Attr,
@@ -330,6 +331,7 @@ for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
         grad=_grad_deformable,
         grad_reads=tuple(sorted(_slots)),
         lod="drop",
+        structured=Structured(meta=irregular_rules.deformable_meta, cpu=cpu_convolution.deformable_conv_out),
         doc="Output[n, m, y, x] = sum over the taps (i, j) and channels c of Filter[m, c, i, j] * "
         f"{'Mask * ' if _mask else ''}Input[n, c] sampled bilinearly (zero outside) at "
         "(y * stride - pad + i * dilation + Offset_h, x * stride - pad + j * dilation + Offset_w), "
@@ -344,6 +346,9 @@ for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
             outputs=[s + "@GRAD?" for s in _slots],
             attrs=_DEFORM_ATTRS,
             infer=_infer_deformable_grad,
+            structured=Structured(
+                meta=irregular_rules.deformable_grad_meta, cpu=cpu_convolution.deformable_conv_grad_out
+            ),
         )
 
 
@@ -380,6 +385,7 @@ register(
     infer=_infer_conv_shift,
     grad=_grad_conv_shift,
     grad_reads=("X", "Y"),
+    structured=Structured(meta=irregular_rules.conv_shift_meta, cpu=cpu_convolution.conv_shift),
     doc="Out[k, i] = sum over j < N of X[k, (i + j - (N - 1) / 2) mod M] * Y[k, j] (the Neural Turing "
     "Machine's circular shift), X [B, M], Y [B, N] with N odd and <= M.",
 )
@@ -389,4 +395,5 @@ register(
     inputs=["X", "Y", "Out@GRAD"],
     outputs=["X@GRAD?", "Y@GRAD?"],
     infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
+    structured=Structured(meta=irregular_rules.conv_shift_grad_meta, cpu=cpu_convolution.conv_shift_grad),
 )

@@ -221,6 +221,7 @@ register(
     grad=_grad_spp,
     grad_reads=("X", "Out"),
     lod="drop",
+    structured=Structured(meta=meta_rules.spp_meta, cpu=cpu_pooling.spp),
     doc="Spatial pyramid pooling: for each level p < pyramid_height, X [N, C, H, W] max- or avg-pooled "
     "(padding excluded) into 2^p x 2^p bins (windows ceil(H / 2^p) wide, as many strides apart, "
     "padded by (window * 2^p - H + 1) / 2), flattened to [N, C * 4^p]; Out joins the levels along dim 1.",
@@ -232,4 +233,5 @@ register(
     outputs=["X@GRAD"],
     attrs=_SPP_ATTRS,
     infer=grads_like({"X@GRAD": "X"}),
+    structured=Structured(meta=meta_rules.spp_grad_meta, cpu=cpu_pooling.spp_grad),
 )

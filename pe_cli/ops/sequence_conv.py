@@ -4,7 +4,9 @@ rows outside the sequence (or, with paddingTrainable, rows of PaddingData [up + 
 max(0, -contextStart) rows for the steps before a sequence and down = max(0, contextStart +
 contextLength - 1) for those past its end, a trainable input as Fluid's). Out keeps X's LoD."""
 
-from .define import Attr, grads_like, register
+from ..kernels.cpu import sequence_conv as cpu_sequence_conv
+from ..shapes import convolution_irregular as rules
+from .define import Attr, Structured, grads_like, register
 from .sequence import need_lod
 
 _ATTRS = {
@@ -54,6 +56,7 @@ register(
     grad_reads=("X", "Filter", "PaddingData"),
     needs_lod=True,
     run_lod={"X": None},
+    structured=Structured(meta=rules.sequence_conv_meta, cpu=cpu_sequence_conv.sequence_conv),
     doc="Out[t] = concat(X[t + contextStart + k] for k < contextLength, zeros outside t's sequence, or "
     "PaddingData's rows with paddingTrainable) @ Filter.",
 )
@@ -66,4 +69,5 @@ register(
     infer=grads_like({"X@GRAD": "X", "Filter@GRAD": "Filter", "PaddingData@GRAD": "PaddingData"}),
     lod="drop",
     needs_lod=True,
+    structured=Structured(meta=rules.sequence_conv_grad_meta, cpu=cpu_sequence_conv.sequence_conv_grad),
 )

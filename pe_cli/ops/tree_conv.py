@@ -6,7 +6,9 @@ depth and its place among its siblings, Fluid's tree2col) against Filter [featur
 output_size, num_filters]. Out [batch, max_node_count, output_size, num_filters], zero past a
 tree's nodes. Kernels in kernels/<device>/tree_conv.py."""
 
-from .define import Attr, fmt_shape, grads_like, register
+from ..kernels.cpu import tree_conv as cpu_tree_conv
+from ..shapes import convolution_irregular as rules
+from .define import Attr, Structured, fmt_shape, grads_like, register
 
 
 def _infer(ctx):
@@ -46,6 +48,7 @@ register(
     grad=_grad,
     grad_reads=("NodesVector", "EdgeSet", "Filter"),
     lod="drop",
+    structured=Structured(meta=rules.tree_conv_meta, cpu=cpu_tree_conv.tree_conv_out),
     doc="Out[b, u - 1] = sum over u's patch of (eta_l, eta_r, eta_t)-weighted NodesVector rows times Filter.",
 )
 register(
@@ -55,4 +58,5 @@ register(
     outputs=["NodesVector@GRAD?", "Filter@GRAD?"],
     attrs=_ATTRS,
     infer=grads_like({"NodesVector@GRAD": "NodesVector", "Filter@GRAD": "Filter"}),
+    structured=Structured(meta=rules.tree_conv_grad_meta, cpu=cpu_tree_conv.tree_conv_grad_out),
 )

@@ -1,7 +1,9 @@
 """Video ops (kernels in kernels/<device>/video.py): temporal_shift (Fluid 1.8), the temporal shift of
 TSM over clips of seg_num frames stacked in the batch dim."""
 
-from .define import Attr, fmt_shape, grad_of, grads_like, is_int, register
+from ..kernels.cpu import video as cpu_video
+from ..shapes import video as rules
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, is_int, register
 
 
 # -- temporal_shift (Fluid 1.8, the TSM video layer) -----------------------------------------------------
@@ -33,6 +35,7 @@ register(
     grad=grad_of("temporal_shift_grad", ()),
     lod="drop",
     channels_last=("X", "Out"),
+    structured=Structured(meta=rules.temporal_shift_meta, cpu=cpu_video.temporal_shift_out),
     doc="X as [N, seg_num, C, H, W]: channels below c1 = int(C * shift_ratio) take the previous segment's "
     "values, channels below c2 = int(2 C shift_ratio) the next one's (0 past the ends), the rest stay.",
 )
@@ -44,4 +47,5 @@ register(
     attrs=_TS_ATTRS,
     infer=grads_like({"X@GRAD": "Out@GRAD"}),
     channels_last=("Out@GRAD", "X@GRAD"),
+    structured=Structured(meta=rules.temporal_shift_grad_meta, cpu=cpu_video.temporal_shift_grad_out),
 )

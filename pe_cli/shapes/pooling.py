@@ -20,9 +20,10 @@ A geometry that leaves no output is refused here (PoolGeometry), as the kernels 
 
 import numpy as np
 
+from ..base.errors import PeError
 from .conv_plans import PoolGeometry
 from .conv_pool import adaptive_size, pool3d_geometry, pool3d_out
-from .structured import Meta
+from .structured import Meta, Spec
 
 _LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -226,3 +227,60 @@ def pool3d_grad_meta(attrs, ins, facts):
     shape = tuple(ins["X"].shape)
     wins = windows(shape, attrs, facts.paddle2)
     return Meta({"X@GRAD": (shape, ins["X"].dtype)}, "boxes", args=(wins, attrs["pooling_type"] == "max"), fresh=True)
+
+
+# -- spp's meta rules: a pool2d Meta per level ------------------------------------------------------------
+
+
+class _Fluid:
+    """The facts spp's levels are pooled under: Fluid's pool2d (spp has no Paddle 2.x form)."""
+
+    paddle2 = False
+
+
+def _bins_pooled(meta):
+    """The positions a level's pool2d pools ([Ho, Wo]): 2^p x 2^p, but where X's H (W) is below 2^p by an odd
+    count, Fluid's windows of 1 padded by (2^p - H + 1) / 2 pool 2^p + 1."""
+    return tuple(meta.outputs["Out"][0][2:])
+
+
+def spp_meta(attrs, ins, facts):
+    """spp: Out [N, sum over the levels p of C * 4^p] of X's dtype; ``args``: each level's pool2d attributes and
+    Meta; a scratch buffer for each level's pooled values a loop writes (``@level<p>``; a ``fresh`` level's numpy
+    form makes its own). A level pooling 2^p + 1 positions (X below 2^p by an odd count) keeps the first 2^p of
+    them, as Paddle 2.6.2's spp does."""
+    x = ins["X"]
+    levels, scratch, width = [], {}, 0
+    for p, level in enumerate(spp_levels(x.shape, attrs)):
+        meta = pool2d_meta(level, {"X": x}, _Fluid)
+        if not meta.fresh:
+            scratch[f"@level{p}"] = meta.outputs["Out"]
+        width += x.shape[1] * 4**p
+        levels.append((level, meta))
+    return Meta({"Out": ((x.shape[0], width), np.dtype(x.dtype))}, "levels", scratch=scratch, args=tuple(levels))
+
+
+def spp_grad_meta(attrs, ins, facts):
+    """spp_grad: X@GRAD of X's shape and dtype, the sum of each level's pool2d gradient (``args``: each level's
+    attributes and pool2d_grad Meta over its part of Out and Out@GRAD, [N, C, 2^p, 2^p]; ``@level<p>`` scratch as
+    spp's). Refused where a level pools more than 2^p x 2^p positions (X below 2^p by an odd count), as Paddle
+    2.6.2 refuses it."""
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    levels, scratch = [], {}
+    for p, level in enumerate(spp_levels(x.shape, attrs)):
+        bins = 2**p
+        pooled = _bins_pooled(pool2d_meta(level, {"X": x}, _Fluid))
+        if pooled != (bins, bins):
+            raise PeError(
+                f"spp_grad: X {list(x.shape)} is too small for pyramid_height={attrs['pyramid_height']}: level {p}'s "
+                f"windows pool {pooled[0]} x {pooled[1]} positions of which spp keeps {bins} x {bins} (Paddle 2.6.2 "
+                f"refuses this gradient too); give X an H and W of at least {bins}, or a lower pyramid_height"
+            )
+        shape = tuple(x.shape[:2]) + (bins, bins)
+        parts = {"X": x, "Out": Spec(shape, out.dtype), "Out@GRAD": Spec(shape, dout.dtype)}
+        meta = pool2d_grad_meta(level, parts, _Fluid)
+        if not meta.fresh:
+            scratch[f"@level{p}"] = meta.outputs["X@GRAD"]
+        levels.append((level, meta))
+    outputs = {"X@GRAD": (tuple(x.shape), np.dtype(x.dtype))}
+    return Meta(outputs, "levels", scratch=scratch, args=tuple(levels))

@@ -52,6 +52,7 @@ from tests.ops import (
     cases_convolution_geometry,
     cases_convolution_transpose,
     cases_convolution3d,
+    cases_convolution_deformable,
     cases_detection_box,
     cases_detection_metric,
     cases_detection_nms,
@@ -110,6 +111,9 @@ from tests.ops import (
     cases_manipulation,
     cases_pooling,
     cases_pooling_mask,
+    cases_sequence_conv,
+    cases_tree_conv,
+    cases_video,
     cases_quantization,
     cases_quantization_linear,
     cases_reduction,
@@ -392,6 +396,14 @@ CONVERTED = {
     "region proposals": {"generate_proposals", "generate_proposals_v2", "distribute_fpn_proposals"}
     | {"collect_fpn_proposals"},
     "detection_map": {"detection_map"},
+    # (fresh, trees, LoD, a pool2d Meta per level: tests/kernels/test_structured_convolution_irregular.py)
+    "irregular convolutions, spp and temporal_shift": {
+        f"{op}{g}"
+        for op in ("conv_shift", "deformable_conv", "deformable_conv_v1", "tree_conv", "sequence_conv", "spp")
+        + ("temporal_shift",)
+        for g in ("", "_grad")
+    }
+    | {"deformable_conv_grad_deformable", "deformable_conv_v1_grad_deformable"},
 }
 CASES = {
     "activation table": [
@@ -595,6 +607,14 @@ CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss
 CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
 CASES["partial columns"] = cases_partial_columns.CASES
 CASES["cvm"] = cases_cvm.CASES
+# (an out-kernel sees NCHW: an NHWC temporal_shift's values are transposed around it, kernels/layout.py)
+CASES["irregular convolutions, spp and temporal_shift"] = [
+    c
+    for m in (cases_convolution, cases_convolution_deformable, cases_tree_conv, cases_sequence_conv, cases_pooling)
+    + (cases_video, cases_paddle2_attrs)
+    for c in m.CASES
+    if c.op in CONVERTED["irregular convolutions, spp and temporal_shift"] and c.attrs.get("data_format") != "NHWC"
+]
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
@@ -673,6 +693,7 @@ OWN_TESTS = (
     "NMS",
     "region proposals",
     "detection_map",
+    "irregular convolutions, spp and temporal_shift",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

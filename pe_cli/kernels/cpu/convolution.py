@@ -33,8 +33,9 @@ from . import activation
 from .launches import by_variant
 from .runtime import onednn as _onednn
 from . import conv2d_paths as paths
-from ..structured import adapter
+from ..structured import adapter, fresh_outputs
 from ...shapes import conv2d as rules
+from ...shapes import convolution_irregular as irregular
 from ...shapes.conv2d import MAPPED, NUMPY, ONEDNN, PER_SAMPLE, WINOGRAD, ZEROS
 from ...shapes.conv_pool import conv_out_size
 
@@ -172,7 +173,8 @@ conv2d_grad_filter = adapter(rules.conv2d_grad_filter_meta, conv2d_grad_out, "co
 
 # -- deformable_conv: a deformable im2col (bilinear samples at the offset taps, numpy over all taps at
 # once), then the grouped product with the filter; the gradient runs the same steps back (the input's
-# part one bincount). The CUDA kernels run it on the host. --------------------------------------------
+# part one bincount): the "numpy" variant of its meta rules (shapes/convolution_irregular.py), whose arrays
+# are handed over. The CUDA kernels run it on the host. ------------------------------------------------
 
 
 def _geometry(x_shape, w_shape, attrs):
@@ -245,7 +247,7 @@ def _grouped(cols, weight, groups):
     return np.einsum("gmr,ngrl->ngml", wg, cg).reshape(n, m, length)
 
 
-def deformable_conv(ins, attrs):
+def _deformable_forward(ins, attrs):
     x, weight, offset = ins["Input"], ins["Filter"], ins["Offset"]
     n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
     dg = attrs["deformable_groups"]
@@ -257,7 +259,11 @@ def deformable_conv(ins, attrs):
     return {"Output": out.reshape(n, weight.shape[0], ho, wo).astype(x.dtype)}
 
 
-def deformable_conv_grad(ins, attrs):
+def deformable_conv_out(ins, outs, attrs, meta):
+    fresh_outputs(_deformable_forward(ins, attrs), ins, outs, meta)
+
+
+def _deformable_grads(ins, attrs):
     x, weight, offset, dout = ins["Input"], ins["Filter"], ins["Offset"], ins["Output@GRAD"]
     n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
     dg, groups, m = attrs["deformable_groups"], attrs["groups"], weight.shape[0]
@@ -287,26 +293,36 @@ def deformable_conv_grad(ins, attrs):
     return grads
 
 
-# -- conv_shift: Out[k, i] = sum_j X[k, (i + j - h) mod M] * Y[k, j], h = (N - 1) / 2 -----------------
+def deformable_conv_grad_out(ins, outs, attrs, meta):
+    fresh_outputs(_deformable_grads(ins, attrs), ins, outs, meta)
 
 
-def _shift_index(m, n):
-    """[M, N]: the column of X each (output column i, tap j) reads."""
-    return (np.arange(m)[:, None] + np.arange(n)[None, :] - (n - 1) // 2) % m
+# the kernels by name CUDA's kernels are given (kernels/cuda/convolution.py's HOST_OPS): the adapters
+deformable_conv = adapter(irregular.deformable_meta, deformable_conv_out, "deformable_conv")
+deformable_conv_grad = adapter(irregular.deformable_grad_meta, deformable_conv_grad_out, "deformable_conv_grad")
 
 
-def conv_shift(ins, attrs):
+# -- conv_shift: Out[k, i] = sum_j X[k, (i + j - h) mod M] * Y[k, j], h = (N - 1) / 2; the column maps are the
+# meta rule's (shapes/convolution_irregular.py) -------------------------------------------------------------
+
+
+def _sum_into(variant, spec, a, b, out):
+    """einsum ``spec`` of ``a`` and ``b`` into ``out``: summed there ("einsum"), or cast into it ("cast")."""
+    if variant == "einsum":
+        np.einsum(spec, a, b, out=out)
+    else:
+        np.copyto(out, np.einsum(spec, a, b), casting="unsafe")
+
+
+def conv_shift(ins, outs, attrs, meta):
     x, y = ins["X"], ins["Y"]
-    idx = _shift_index(x.shape[1], y.shape[1])
-    return {"Out": np.einsum("kmn,kn->km", x[:, idx], y).astype(x.dtype, copy=False)}
+    _sum_into(meta.variant, "kmn,kn->km", x[:, meta.args[0]], y, outs["Out"])
 
 
-def conv_shift_grad(ins, attrs):
+def conv_shift_grad(ins, outs, attrs, meta):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    m, n = x.shape[1], y.shape[1]
-    # X's column c is read by output column i = (c - j + h) mod M at tap j
-    back = (np.arange(m)[:, None] - np.arange(n)[None, :] + (n - 1) // 2) % m
-    return {
-        "X@GRAD": np.einsum("kmn,kn->km", dout[:, back], y).astype(x.dtype, copy=False),
-        "Y@GRAD": np.einsum("kmn,km->kn", x[:, _shift_index(m, n)], dout).astype(y.dtype, copy=False),
-    }
+    forward, back, sums = meta.args
+    if "X@GRAD" in outs:
+        _sum_into(sums["X@GRAD"], "kmn,kn->km", dout[:, back], y, outs["X@GRAD"])
+    if "Y@GRAD" in outs:
+        _sum_into(sums["Y@GRAD"], "kmn,km->kn", x[:, forward], dout, outs["Y@GRAD"])

@@ -25,7 +25,7 @@ from . import _adaptive_pool, _pool, _replicas
 from ..structured import adapter, fresh_output
 from .launches import Launch, by_variant, one
 from .runtime.loops import lazy, parallel_parts, twin
-from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, pool3d_grad_meta, pool3d_meta, spp_levels
+from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, pool3d_grad_meta, pool3d_meta
 
 _pool_loops = lazy("_pool_loops")
 
@@ -220,28 +220,32 @@ pool3d = adapter(pool3d_meta, pool3d_out, "pool3d")  # (CUDA's host fallback)
 pool3d_grad = adapter(pool3d_grad_meta, pool3d_grad_out, "pool3d_grad")
 
 
-# -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 ------------------------------
+# -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 (out-kernels of shapes/pooling.py's
+# spp_meta and spp_grad_meta: each level pooled by pool2d's out-kernels on the Meta decided for it) ----------
 
 
-def spp(ins, attrs):
-    x = ins["X"]
-    outs = [pool2d({"X": x}, level)["Out"].reshape(x.shape[0], -1) for level in spp_levels(x.shape, attrs)]
-    return {"Out": np.concatenate(outs, axis=1)}
+def spp(ins, outs, attrs, meta):
+    x, out, start = ins["X"], outs["Out"], 0
+    for p, (level, level_meta) in enumerate(meta.args):
+        pooled = {} if level_meta.fresh else {"Out": outs[f"@level{p}"]}
+        pool2d_out({"X": x}, pooled, level, level_meta)
+        bins, width = 2**p, x.shape[1] * 4**p  # (the first 2^p x 2^p positions where it pooled one more)
+        out[:, start : start + width] = pooled["Out"][:, :, :bins, :bins].reshape(x.shape[0], width)
+        start += width
 
 
-def spp_grad(ins, attrs):
-    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    dx, start = np.zeros(x.shape, x.dtype), 0
-    for p, level in enumerate(spp_levels(x.shape, attrs)):
+def spp_grad(ins, outs, attrs, meta):
+    x, out, dout, dx, start = ins["X"], ins["Out"], ins["Out@GRAD"], outs["X@GRAD"], 0
+    dx.fill(0)
+    for p, (level, level_meta) in enumerate(meta.args):
         width, shape = x.shape[1] * 4**p, x.shape[:2] + (2**p, 2**p)
         part = slice(start, start + width)
-        dx += pool2d_grad(
-            {
-                "X": x,
-                "Out": np.ascontiguousarray(out[:, part]).reshape(shape),
-                "Out@GRAD": np.ascontiguousarray(dout[:, part]).reshape(shape),
-            },
-            level,
-        )["X@GRAD"]
+        level_ins = {
+            "X": x,
+            "Out": np.ascontiguousarray(out[:, part]).reshape(shape),
+            "Out@GRAD": np.ascontiguousarray(dout[:, part]).reshape(shape),
+        }
+        grad = {} if level_meta.fresh else {"X@GRAD": outs[f"@level{p}"]}
+        pool2d_grad_out(level_ins, grad, level, level_meta)
+        dx += grad["X@GRAD"]
         start += width
-    return {"X@GRAD": dx}

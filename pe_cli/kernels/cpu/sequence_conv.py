@@ -1,35 +1,43 @@
-"""CPU kernels of sequence_conv: the context rows gathered by a map from the LoD (kernels/common.py),
-then one GEMM; backward the GEMMs' transposes and a scatter-add of the context's gradient."""
+"""CPU out-kernels of sequence_conv (meta rules: shapes/convolution_irregular.py, which make the context map from the
+call's LoD): the context rows gathered by the map, then one GEMM into Out; backward the GEMMs' transposes and a
+scatter-add of the context's gradient into X@GRAD (or, with PaddingData's rows trainable, into a scratch of X's and
+PaddingData's rows, copied into both gradients)."""
 
 import numpy as np
 
-from ..common import context_index, seq_offsets
-from .sequence_rows import _gather, _scatter
+from .sequence_rows import _gather, _scatter_into
 
 
-def _context(x, attrs, ctx, padding=None):
-    """(context map, the rows it reads: X's, then PaddingData's when trainable, the context [rows, n * D])."""
-    trainable = attrs["paddingTrainable"] and padding is not None
-    idx = context_index(seq_offsets(ctx, "X", x.shape[0]), attrs["contextStart"], attrs["contextLength"], trainable)
+def _columns(x, padding, idx, trainable):
+    """The context [rows, n * D]: X's rows (then PaddingData's when trainable) at the map's entries."""
     src = np.ascontiguousarray(x).reshape(x.shape[0], -1)
     if trainable:
         src = np.concatenate([src, np.asarray(padding, x.dtype).reshape(len(padding), -1)])
-    return idx, src, _gather(src, idx, np.zeros(1, x.dtype)).reshape(x.shape[0], -1)
+    return _gather(src, idx, np.zeros(1, x.dtype)).reshape(x.shape[0], -1)
 
 
-def sequence_conv(ins, attrs, ctx):
-    _, _, col = _context(ins["X"], attrs, ctx, ins.get("PaddingData"))
-    return {"Out": col @ ins["Filter"]}
+def sequence_conv(ins, outs, attrs, meta):
+    idx, trainable = meta.args
+    col = _columns(ins["X"], ins.get("PaddingData"), idx, trainable)
+    np.matmul(col, ins["Filter"], out=outs["Out"])
 
 
-def sequence_conv_grad(ins, attrs, ctx):
+def sequence_conv_grad(ins, outs, attrs, meta):
     x, w, dout, padding = ins["X"], ins["Filter"], ins["Out@GRAD"], ins.get("PaddingData")
-    idx, src, col = _context(x, attrs, ctx, padding)
-    dcol = (dout @ w.T).reshape(len(idx), -1)
-    dsrc = _scatter(dcol, idx, src)
-    outs = {"X@GRAD": dsrc[: x.shape[0]].reshape(x.shape), "Filter@GRAD": col.T @ dout}
-    if padding is not None:  # zeros unless trainable (then its rows' share of the context's gradient)
-        outs["PaddingData@GRAD"] = (
-            dsrc[x.shape[0] :].reshape(padding.shape) if len(src) > x.shape[0] else np.zeros_like(padding)
-        )
-    return outs
+    idx, trainable, valid, every = meta.args
+    rows, width = x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64))
+    if "Filter@GRAD" in outs:
+        np.matmul(_columns(x, padding, idx, trainable).T, dout, out=outs["Filter@GRAD"])
+    dx, dpad = outs.get("X@GRAD"), outs.get("PaddingData@GRAD")
+    if meta.variant == "padded":  # (the context's gradient over X's rows and PaddingData's)
+        dsrc = outs["@rows"]
+        _scatter_into((dout @ w.T).reshape(len(idx), -1), (idx, valid, every), dsrc)
+        if dx is not None:
+            np.copyto(dx.reshape(rows, width), dsrc[:rows])
+        if dpad is not None:
+            np.copyto(dpad.reshape(len(padding), width), dsrc[rows:])
+        return
+    if dx is not None:
+        _scatter_into((dout @ w.T).reshape(len(idx), -1), (idx, valid, every), dx.reshape(rows, width))
+    if dpad is not None:  # (zeros: no step reads PaddingData)
+        dpad.fill(0)

@@ -1,10 +1,13 @@
-"""Kernels of ops/tree_conv.py (numpy): each tree's patches become a coefficient array C [nodes,
-max_nodes, 3] (C[u, v] = (eta_l, eta_r, eta_t) of v in u's patch), so a tree's patch matrix is
-one einsum and the gradients are its transposes."""
+"""CPU out-kernels of ops/tree_conv.py (numpy; meta rules: shapes/convolution_irregular.py): each tree's patches
+become a coefficient array C [nodes, max_nodes, 3] (C[u, v] = (eta_l, eta_r, eta_t) of v in u's patch), so a tree's
+patch matrix is one einsum and the gradients are its transposes, written into the buffers handed. The trees follow
+EdgeSet's values, so their checks are the out-kernels' (a node outside the tree, a tree larger than NodesVector)."""
 
 import numpy as np
 
+from ..structured import adapter
 from ...base.errors import PeError
+from ...shapes import convolution_irregular as rules
 
 
 def _children(edges, max_nodes):
@@ -66,20 +69,31 @@ def _trees(ins, attrs):
         yield b, coef, patch, w
 
 
-def tree_conv(ins, attrs):
+def tree_conv_out(ins, outs, attrs, meta):
     x, filt = ins["NodesVector"], ins["Filter"]
-    out = np.zeros((x.shape[0], x.shape[1], filt.shape[2] * filt.shape[3]), dtype=x.dtype)
+    out = outs["Out"].reshape(x.shape[0], x.shape[1], filt.shape[2] * filt.shape[3])
+    out.fill(0)  # (zero past each tree's nodes)
     for b, coef, patch, w in _trees(ins, attrs):
         out[b, : coef.shape[0]] = patch @ w
-    return {"Out": out.reshape(x.shape[:2] + filt.shape[2:])}
 
 
-def tree_conv_grad(ins, attrs):
+def tree_conv_grad_out(ins, outs, attrs, meta):
     x, filt = ins["NodesVector"], ins["Filter"]
     dout = ins["Out@GRAD"].reshape(x.shape[0], x.shape[1], -1)
-    dx, dw = np.zeros_like(x), np.zeros((filt.shape[0] * 3, dout.shape[2]), dtype=filt.dtype)
+    dx, dw = outs.get("NodesVector@GRAD"), outs.get("Filter@GRAD")
+    if dx is not None:
+        dx.fill(0)
+    if dw is not None:
+        dw = dw.reshape(filt.shape[0] * 3, dout.shape[2])
+        dw.fill(0)
     for b, coef, patch, w in _trees(ins, attrs):
         g = dout[b, : coef.shape[0]]
-        dw += patch.T @ g
-        dx[b] = np.einsum("uvk,ufk->vf", coef, (g @ w.T).reshape(coef.shape[0], x.shape[2], 3))
-    return {"NodesVector@GRAD": dx, "Filter@GRAD": dw.reshape(filt.shape)}
+        if dw is not None:
+            dw += patch.T @ g
+        if dx is not None:
+            dx[b] = np.einsum("uvk,ufk->vf", coef, (g @ w.T).reshape(coef.shape[0], x.shape[2], 3))
+
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/tree_conv.py's HOST_OPS): the adapters
+tree_conv = adapter(rules.tree_conv_meta, tree_conv_out, "tree_conv")
+tree_conv_grad = adapter(rules.tree_conv_grad_meta, tree_conv_grad_out, "tree_conv_grad")
