@@ -120,8 +120,11 @@ def test_out_kernels_hand_over_or_fill_every_output(family, case, dtype):
                 np.testing.assert_allclose(got, want, rtol=case.rtol, atol=case.atol, err_msg=case.op + slot)
     if case.op + "_grad" not in registry.all_op_types():
         return
+    douts = _float_grads(outs)
+    if not douts:  # (an int shuffle_batch's: no gradient)
+        return
     grad = registry.get(case.op + "_grad")
-    given = {**ins, **outs, **_float_grads(outs)}
+    given = {**ins, **outs, **douts}
     gins = {s.name: given[s.name] for s in grad.inputs if s.name in given}
     dins, _ = _same_as_kernel(grad.type, gins, attrs)
     if family == "rnn":  # (each input's gradient of its shape)
