@@ -84,6 +84,8 @@ shapes, layouts, engines, attributes, shapes given by tensors and executor steps
 for searching (no op cases of its own: the ten families' of where, argsort, unique, flip, roll, shape,
 take_along_axis, index_sample, kthvalue, bincount, searchsorted, broadcast_tensors, index_put, fold, frame and the
 rest), those ops and their grad ops on tools/indexing_case_bytes.py's dtypes, layouts, ties, attributes and steps;
+for rnn, transducer, batch_shuffle and sparse, Paddle 2.x's rnn op, warprnnt, shuffle_batch, the selected-rows ops
+and their grad ops on tools/rnn_transducer_rows_case_bytes.py's modes, dtypes, lengths, seeds, rows and steps;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -948,6 +950,9 @@ def dump(root, families, out, threads=1):
         if "sequence_shape" in families:
             importlib.import_module("sequence_case_bytes").sequence_shape(results, _record, _direct)
             importlib.import_module("sequence_case_bytes").lod_resets(results, _record, _direct)
+        for family in ("rnn", "transducer", "batch_shuffle", "sparse"):
+            if family in families:
+                getattr(importlib.import_module("rnn_transducer_rows_case_bytes"), family)(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
+from ..shapes.selected_rows import sparse_input  # noqa: F401 (the meta rules' refusal, CUDA's kernels make it too)
 
 
 def gather_rows(index, n):
@@ -127,17 +128,6 @@ def check_dequant_ids(ids, rows, pad):
     bad = ((ids < 0) | (ids >= rows)) & (ids != pad)
     if bad.any():
         raise PeError(f"lookup_table_dequant: Ids must be in [0, {rows}) (or padding_idx {pad}), got {ids[bad][:3]}")
-
-
-def sparse_input(ins, op):
-    """X of an op that reads only a row-sparse value."""
-    x = ins["X"]
-    if not isinstance(x, SelectedRows):
-        raise PeError(
-            f"{op}: X must be row-sparse (SelectedRows: the gradient of embedding(is_sparse=True)), "
-            f"got a dense array of shape {list(x.shape)}"
-        )
-    return x
 
 
 def split_rows(x, sections, take):

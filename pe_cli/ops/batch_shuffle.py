@@ -2,10 +2,13 @@
 in a random order drawn from a seed; the seed comes from the input Seed (a persistable variable
 the layer creates, so each run draws a new order) or the attribute startup_seed, and SeedOut is
 the next seed. ShuffleIdx keeps the order, which the gradient undoes (kernels in
-kernels/<device>/batch_shuffle.py)."""
+kernels/<device>/batch_shuffle.py; structured, meta rules in shapes/batch_shuffle.py)."""
 
 import math
 
+from ..kernels.cpu import batch_shuffle as cpu_shuffle
+from ..shapes import batch_shuffle as metas
+from ..shapes.structured import Structured
 from .define import fmt_shape, register
 
 
@@ -35,6 +38,7 @@ def _infer_grad(ctx):
 register(
     "shuffle_batch",
     kernel_module="batch_shuffle",
+    structured=Structured(meta=metas.shuffle_batch_meta, cpu=cpu_shuffle.shuffle_batch_out),
     inputs=["X", "Seed?"],
     outputs=["Out", "ShuffleIdx", "SeedOut"],
     attrs={"startup_seed": 0},
@@ -48,6 +52,7 @@ register(
 register(
     "shuffle_batch_grad",
     kernel_module="batch_shuffle",
+    structured=Structured(meta=metas.shuffle_batch_grad_meta, cpu=cpu_shuffle.shuffle_batch_grad_out),
     inputs=["ShuffleIdx", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs={"startup_seed": 0},

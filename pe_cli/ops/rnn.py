@@ -3,12 +3,16 @@ device): Input [T, N, input_size] time-major, PreState (LSTM: h0 and c0; GRU, RN
 [num_layers * directions, N, hidden_size], WeightList (per layer and direction W_ih, W_hh, then per layer and
 direction b_ih, b_hh) and SequenceLength (int [N]: steps past a sequence's length keep its state and output
 0). Out [T, N, directions * hidden_size], State the last states. Dropout between layers in training is
-refused (Paddle draws its mask); the kernels are numpy (kernels/<device>/rnn.py)."""
+refused (Paddle draws its mask); the kernels are numpy (kernels/<device>/rnn.py), structured (meta rules:
+shapes/rnn.py)."""
 
+from ..kernels.cpu import rnn as cpu_rnn
+from ..shapes import rnn as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 from .pointwise_math import QUANT
 
-GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+GATES = metas.GATES
 _ATTRS = {
     "dropout_prob": Attr(0.0, lambda v: 0 <= v < 1, "in [0, 1)"),
     "is_bidirec": Attr(False, choices=(False, True)),
@@ -78,6 +82,7 @@ def _infer_grad(ctx):
 register(
     "rnn",
     kernel_module="rnn",
+    structured=Structured(meta=metas.rnn_meta, cpu=cpu_rnn.rnn_out),
     inputs=["Input", "PreState*", "WeightList*", "SequenceLength?"],
     outputs=["Out", "DropoutState?", "State*", "Reserve"],
     attrs=_ATTRS,
@@ -91,6 +96,7 @@ register(
 register(
     "rnn_grad",
     kernel_module="rnn",
+    structured=Structured(meta=metas.rnn_grad_meta, cpu=cpu_rnn.rnn_grad_out),
     inputs=["Input", "PreState*", "WeightList*", "SequenceLength?", "Out", "Reserve?", "Out@GRAD?", "State@GRAD*?"],
     outputs=["Input@GRAD?", "PreState@GRAD*?", "WeightList@GRAD*?"],
     attrs=_ATTRS,

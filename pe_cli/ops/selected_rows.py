@@ -1,9 +1,13 @@
 """Ops on row-sparse values (SelectedRows, pe_cli/base/selected_rows.py), as Fluid's: merge_selected_rows
 (each row once, ascending, duplicates summed), get_tensor_from_selected_rows (the values alone) and
 split_selected_rows (a parameter-server trainer cuts a sparse gradient into the row blocks of its
-servers). Their X must be row-sparse: the gradient of embedding(is_sparse=True), or a sum of such."""
+servers). Their X must be row-sparse: the gradient of embedding(is_sparse=True), or a sum of such. Structured:
+meta rules in shapes/selected_rows.py, fresh out-kernels in kernels/cpu/selected_rows.py."""
 
 from ..base.dtypes import VarType
+from ..kernels.cpu import selected_rows as cpu_rows
+from ..shapes import selected_rows as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, int_list, register
 
 
@@ -41,6 +45,7 @@ def _infer_split(ctx):
 register(
     "merge_selected_rows",
     kernel_module="selected_rows",
+    structured=Structured(meta=metas.merge_selected_rows_meta, cpu=cpu_rows.merge_selected_rows_out),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_merge,
@@ -52,6 +57,9 @@ register(
 register(
     "get_tensor_from_selected_rows",
     kernel_module="selected_rows",
+    structured=Structured(
+        meta=metas.get_tensor_from_selected_rows_meta, cpu=cpu_rows.get_tensor_from_selected_rows_out
+    ),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_values,
@@ -62,6 +70,7 @@ register(
 register(
     "split_selected_rows",
     kernel_module="selected_rows",
+    structured=Structured(meta=metas.split_selected_rows_meta, cpu=cpu_rows.split_selected_rows_out),
     inputs=["X"],
     outputs=["Out*"],
     attrs={"height_sections": Attr(list, int_list, "a list of ints", long=True)},

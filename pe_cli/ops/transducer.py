@@ -1,6 +1,10 @@
 """The RNN-T (transducer) loss (Paddle 2.x's warprnnt, behind paddle.nn.functional.rnnt_loss;
-kernels in kernels/<device>/transducer.py, the per-sequence program in kernels/transducer_dp.py)."""
+kernels in kernels/<device>/transducer.py, the per-sequence program in kernels/transducer_dp.py). Structured: meta
+rules in shapes/transducer.py."""
 
+from ..kernels.cpu import transducer as cpu_transducer
+from ..shapes import transducer as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
@@ -32,6 +36,7 @@ _ATTRS = {"blank": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"), "fast
 register(
     "warprnnt",
     kernel_module="transducer",
+    structured=Structured(meta=metas.warprnnt_meta, cpu=cpu_transducer.warprnnt_out),
     inputs=["input", "label", "input_lengths", "label_lengths"],
     outputs=["warprnntgrad", "loss"],
     attrs=_ATTRS,
@@ -46,6 +51,7 @@ register(
 register(
     "warprnnt_grad",
     kernel_module="transducer",
+    structured=Structured(meta=metas.warprnnt_grad_meta, cpu=cpu_transducer.warprnnt_grad_out),
     inputs=["input", "warprnntgrad", "loss@GRAD"],
     outputs=["input@GRAD"],
     attrs=_ATTRS,

@@ -98,6 +98,10 @@ from tests.ops import (
     cases_lstm_cudnn,
     cases_lstm_fused,
     cases_lstmp,
+    cases_rnn,
+    cases_transducer,
+    cases_batch_shuffle,
+    cases_sparse,
     cases_image,
     cases_image_bicubic,
     cases_image_grid,
@@ -404,6 +408,11 @@ CONVERTED = {
         for g in ("", "_grad")
     }
     | {"deformable_conv_grad_deformable", "deformable_conv_v1_grad_deformable"},
+    # (fresh lists; buffers and scratch filled; SelectedRows handed over: test_structured_rnn_transducer_rows.py)
+    "rnn": {"rnn", "rnn_grad"},
+    "warprnnt": {"warprnnt", "warprnnt_grad"},
+    "shuffle_batch": {"shuffle_batch", "shuffle_batch_grad"},
+    "selected rows": {"merge_selected_rows", "get_tensor_from_selected_rows", "split_selected_rows"},
 }
 CASES = {
     "activation table": [
@@ -617,6 +626,10 @@ CASES["irregular convolutions, spp and temporal_shift"] = [
 ]
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
+CASES["rnn"] = cases_rnn.CASES
+CASES["warprnnt"] = cases_transducer.CASES
+CASES["shuffle_batch"] = cases_batch_shuffle.CASES
+CASES["selected rows"] = [c for c in cases_sparse.CASES if c.op in CONVERTED["selected rows"]]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
@@ -694,6 +707,10 @@ OWN_TESTS = (
     "region proposals",
     "detection_map",
     "irregular convolutions, spp and temporal_shift",
+    "rnn",
+    "warprnnt",
+    "shuffle_batch",
+    "selected rows",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

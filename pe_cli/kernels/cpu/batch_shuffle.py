@@ -1,7 +1,11 @@
-"""Kernels of ops/batch_shuffle.py (numpy): the order is numpy's permutation from the seed, so one
-seed gives one order on every device."""
+"""CPU out-kernels of ops/batch_shuffle.py (meta rules: shapes/batch_shuffle.py; numpy): the order is numpy's
+permutation from the seed, so one seed gives one order on every device; X's rows are gathered into Out (and
+Out@GRAD's scattered back into X@GRAD) through [rows, width] views of the buffers handed."""
 
 import numpy as np
+
+from ...shapes import batch_shuffle as rules
+from ..structured import adapter
 
 
 def order(seed, rows):
@@ -10,19 +14,22 @@ def order(seed, rows):
     return rng.permutation(rows).astype(np.int64), rng.integers(0, 2**31 - 1, size=1, dtype=np.int64)
 
 
-def shuffle_batch(ins, attrs):
+def shuffle_batch_out(ins, outs, attrs, meta):
+    rows, width = meta.args
     x = ins["X"]
     seed = ins["Seed"].reshape(-1)[0] if "Seed" in ins else attrs["startup_seed"]
-    width = x.shape[-1] if x.ndim else 1
-    rows = x.size // width if width else int(np.prod(x.shape[:-1]))
     idx, seed_out = order(seed, rows)
-    out = x.reshape(rows, width)[idx].reshape(x.shape)
-    return {"Out": out, "ShuffleIdx": idx, "SeedOut": seed_out}
+    outs["ShuffleIdx"][...] = idx
+    outs["SeedOut"][...] = seed_out
+    np.take(x.reshape(rows, width), idx, axis=0, out=outs["Out"].reshape(rows, width))
 
 
-def shuffle_batch_grad(ins, attrs):
-    dout, idx = ins["Out@GRAD"], ins["ShuffleIdx"]
-    width = dout.shape[-1]
-    dx = np.empty((idx.size, width), dtype=dout.dtype)
-    dx[idx] = dout.reshape(idx.size, width)
-    return {"X@GRAD": dx.reshape(dout.shape)}
+def shuffle_batch_grad_out(ins, outs, attrs, meta):
+    rows, width = meta.args
+    dout = ins["Out@GRAD"].reshape(rows, width)
+    outs["X@GRAD"].reshape(rows, width)[ins["ShuffleIdx"]] = dout
+
+
+# the ops' kernels by name: CUDA's host fallbacks run them (kernels/cuda/batch_shuffle.py's HOST_OPS)
+shuffle_batch = adapter(rules.shuffle_batch_meta, shuffle_batch_out, "shuffle_batch")
+shuffle_batch_grad = adapter(rules.shuffle_batch_grad_meta, shuffle_batch_grad_out, "shuffle_batch_grad")

@@ -2,13 +2,13 @@
 applied to h W_hh^T + b_hh) and simple RNN (tanh, relu) over a time-major padded batch, layers stacked,
 directions concatenated, each sequence's steps past its length leaving the state as it was and the output 0
 (a reversed direction starts at the sequence's last step). The gradient runs the forward again and walks the
-steps back (numpy: correct, not fast)."""
+steps back (numpy: correct, not fast). Structured (meta rules: shapes/rnn.py, which refuse what these would not
+compute): fresh variants, each output the array the walk makes handed over (kernels/structured.fresh_kernel)."""
 
 import numpy as np
 
-from ...base.errors import PeError
-
-GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+from ...shapes import rnn as rules
+from ..structured import adapter, fresh_kernel
 
 
 def _sigmoid(x):
@@ -78,14 +78,7 @@ def _run_direction(mode, x, h, c, weights, mask, reverse, keep=False):
 def _layout(ins, attrs):
     x = ins["Input"]
     T, N = x.shape[0], x.shape[1]
-    mode = attrs["mode"]
-    if mode not in GATES:
-        raise PeError(f"rnn: mode={mode!r} is not one of {sorted(GATES)}")
-    if attrs["dropout_prob"] > 0 and not attrs["is_test"]:
-        raise PeError(
-            f"rnn: dropout_prob={attrs['dropout_prob']} between layers in training (is_test=False) is "
-            f"not computed by pe (its random mask is Paddle's); run with is_test=True or dropout_prob=0"
-        )
+    mode = attrs["mode"]  # (one the meta rule took)
     lengths = ins.get("SequenceLength")
     lengths = np.full(N, T) if lengths is None else np.asarray(lengths).reshape(-1)
     mask = (np.arange(T)[:, None] < lengths[None, :])[:, :, None]  # [T, N, 1]
@@ -119,7 +112,7 @@ def _forward(ins, attrs, keep=False):
     return layer_in, np.stack(last_h), np.stack(last_c), records, mask, mode, dirs
 
 
-def rnn(ins, attrs):
+def _rnn_arrays(ins, attrs):
     out, h, c, _, _, mode, _ = _forward(ins, attrs)
     states = [h.astype(out.dtype), c.astype(out.dtype)] if mode == "LSTM" else [h.astype(out.dtype)]
     return {"Out": out, "State": states, "Reserve": np.zeros((0,), out.dtype), "DropoutState": np.zeros((0,), np.uint8)}
@@ -144,7 +137,7 @@ def _direction_grad(mode, layer_in, steps, weights, mask, dout, dh, dc):
     return dx, dh, dc, dw
 
 
-def rnn_grad(ins, attrs):
+def _rnn_grad_arrays(ins, attrs):
     out, _, _, records, mask, mode, dirs = _forward(ins, attrs, keep=True)
     ws, L = ins["WeightList"], attrs["num_layers"]
     dout = ins.get("Out@GRAD")
@@ -172,3 +165,10 @@ def rnn_grad(ins, attrs):
         dout = dx_layer
     states = [dh0, dc0] if mode == "LSTM" else [dh0]
     return {"Input@GRAD": dout.astype(out.dtype, copy=False), "PreState@GRAD": states, "WeightList@GRAD": dws}
+
+
+rnn_out = fresh_kernel(_rnn_arrays, "rnn_out")
+rnn_grad_out = fresh_kernel(_rnn_grad_arrays, "rnn_grad_out")
+# the ops' kernels by name: CUDA's host fallbacks run them (kernels/cuda/rnn.py's HOST_OPS)
+rnn = adapter(rules.rnn_meta, rnn_out, "rnn")
+rnn_grad = adapter(rules.rnn_grad_meta, rnn_grad_out, "rnn_grad")

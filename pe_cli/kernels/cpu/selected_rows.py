@@ -1,5 +1,6 @@
 """Row-sparse values (pe_cli/base/selected_rows.py) on CPU devices: densifying one for an op whose
-kernel reads dense arrays (the executor calls ``densify``), sgd of a row-sparse Param and adam's lazy rows
+kernel reads dense arrays (the executor calls ``densify``), the out-kernels of merge_selected_rows,
+get_tensor_from_selected_rows and split_selected_rows (meta rules: shapes/selected_rows.py; fresh), sgd of a row-sparse Param and adam's lazy rows
 (the update out-kernels hand a SelectedRows gradient here: optimizer_out.py). Rows and values are host
 numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd). (sgd's,
 adagrad's and adam's rows over a dense Param: their out-kernels, optimizer_out.py and optimizer_numpy.py, which
@@ -10,7 +11,8 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows, concat, merge_rows
 from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
-from ..value_checks import sparse_input, split_rows
+from ..structured import fresh_outputs
+from ..value_checks import split_rows
 
 _loops = lazy("_adam_loops")
 
@@ -20,18 +22,19 @@ def densify(ins, attrs):
     return {"Out": ins["X"].to_dense()}
 
 
-def merge_selected_rows(ins, attrs):
-    x = sparse_input(ins, "merge_selected_rows")
-    return {"Out": x.with_arrays(*x.merged())}
+def merge_selected_rows_out(ins, outs, attrs, meta):
+    """X's rows once each, ascending, a row's values summed: a new SelectedRows (fresh)."""
+    x = ins["X"]
+    outs["Out"] = x.with_arrays(*x.merged())
 
 
-def get_tensor_from_selected_rows(ins, attrs):
-    return {"Out": np.array(sparse_input(ins, "get_tensor_from_selected_rows").values, copy=True)}
+def get_tensor_from_selected_rows_out(ins, outs, attrs, meta):
+    fresh_outputs({"Out": np.array(ins["X"].values, copy=True)}, ins, outs, meta)
 
 
-def split_selected_rows(ins, attrs):
-    x = sparse_input(ins, "split_selected_rows")
-    return {"Out": split_rows(x, attrs["height_sections"], lambda values, keep: values[keep])}
+def split_selected_rows_out(ins, outs, attrs, meta):
+    """A SelectedRows per run of height_sections (fresh)."""
+    outs["Out"] = split_rows(ins["X"], attrs["height_sections"], lambda values, keep: values[keep])
 
 
 def sgd_of_rows(p, g, lr):

@@ -1,6 +1,7 @@
-"""CPU kernels of ops/transducer.py: the numba-compiled per-sequence program (_transducer_loops.py)
-over the batch. ``warprnnt_inputs`` (kernels/value_checks.py: the lengths and labels checked against the input's
-shape) is shared with CUDA."""
+"""CPU out-kernels of ops/transducer.py (meta rules: shapes/transducer.py): the numba-compiled per-sequence
+program (_transducer_loops.py) over the batch, into the buffers the meta rule names (the lattices and the float64
+loss its scratch). ``warprnnt_inputs`` (kernels/value_checks.py: the lengths and labels checked against the
+input's shape) is shared with CUDA."""
 
 import numpy as np
 
@@ -10,14 +11,13 @@ from ..value_checks import warprnnt_inputs
 _loops = lazy("_transducer_loops")
 
 
-def warprnnt(ins, attrs):
+def warprnnt_out(ins, outs, attrs, meta):
     x = np.ascontiguousarray(ins["input"])
     label, t_lens, u_lens = warprnnt_inputs(
         x.shape, ins["label"], ins["input_lengths"], ins["label_lengths"], attrs["blank"]
     )
-    grad = np.zeros(x.shape, x.dtype)
-    alpha, beta = np.empty(x.shape[:3], np.float64), np.empty(x.shape[:3], np.float64)
-    loss = np.empty(x.shape[0], np.float64)
+    grad, loss = outs["warprnntgrad"], outs["loss64"]
+    grad.fill(0)  # (a sequence's positions past its lengths keep 0)
     _loops().warprnnt(
         x,
         np.ascontiguousarray(label),
@@ -25,14 +25,14 @@ def warprnnt(ins, attrs):
         u_lens,
         int(attrs["blank"]),
         float(attrs["fastemit_lambda"]),
-        alpha,
-        beta,
+        outs["alpha"],
+        outs["beta"],
         grad,
         loss,
     )
-    return {"loss": loss.astype(x.dtype), "warprnntgrad": grad}
+    np.copyto(outs["loss"], loss, casting="unsafe")
 
 
-def warprnnt_grad(ins, attrs):
-    grad, dloss = ins["warprnntgrad"], np.asarray(ins["loss@GRAD"])
-    return {"input@GRAD": (grad * dloss.reshape(-1, 1, 1, 1)).astype(grad.dtype, copy=False)}
+def warprnnt_grad_out(ins, outs, attrs, meta):
+    dloss = np.asarray(ins["loss@GRAD"]).reshape(-1, 1, 1, 1)
+    np.multiply(ins["warprnntgrad"], dloss, out=outs["input@GRAD"], casting="unsafe")
