@@ -155,7 +155,7 @@ def test_a_retinanet_target_assign_step_gives_each_calls_rows_and_lod():
     names = ("LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel", "BBoxInsideWeight", "ForegroundNumber")
     slots = {"Anchor": ["a"], "GtBoxes": ["g"], "GtLabels": ["l"], "IsCrowd": ["c"], "ImInfo": ["im"]}
     step = _step("retinanet_target_assign", slots, {}, {n: [n.lower()] for n in names})
-    kernel = registry.get("retinanet_target_assign").kernel("cpu")
+    kernel, seen = registry.get("retinanet_target_assign").kernel("cpu"), []
     for gt, offs in (([[0, 0, 7, 7], [8, 8, 15, 15]], [0, 1, 2]), ([[4, 4, 11, 11], [0, 8, 7, 14]], [0, 2, 2])):
         arrays = {
             "a": anchors,
@@ -167,12 +167,14 @@ def test_a_retinanet_target_assign_step_gives_each_calls_rows_and_lod():
         lods = {"g": [offs], "l": [offs], "c": [offs]}
         values = Values(dict(arrays), lods)
         run_step(step, values)
-        ins = {slot: arrays[names_[0]] for slot, names_ in slots.items()}
+        ins = {slot: arrays[var] for slot, (var,) in slots.items()}
         ctx = KernelContext(lod={"GtBoxes": [offs], "GtLabels": [offs], "IsCrowd": [offs]})
         want = kernel(ins, dict(registry.get("retinanet_target_assign").default_attrs()), ctx)
         for n in names:
             assert values[n.lower()].tobytes() == want[n].tobytes() and values[n.lower()].shape == want[n].shape, n
             assert values.lods[n.lower()] == ctx.out_lod[n], n
+        seen.append((values["scoreindex"].tolist(), values.lods["scoreindex"]))
+    assert seen[0] != seen[1]  # (each call's own rows and LoD, no Meta of the other's)
 
 
 def test_refusals_stay():
