@@ -2,6 +2,9 @@
 kernels/<device>/detection_loss.py), with its gradient wrt X as in Fluid. ssd_loss is a layer composed
 of other ops (layers/detection_loss.py)."""
 
+from ..kernels.cpu import detection_loss as cpu_loss
+from ..shapes import detection_targets as metas
+from ..shapes.structured import Structured
 from .define import fmt_shape, register
 
 
@@ -36,6 +39,7 @@ register(
     grad=_grad_focal,
     grad_reads=("X", "Label", "FgNum"),
     lod="drop",
+    structured=Structured(meta=metas.focal_meta, cpu=cpu_loss.sigmoid_focal_loss_out),
     doc="Out[i, d] = the focal loss of class d + 1 for sample i (Label 0: background, -1: ignored), "
     "alpha / FgNum on the positive term and (1 - alpha) / FgNum on the negative ones.",
 )
@@ -46,4 +50,5 @@ register(
     outputs=["X@GRAD"],
     attrs={"gamma": 2.0, "alpha": 0.25},
     infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X")),
+    structured=Structured(meta=metas.focal_grad_meta, cpu=cpu_loss.sigmoid_focal_loss_grad_out),
 )

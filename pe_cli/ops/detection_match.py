@@ -3,8 +3,11 @@ kernels/<device>/detection_match.py), the targets side of ssd_loss: bipartite_ma
 a prior, matched to a row, a ground-truth box, greedily by distance), target_assign (each prior's
 target row, or mismatch_value, and its weight) and mine_hard_examples (the negatives ssd_loss
 trains on). None has a gradient in Fluid. mine_hard_examples' output rows and LoD depend on the
-data: the kernel gives both."""
+data: the out-kernel gives both."""
 
+from ..kernels.cpu import detection_match as cpu_match
+from ..shapes import detection_targets as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 
 
@@ -25,6 +28,7 @@ register(
     attrs={"match_type": Attr("bipartite", choices=("bipartite", "per_prediction")), "dist_threshold": 0.5},
     infer=_infer_match,
     lod="drop",
+    structured=Structured(meta=metas.bipartite_match_meta, cpu=cpu_match.bipartite_match_out),
     needs_lod=True,
     doc="Per instance (a LoD sequence of DistMat's rows, or all of them), greedy bipartite matching of "
     "columns to rows by the largest distance; per_prediction then gives each unmatched column its best "
@@ -50,6 +54,7 @@ register(
     attrs={"mismatch_value": 0},
     infer=_infer_assign,
     lod="drop",
+    structured=Structured(meta=metas.target_assign_meta, cpu=cpu_match.target_assign_out),
     needs_lod=True,
     run_dtypes={"MatchIndices": ("int32",), "NegIndices": ("int32",)},
     doc="Out[i, j] = X[lod[i] + MatchIndices[i, j], j % P] with weight 1 where matched, else mismatch_value "
@@ -92,6 +97,7 @@ register(
     },
     infer=_infer_mine,
     lod="drop",
+    structured=Structured(meta=metas.mine_hard_examples_meta, cpu=cpu_match.mine_hard_examples_out),
     needs_lod=True,
     run_infer=True,
     doc="Per image, the highest-loss eligible priors as negatives (max_negative: unmatched with MatchDist "

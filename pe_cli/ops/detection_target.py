@@ -8,6 +8,9 @@ R-CNN's mask targets: for each foreground roi (LabelsInt32 > 0) the gt object (G
 3-level LoD images / objects / polygons) whose polygons' box overlaps it most, rasterized in the roi
 at resolution x resolution into its class's slot)."""
 
+from ..kernels.cpu import detection_target as cpu_target
+from ..shapes import detection_targets as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -44,6 +47,7 @@ register(
     },
     infer=_infer,
     lod="drop",
+    structured=Structured(meta=metas.rpn_target_assign_meta, cpu=cpu_target.rpn_target_assign_out),
     needs_lod=True,
     needs_rng=True,
     doc="Per image: foreground anchors (the best for some gt box, or IoU >= rpn_positive_overlap; at most "
@@ -60,6 +64,7 @@ register(
     attrs={"positive_overlap": 0.5, "negative_overlap": 0.4},
     infer=_infer,
     lod="drop",
+    structured=Structured(meta=metas.retinanet_target_assign_meta, cpu=cpu_target.retinanet_target_assign_out),
     needs_lod=True,
     doc="As rpn_target_assign without sampling or the straddle filter: every anchor that is the best for a "
     "gt box or overlaps one by positive_overlap is foreground, labelled with that box's class (GtLabels), "
@@ -99,6 +104,7 @@ register(
     },
     infer=_infer_labels,
     lod="drop",
+    structured=Structured(meta=metas.proposal_labels_meta, cpu=cpu_target.generate_proposal_labels_out),
     needs_lod=True,
     needs_rng=True,
     doc="Fast R-CNN's training rois per image: the gt boxes and RpnRois (over the image scale) matched to the "
@@ -132,6 +138,7 @@ register(
     attrs={"num_classes": _POS, "resolution": _POS},
     infer=_infer_mask,
     lod="drop",
+    structured=Structured(meta=metas.mask_labels_meta, cpu=cpu_target.generate_mask_labels_out),
     needs_lod=True,
     doc="Per image: MaskRois, the foreground rois; RoiHasMaskInt32, their rows in Rois; MaskInt32 "
     "[P, num_classes * resolution^2], -1 everywhere but the roi's class, where the best-overlapping "

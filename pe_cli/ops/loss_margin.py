@@ -5,6 +5,9 @@ CosFace and SphereFace margins in one formula) and the class-center sampling Par
 refuses the op); pe's follow its CUDA kernels' formula on every place."""
 
 from ..base.dims import fmt_shape
+from ..kernels.cpu import loss_margin as cpu_margin
+from ..shapes import loss_margin as metas
+from ..shapes.structured import Structured
 from .define import Attr, is_int, register
 
 _BOOL = (False, True)
@@ -54,6 +57,7 @@ register(
     grad=_grad_margin,
     grad_reads=("Logits", "Label", "Softmax"),
     lod="drop",
+    structured=Structured(meta=metas.margin_meta, cpu=cpu_margin.margin_cross_entropy_out),
     doc="Loss = -log softmax(scale * z)[label] per row, where z is Logits (cosines) with the label's "
     "cos(theta) replaced by cos(margin1 * theta + margin2) - margin3 (theta = acos of it); Softmax is "
     "that softmax. The gradient of Logits is scale * (Softmax - onehot(label)) * Loss@GRAD, times "
@@ -66,6 +70,7 @@ register(
     outputs=["Logits@GRAD"],
     attrs=_MARGIN_ATTRS,
     infer=lambda ctx: ctx.set_output("Logits@GRAD", ctx.shape("Logits"), ctx.dtype("Logits")),
+    structured=Structured(meta=metas.margin_grad_meta, cpu=cpu_margin.margin_cross_entropy_grad_out),
 )
 
 
@@ -94,6 +99,7 @@ register(
     infer=_infer_sample,
     needs_rng=True,
     lod="drop",
+    structured=Structured(meta=metas.class_center_sample_meta, cpu=cpu_margin.class_center_sample_out),
     doc="SampledLocalClassCenter = the classes in Label (ascending), then classes drawn at random from the "
     "others until num_samples are there (none when the labels' classes are already as many); "
     "RemappedLabel = each label's place among them. With fix_seed the draws follow `seed` (Paddle's "

@@ -10,6 +10,9 @@ per item in X and per layer, the positive node (if output_positive) and neg_samp
 distinct other nodes of that layer drawn uniformly; Labels 1 for the positive, Mask 0 for the
 slots of a layer the item's path does not reach."""
 
+from ..kernels.cpu import tdm as cpu_tdm
+from ..shapes import tdm as metas
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 
 _INT_DTYPE = Attr("int32", choices=("int32", "int64"))
@@ -51,6 +54,7 @@ register(
     attrs={"child_nums": Attr(2, lambda v: v > 0, "> 0"), "dtype": _INT_DTYPE},
     infer=_infer_child,
     lod="drop",
+    structured=Structured(meta=metas.tdm_child_meta, cpu=cpu_tdm.tdm_child_out),
     doc="Child[..., j] = TreeInfo[X, 3 + j] (0 for node 0 or no children); LeafMask = TreeInfo[Child, 0] != 0.",
 )
 register(
@@ -68,6 +72,7 @@ register(
     infer=_infer_sampler,
     needs_rng=True,
     lod="drop",
+    structured=Structured(meta=metas.tdm_sampler_meta, cpu=cpu_tdm.tdm_sampler_out),
     doc="Per item and layer: the path's node (label 1) and distinct random negatives of the layer "
     "(label 0); seed 0 draws from the run's generator, else from the seed (the same draw each run).",
 )

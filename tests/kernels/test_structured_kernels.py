@@ -39,6 +39,7 @@ from tests.ops import (
     cases_linalg_solve,
     cases_logic,
     cases_loss_identity,
+    cases_loss_margin,
     cases_masked_softmax,
     cases_matrix,
     cases_metric,
@@ -57,7 +58,10 @@ from tests.ops import (
     cases_detection_metric,
     cases_detection_nms,
     cases_detection_proposals,
+    cases_detection_loss,
+    cases_detection_match,
     cases_detection_roi,
+    cases_detection_target,
     cases_detection_yolo,
     cases_loss_classification,
     cases_loss_ranking,
@@ -89,6 +93,7 @@ from tests.ops import (
     cases_similarity,
     cases_special,
     cases_statistics,
+    cases_tdm,
     cases_flattening,
     cases_folding,
     cases_framing,
@@ -413,6 +418,14 @@ CONVERTED = {
     "warprnnt": {"warprnnt", "warprnnt_grad"},
     "shuffle_batch": {"shuffle_batch", "shuffle_batch_grad"},
     "selected rows": {"merge_selected_rows", "get_tensor_from_selected_rows", "split_selected_rows"},
+    # (fresh variants over LoD and draws, lengths the values give -1; the rest filled: test_structured_targets.py)
+    "detection targets": {"rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels"}
+    | {"generate_mask_labels", "bipartite_match", "target_assign", "mine_hard_examples"},
+    "focal and margin losses": {
+        f"{op}{g}" for op in ("sigmoid_focal_loss", "margin_cross_entropy") for g in ("", "_grad")
+    }
+    | {"class_center_sample"},
+    "tdm": {"tdm_child", "tdm_sampler"},
 }
 CASES = {
     "activation table": [
@@ -634,6 +647,9 @@ CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONV
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
 ]
+CASES["detection targets"] = cases_detection_target.CASES + cases_detection_match.CASES
+CASES["focal and margin losses"] = cases_detection_loss.CASES + cases_loss_margin.CASES
+CASES["tdm"] = cases_tdm.CASES
 # (softmax_with_cross_entropy's cases have a test of their own, which moves their axis last as its layout does;
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
@@ -711,6 +727,9 @@ OWN_TESTS = (
     "warprnnt",
     "shuffle_batch",
     "selected rows",
+    "detection targets",
+    "focal and margin losses",
+    "tdm",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,5 +1,6 @@
-"""Kernels of ops/detection_loss.py (sigmoid_focal_loss and its gradient) on the CPU (numpy over whole
-arrays)."""
+"""Out-kernels of ops/detection_loss.py (sigmoid_focal_loss and its gradient; meta rules:
+shapes/detection_targets.py) on the CPU: numpy over whole arrays, the last difference written into the buffer
+handed."""
 
 import numpy as np
 
@@ -22,17 +23,17 @@ def _focal_terms(ins, attrs):
     return x, p, log_1mp, pos * attrs["alpha"] / fg, neg * (1 - attrs["alpha"]) / fg
 
 
-def sigmoid_focal_loss(ins, attrs):
+def sigmoid_focal_loss_out(ins, outs, attrs, meta):
     x, p, log_1mp, pos, neg = _focal_terms(ins, attrs)
     gamma = attrs["gamma"]
     term_pos = np.power(1 - p, gamma) * np.log(np.maximum(p, FLT_MIN))
     term_neg = np.power(p, gamma) * log_1mp
-    return {"Out": (-pos * term_pos - neg * term_neg).astype(x.dtype, copy=False)}
+    np.copyto(outs["Out"], -pos * term_pos - neg * term_neg, casting="unsafe")
 
 
-def sigmoid_focal_loss_grad(ins, attrs):
+def sigmoid_focal_loss_grad_out(ins, outs, attrs, meta):
     x, p, log_1mp, pos, neg = _focal_terms(ins, attrs)
     gamma = attrs["gamma"]
     term_pos = np.power(1 - p, gamma) * (1 - p - p * gamma * np.log(np.maximum(p, FLT_MIN)))
     term_neg = np.power(p, gamma) * (log_1mp * (1 - p) * gamma - p)
-    return {"X@GRAD": ((-pos * term_pos - neg * term_neg) * ins["Out@GRAD"]).astype(x.dtype, copy=False)}
+    np.multiply(-pos * term_pos - neg * term_neg, ins["Out@GRAD"], out=outs["X@GRAD"], casting="unsafe")

@@ -5,9 +5,14 @@ that was foreground becomes a "fake" foreground row with zero inside weights; th
 the op's seeded generator), and generate_mask_labels (numpy per image, the polygons rasterized as
 Fluid 1.8's mask_util.cc does: COCO's rleFrPoly, edges walked at 5x, y-boundaries sampled at the
 pixel columns, run lengths decoded; after generate_mask_labels_op.cc). The CUDA kernels run these on
-the host."""
+the host. Each is an out-kernel (meta rules: shapes/detection_targets.py), a ``fresh`` variant handing over the
+arrays its per-image loop makes (their lengths and LoD the values'), told the call's context (the inputs' LoD, the
+Generator); the kernels by name CUDA's kernels are given are their adapters."""
 
 import numpy as np
+
+from ...shapes import detection_targets as rules
+from ..structured import adapter, fresh_outputs
 
 
 def overlaps(boxes, gts):
@@ -131,20 +136,21 @@ def _assign(ins, attrs, ctx, sampling, straddle, labels=None):
     return outs, np.asarray(parts["fg"], dtype=np.int32).reshape(-1, 1)
 
 
-def rpn_target_assign(ins, attrs, ctx):
+def rpn_target_assign_out(ins, outs, attrs, meta, ctx):
     sampling = (
         attrs["rpn_batch_size_per_im"],
         attrs["rpn_fg_fraction"],
         attrs["rpn_positive_overlap"],
         attrs["rpn_negative_overlap"],
     )
-    return _assign(ins, attrs, ctx, sampling + (attrs["use_random"],), attrs["rpn_straddle_thresh"])[0]
+    results = _assign(ins, attrs, ctx, sampling + (attrs["use_random"],), attrs["rpn_straddle_thresh"])[0]
+    fresh_outputs(results, ins, outs, meta)
 
 
-def retinanet_target_assign(ins, attrs, ctx):
+def retinanet_target_assign_out(ins, outs, attrs, meta, ctx):
     """Every foreground and background anchor (no sampling, no straddle filter); the foreground's
     labels are their gt boxes' classes; ForegroundNumber [N, 1]: each image's location rows + 1."""
-    outs, fg = _assign(
+    results, fg = _assign(
         ins,
         attrs,
         ctx,
@@ -152,9 +158,9 @@ def retinanet_target_assign(ins, attrs, ctx):
         -1.0,
         labels=ins["GtLabels"],
     )
-    outs["ForegroundNumber"] = fg
+    results["ForegroundNumber"] = fg
     ctx.set_lod("ForegroundNumber", [list(range(fg.shape[0] + 1))])
-    return outs
+    fresh_outputs(results, ins, outs, meta)
 
 
 def _rois_sample(ov, crowd, attrs, rng):
@@ -204,7 +210,7 @@ def _rois_one_image(rois, gt, classes, crowd, scale, attrs, rng):
     return boxes[picked] * scale, labels, targets, weights, top[picked]
 
 
-def generate_proposal_labels(ins, attrs, ctx):
+def generate_proposal_labels_out(ins, outs, attrs, meta, ctx):
     lods = ctx.lod
     rois, gts = np.asarray(ins["RpnRois"], dtype=np.float64), np.asarray(ins["GtBoxes"], dtype=np.float64)
     roi_lod = (lods.get("RpnRois") or [[0, rois.shape[0]]])[-1]
@@ -228,7 +234,7 @@ def generate_proposal_labels(ins, attrs, ctx):
         )
         offsets.append(offsets[-1] + len(parts[-1][1]))
     dtype, width = np.asarray(ins["RpnRois"]).dtype, 4 * attrs["class_nums"]
-    outs = {
+    results = {
         "Rois": np.concatenate([p[0] for p in parts]).reshape(-1, 4).astype(dtype),
         "LabelsInt32": np.concatenate([p[1] for p in parts]).astype(np.int32).reshape(-1, 1),
         "BboxTargets": np.concatenate([p[2] for p in parts]).reshape(-1, width).astype(dtype),
@@ -236,8 +242,8 @@ def generate_proposal_labels(ins, attrs, ctx):
         "BboxOutsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
         "MaxOverlapWithGT": np.concatenate([p[4] for p in parts]).astype(dtype),
     }
-    ctx.set_lod_map({k: [offsets] for k in outs})
-    return outs
+    ctx.set_lod_map({k: [offsets] for k in results})
+    fresh_outputs(results, ins, outs, meta)
 
 
 def _edge_points(x, y):
@@ -333,7 +339,7 @@ def _one_image(rois, labels, objects, scale, attrs):
     return fg_rois * scale, fg, targets
 
 
-def generate_mask_labels(ins, attrs, ctx):
+def generate_mask_labels_out(ins, outs, attrs, meta, ctx):
     lods = ctx.lod
     rois = np.asarray(ins["Rois"], dtype=np.float64).reshape(-1, 4)
     roi_lod = lods["Rois"][-1] if lods.get("Rois") else [0, rois.shape[0]]
@@ -358,12 +364,25 @@ def generate_mask_labels(ins, attrs, ctx):
         offsets.append(offsets[-1] + len(parts[-1][1]))
     width = attrs["num_classes"] * attrs["resolution"] ** 2
     dtype = np.asarray(ins["Rois"]).dtype
-    outs = {
+    results = {
         "MaskRois": np.concatenate([p[0] for p in parts] or [np.zeros((0, 4))]).reshape(-1, 4).astype(dtype),
         "RoiHasMaskInt32": np.concatenate([p[1] for p in parts] or [np.zeros(0)]).astype(np.int32).reshape(-1, 1),
         "MaskInt32": np.concatenate([p[2] for p in parts] or [np.zeros((0, width))])
         .astype(np.int32)
         .reshape(-1, width),
     }
-    ctx.set_lod_map({k: [offsets] for k in outs})
-    return outs
+    ctx.set_lod_map({k: [offsets] for k in results})
+    fresh_outputs(results, ins, outs, meta)
+
+
+# (each reads the call's LoD and draws from its Generator, and sets its outputs' LoD)
+rpn_target_assign_out.takes_context = retinanet_target_assign_out.takes_context = True
+generate_proposal_labels_out.takes_context = generate_mask_labels_out.takes_context = True
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/detection_target.py's HOST_OPS): the adapters
+rpn_target_assign = adapter(rules.rpn_target_assign_meta, rpn_target_assign_out, "rpn_target_assign")
+retinanet_target_assign = adapter(
+    rules.retinanet_target_assign_meta, retinanet_target_assign_out, "retinanet_target_assign"
+)
+generate_proposal_labels = adapter(rules.proposal_labels_meta, generate_proposal_labels_out, "generate_proposal_labels")
+generate_mask_labels = adapter(rules.mask_labels_meta, generate_mask_labels_out, "generate_mask_labels")

@@ -1,10 +1,14 @@
 """The loss_margin family's CPU kernels, over numpy: margin_cross_entropy as Paddle 2.6.2's CUDA kernels
 compute it (the margin on the label's cosine, the scale, a max-shifted softmax), and class_center_sample's
-positive classes and random negatives."""
+positive classes and random negatives: out-kernels (meta rules: shapes/loss_margin.py), margin_cross_entropy's
+writing into the buffers handed, class_center_sample's a ``fresh`` variant told the call's context (its Generator).
+The kernels by name CUDA's host fallbacks run (kernels/cuda/loss_margin.py) are their adapters."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import loss_margin as rules
+from ..structured import adapter, fresh_outputs
 
 
 def _labels(label, d, op_type):
@@ -20,7 +24,7 @@ def _bends(attrs):
     return abs(attrs["margin1"] - 1.0) > 1e-8 or abs(attrs["margin2"]) > 1e-8
 
 
-def margin_cross_entropy(ins, attrs):
+def margin_cross_entropy_out(ins, outs, attrs, meta):
     logits = ins["Logits"]
     n, d = logits.shape
     label = _labels(ins["Label"], d, "margin_cross_entropy")
@@ -33,10 +37,11 @@ def margin_cross_entropy(ins, attrs):
     z -= z.max(axis=1, keepdims=True)
     log_total = np.log(np.exp(z).sum(axis=1, keepdims=True))
     loss = log_total[:, 0] - z[rows, label]
-    return {"Softmax": np.exp(z - log_total).astype(logits.dtype), "Loss": loss.reshape(n, 1).astype(logits.dtype)}
+    np.copyto(outs["Softmax"], np.exp(z - log_total), casting="unsafe")
+    np.copyto(outs["Loss"], loss.reshape(n, 1), casting="unsafe")
 
 
-def margin_cross_entropy_grad(ins, attrs):
+def margin_cross_entropy_grad_out(ins, outs, attrs, meta):
     logits, softmax, dloss = ins["Logits"], ins["Softmax"], ins["Loss@GRAD"]
     n, d = logits.shape
     label, rows = _labels(ins["Label"], d, "margin_cross_entropy_grad"), np.arange(n)
@@ -47,10 +52,10 @@ def margin_cross_entropy_grad(ins, attrs):
         m1, m2 = attrs["margin1"], attrs["margin2"]
         with np.errstate(invalid="ignore", divide="ignore"):
             grad[rows, label] *= m1 * np.sin(m1 * np.arccos(x) + m2) / np.sqrt(1.0 - x * x)
-    return {"Logits@GRAD": (grad * attrs["scale"]).astype(logits.dtype)}
+    np.multiply(grad, attrs["scale"], out=outs["Logits@GRAD"], casting="unsafe")
 
 
-def class_center_sample(ins, attrs, ctx):
+def class_center_sample_out(ins, outs, attrs, meta, ctx):
     label = ins["Label"]
     flat = _labels(label, attrs["num_classes"], "class_center_sample")
     positive, remapped = np.unique(flat, return_inverse=True)
@@ -60,7 +65,15 @@ def class_center_sample(ins, attrs, ctx):
         rng = np.random.default_rng(attrs["seed"]) if attrs["fix_seed"] else ctx.rng
         negative = np.setdiff1d(np.arange(attrs["num_classes"]), positive)
         centers = np.concatenate([positive, rng.permutation(negative)[:extra]])
-    return {
+    results = {
         "RemappedLabel": remapped.reshape(label.shape).astype(label.dtype),
         "SampledLocalClassCenter": centers.astype(label.dtype),
     }
+    fresh_outputs(results, ins, outs, meta)
+
+
+class_center_sample_out.takes_context = True  # (the call's Generator draws the negatives)
+
+margin_cross_entropy = adapter(rules.margin_meta, margin_cross_entropy_out, "margin_cross_entropy")
+margin_cross_entropy_grad = adapter(rules.margin_grad_meta, margin_cross_entropy_grad_out, "margin_cross_entropy_grad")
+class_center_sample = adapter(rules.class_center_sample_meta, class_center_sample_out, "class_center_sample")

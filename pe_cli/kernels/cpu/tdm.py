@@ -1,8 +1,12 @@
-"""Kernels of ops/tdm.py (numpy)."""
+"""Out-kernels of ops/tdm.py (numpy; meta rules: shapes/tdm.py), writing into the buffers handed; tdm_sampler's told
+the call's context (its Generator where seed is 0). The kernels by name CUDA's host fallbacks run (kernels/cuda/tdm.py)
+are their adapters."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import tdm as rules
+from ..structured import adapter
 
 
 def _node_ids(x, limit, what):
@@ -13,14 +17,14 @@ def _node_ids(x, limit, what):
     return ids
 
 
-def tdm_child(ins, attrs):
+def tdm_child_out(ins, outs, attrs, meta):
     info, n = ins["TreeInfo"], attrs["child_nums"]
     ids = _node_ids(ins["X"], info.shape[0], "tdm_child")
     children = info[ids, 3 : 3 + n].astype(np.int64)
     children[(ids == 0) | (info[ids, 3] == 0)] = 0
     leaf = (info[children, 0] != 0) & (children != 0)
-    dtype = np.dtype(attrs["dtype"])
-    return {"Child": children.astype(dtype), "LeafMask": leaf.astype(dtype)}
+    np.copyto(outs["Child"], children, casting="unsafe")
+    np.copyto(outs["LeafMask"], leaf, casting="unsafe")
 
 
 def _layer_samples(rng, positive, nodes, negatives, output_positive):
@@ -34,17 +38,11 @@ def _layer_samples(rng, positive, nodes, negatives, output_positive):
     return head + picked, [1] * len(head) + [0] * negatives, [1] * width
 
 
-def tdm_sampler(ins, attrs, ctx):
+def tdm_sampler_out(ins, outs, attrs, meta, ctx):
     travel, layer = ins["Travel"], ins["Layer"].reshape(-1)
     items = _node_ids(ins["X"].reshape(-1), travel.shape[0], "tdm_sampler")
     offsets, negatives = attrs["layer_offset_lod"], attrs["neg_samples_num_list"]
     rng = np.random.default_rng(attrs["seed"]) if attrs["seed"] else ctx.rng
-    for l, k in enumerate(negatives):
-        if k >= offsets[l + 1] - offsets[l]:
-            raise PeError(
-                f"tdm_sampler: layer {l} has {offsets[l + 1] - offsets[l]} nodes, fewer than "
-                f"{k} negatives + the positive"
-            )
     rows = [[], [], []]
     for item in items:
         row = [[], [], []]
@@ -58,7 +56,12 @@ def tdm_sampler(ins, attrs, ctx):
                 acc.extend(part)
         for acc, part in zip(rows, row):
             acc.append(part)
-    dtype = np.dtype(attrs["dtype"])
-    width = sum(negatives) + len(negatives) * int(attrs["output_positive"])
-    out, labels, mask = (np.array(r, dtype=dtype).reshape(len(items), width) for r in rows)
-    return {"Out": out, "Labels": labels, "Mask": mask}
+    for slot, values in zip(("Out", "Labels", "Mask"), rows):
+        buffer = outs[slot]
+        np.copyto(buffer, np.array(values, dtype=buffer.dtype).reshape(buffer.shape))
+
+
+tdm_sampler_out.takes_context = True  # (the call's Generator, where seed is 0)
+
+tdm_child = adapter(rules.tdm_child_meta, tdm_child_out, "tdm_child")
+tdm_sampler = adapter(rules.tdm_sampler_meta, tdm_sampler_out, "tdm_sampler")
