@@ -114,7 +114,7 @@ def xxh32(rows, seed):
 def _hash(ins, outs, attrs, meta):
     """The "rows" variant: hash k of each row of X, cast to X's dtype, into Out[:, k, 0] (shapes/hashing.py)."""
     x, out = np.ascontiguousarray(ins["X"]), outs["Out"]
-    rows = x.view(np.uint8).reshape(x.shape[0], -1)
+    rows = x.view(np.uint8).reshape(x.shape[0], x.itemsize * int(np.prod(x.shape[1:])))  # (0 rows: none hashed)
     mod = np.uint64(attrs["mod_by"] & 0xFFFFFFFFFFFFFFFF)  # Fluid's uint64 hash % int64: a negative one as uint64
     for k in range(attrs["num_hash"]):
         np.copyto(out[:, k, 0], xxh64(rows, k) % mod, casting="unsafe")
