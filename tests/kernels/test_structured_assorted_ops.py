@@ -177,3 +177,13 @@ def test_pyramid_hash_rule_decides_the_n_grams_kept_from_the_lod_and_the_seed():
     assert outs["DropPos"].reshape(-1).tolist() == keep.tolist()
     with pytest.raises(PeError, match="input X has no LoD"):
         rule(attrs, ids, KernelContext())
+
+
+def test_rank_attention_of_an_empty_batch_gives_empty_outputs():
+    """N = 0: Out [0, P], InputHelp [0, MaxRank * C], InsRank [0, 1] (main failed on InputHelp's reshape) and a
+    RankParam@GRAD of zeros."""
+    ins = {"X": np.ones((0, 3)), "RankOffset": np.zeros((0, 5), np.int32), "RankParam": np.ones((12, 4))}
+    outs, _ = _filled("rank_attention", ins, {"MaxRank": 2}, {})
+    assert {k: v.shape for k, v in outs.items()} == {"Out": (0, 4), "InputHelp": (0, 6), "InsRank": (0, 1)}
+    douts, _ = _filled("rank_attention_grad", dict(ins, **{"Out@GRAD": np.ones((0, 4))}), {"MaxRank": 2}, {})
+    assert douts["RankParam@GRAD"].shape == (12, 4) and not douts["RankParam@GRAD"].any()

@@ -31,7 +31,7 @@ def _rank_attention(ins, attrs):
     out = np.einsum("nrc,nrcp->np", gathered, blocks)
     return {
         "Out": out.astype(x.dtype),
-        "InputHelp": gathered.reshape(x.shape[0], -1),
+        "InputHelp": gathered.reshape(x.shape[0], rank * x.shape[1]),  # (an empty batch: [0, MaxRank * C])
         "InsRank": ins["RankOffset"][:, :1].astype(x.dtype),
     }
 
