@@ -65,7 +65,10 @@ average_accumulates, dpsgd and dgc_momentum on tools/schedule_case_bytes.py's; f
 updates on tools/fused_update_case_bytes.py's lists, dtypes, row-sparse gradients, attributes and in-place runs; for
 loss_identity, masked_softmax and partial_columns, their ops and grad ops on tools/small_ops_case_bytes.py's, and
 minus, clip_by_norm with dgc_clip_by_norm and div_grad_grad (elementwise_div_grad_grad: no op cases of their own)
-and cvm the same way; for norms
+and cvm the same way; for norm_double_grad, data_norm, pyramid_hash, rank_attention, hashing, dequant,
+merged_momentum, numerics and graph_sampling, their ops (batch/instance_norm_grad_grad, data_norm(_grad),
+pyramid_hash(_grad), rank_attention(_grad), hash, lookup_table_dequant, merged_momentum, check_numerics,
+weighted_sample_neighbors) on tools/assorted_case_bytes.py's; for norms
 (affine_channel, lrn, norm, instance_norm, group_norm)
 the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
@@ -133,6 +136,19 @@ def _op_cases(root, families, results):
                 _record(results, key + "|grad", lambda: op_test.analytic_grads(case)[0])
 
 
+# (tools/assorted_case_bytes.py's families; their op cases: normalization's, pyramid_hash's, rank_attention's,
+# hashing's, embedding's, momentum's, numerics' and graph_sampling's)
+_ASSORTED = (
+    "norm_double_grad",
+    "data_norm",
+    "pyramid_hash",
+    "rank_attention",
+    "hashing",
+    "dequant",
+    "merged_momentum",
+    "numerics",
+    "graph_sampling",
+)
 _SOFTMAX_OPS = ("softmax", "softmax_grad", "log_softmax", "log_softmax_grad")
 _SLICING = ("slice", "strided_slice", "expand", "tile", "expand_as", "expand_v2", "expand_as_v2")
 _JOINING = ("concat", "concat_grad", "split", "stack", "stack_grad", "unstack", "unstack_grad", "sum", "unbind")
@@ -178,6 +194,8 @@ def _family_cases(family):
     ):  # (tools/gather_case_bytes.py's, top_k_case_bytes.py's, norm_case_bytes.py's, image_case_bytes.py's,
         # indexing_case_bytes.py's, rnn_case_bytes.py's forms alone)
         return []
+    if family in ("norm_double_grad", "data_norm", "dequant", "merged_momentum"):
+        return []  # (tools/assorted_case_bytes.py's forms alone: their op cases are in other families' files)
     if family in (
         "linalg_lapack",
         "minus",
@@ -938,6 +956,9 @@ def dump(root, families, out, threads=1):
         ):
             if family in families:
                 getattr(importlib.import_module("small_ops_case_bytes"), family)(results, _record, _direct)
+        for family in _ASSORTED:
+            if family in families:
+                getattr(importlib.import_module("assorted_case_bytes"), family)(results, _record, _direct)
         if "fused_optimizer" in families:
             importlib.import_module("fused_update_case_bytes").fused_optimizer(results, _record, _direct)
         if "adamw" in families:

@@ -19,6 +19,7 @@ Fluid's to the bit.
 
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
+from ..shapes.fused_optimizer import merged_entries
 from .context import NO_CONTEXT, call
 
 
@@ -81,21 +82,8 @@ def merged_over_lists(momentum):
     """merged_momentum's kernel: ``momentum`` (paddle_momentum's) on the i-th entries of the lists, for each i."""
 
     def merged_momentum(ins, attrs, ctx=NO_CONTEXT):
-        n = len(ins["Param"])
-        lrs, methods, coeffs = (
-            ins["LearningRate"],
-            attrs.get("regularization_method") or [],
-            attrs.get("regularization_coeff") or [],
-        )
         outs = {}
-        for i in range(n):
-            one_attrs = dict(
-                attrs,
-                regularization_method=methods[i] if methods else "",
-                regularization_coeff=coeffs[i] if coeffs else 0.0,
-            )
-            one_ins = {slot: values[i] for slot, values in ins.items() if slot != "LearningRate" and values}
-            one_ins["LearningRate"] = lrs[i] if len(lrs) > 1 else lrs[0]
+        for one_ins, one_attrs in merged_entries(ins, attrs):
             for slot, value in momentum(one_ins, one_attrs, ctx).items():
                 outs.setdefault(slot, []).append(value)
         return outs

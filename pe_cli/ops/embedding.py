@@ -108,6 +108,7 @@ def _infer_dequant(ctx):
 register(
     "lookup_table_dequant",
     kernel_module="embedding",
+    structured=Structured(meta=meta_rules.lookup_dequant_meta, cpu=cpu_embedding.LOOKUP_DEQUANT),
     inputs=["W", "Ids"],
     outputs=["Out"],
     attrs={"padding_idx": Attr(-1, long=True)},

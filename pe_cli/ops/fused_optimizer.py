@@ -10,8 +10,8 @@ kernels run the update op's kernel on each parameter in turn (pe_cli/kernels/fus
 numbers are those of the separate updates to the bit (structured kernels: the update op's meta rule on each
 parameter's entries, shapes/fused_optimizer.py). No gradient."""
 
-from ..kernels.cpu import fused_optimizer as cpu_fused
-from ..shapes.fused_optimizer import fused_update_meta
+from ..kernels.cpu import fused_optimizer as cpu_fused, momentum as cpu_momentum
+from ..shapes.fused_optimizer import fused_update_meta, merged_momentum_meta
 from . import momentum, optimizer  # noqa: F401  (register the update ops the fused ones are made from)
 from .define import Structured, defined, fmt_shape, register
 
@@ -78,6 +78,7 @@ for _base in FUSABLE_OPTIMIZERS:
 register(
     "merged_momentum",
     kernel_module="momentum",
+    structured=Structured(meta=merged_momentum_meta, cpu=cpu_momentum.MERGED_MOMENTUM),
     inputs=["Param*", "Grad*", "Velocity*", "LearningRate*", "MasterParam*"],
     outputs=["ParamOut*", "VelocityOut*", "MasterParamOut*"],
     attrs=dict(momentum.MOMENTUM_ATTRS, regularization_method=[], regularization_coeff=[]),

@@ -5,7 +5,9 @@ The graph: ``colptr`` [N + 1] offsets into ``row`` [E], the in-neighbours of nod
 row[colptr[n]:colptr[n + 1]] with weights ``edge_weight`` [E]. The outputs' sizes depend on the
 graph: their shapes are [-1] until the op runs."""
 
-from .define import Attr, is_int, register
+from ..kernels.cpu import graph_sampling as cpu_graph_sampling
+from ..shapes.graph_sampling import weighted_sample_neighbors_meta
+from .define import Attr, Structured, is_int, register
 
 
 def _infer_weighted_sample(ctx):
@@ -26,6 +28,7 @@ def _infer_weighted_sample(ctx):
 register(
     "weighted_sample_neighbors",
     kernel_module="graph_sampling",
+    structured=Structured(meta=weighted_sample_neighbors_meta, cpu=cpu_graph_sampling.WEIGHTED_SAMPLE_NEIGHBORS),
     inputs=["row", "colptr", "edge_weight", "input_nodes", "eids?"],
     outputs=["out_neighbors", "out_count", "out_eids?"],
     attrs={

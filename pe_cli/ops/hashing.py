@@ -1,7 +1,9 @@
 """hash (Fluid 1.8): num_hash XXH64 hashes of each row of int ids, modulo mod_by (kernels in
 kernels/<device>/hashing.py)."""
 
-from .define import Attr, backend_attrs, fmt_shape, is_int, register
+from ..kernels.cpu import hashing as cpu_hashing
+from ..shapes.hashing import hash_meta
+from .define import Attr, Structured, backend_attrs, fmt_shape, is_int, register
 
 
 def _infer(ctx):
@@ -14,6 +16,7 @@ def _infer(ctx):
 register(
     "hash",
     kernel_module="hashing",
+    structured=Structured(meta=hash_meta, cpu=cpu_hashing.HASH),
     inputs=["X"],
     outputs=["Out"],
     infer=_infer,

@@ -4,7 +4,9 @@ double-gradient check). Their grad makers hang on instance_norm_grad and batch_n
 (ops/normalization.py)."""
 
 from ..base.activations import real_number
-from .define import Attr, in_range, register
+from ..kernels.cpu import norm_double_grad as cpu_ndg
+from ..shapes import norm_double_grad as rules
+from .define import Attr, Structured, in_range, register
 
 EPSILON = Attr(1e-5, lambda v: 0.0 <= v <= 1.0, "in [0, 1]")
 BN_ATTRS = {
@@ -70,6 +72,7 @@ _SLOTS = dict(
 register(
     "instance_norm_grad_grad",
     kernel_module="norm_double_grad",
+    structured=Structured(meta=rules.instance_norm_grad_grad_meta, cpu=cpu_ndg.INSTANCE_NORM_GRAD_GRAD),
     attrs={"epsilon": EPSILON},
     **_SLOTS,
     doc="The gradient of instance_norm_grad (kernels/cpu/norm_double_grad.py gives the formulas).",
@@ -77,6 +80,7 @@ register(
 register(
     "batch_norm_grad_grad",
     kernel_module="norm_double_grad",
+    structured=Structured(meta=rules.batch_norm_grad_grad_meta, cpu=cpu_ndg.BATCH_NORM_GRAD_GRAD),
     attrs=BN_ATTRS,
     **_SLOTS,
     doc="The gradient of batch_norm_grad: instance_norm_grad_grad's formulas over each channel's "

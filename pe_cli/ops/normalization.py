@@ -7,7 +7,7 @@ from ..base.activations import real_number
 from ..base.dims import known_numel
 from ..kernels.cpu import batch_norm as cpu_batch_norm, layer_norm as cpu_layer_norm
 from ..kernels.cpu import normalization as cpu_normalization
-from ..shapes import normalization as norm_rules
+from ..shapes import data_norm as data_norm_rules, normalization as norm_rules
 from ..shapes.normalization import batch_norm_grad_meta, batch_norm_grad_param_meta, batch_norm_meta, bn_channel_axis
 from ..shapes.normalization import layer_norm_grad_meta, layer_norm_meta, layer_norm_refusal
 from .convolution import _known
@@ -373,6 +373,7 @@ _DN_ATTRS = {
 register(
     "data_norm",
     kernel_module="normalization",
+    structured=Structured(meta=data_norm_rules.data_norm_meta, cpu=cpu_normalization.DATA_NORM),
     run_infer=True,
     inputs=["X", "BatchSize", "BatchSum", "BatchSquareSum", "scale_w?", "bias?"],
     outputs=["Y", "Means", "Scales", "BatchSize?", "BatchSum?", "BatchSquareSum?"],
@@ -390,6 +391,7 @@ register(
 register(
     "data_norm_grad",
     kernel_module="normalization",
+    structured=Structured(meta=data_norm_rules.data_norm_grad_meta, cpu=cpu_normalization.DATA_NORM_GRAD),
     inputs=["X", "scale_w?", "BatchSize", "BatchSum", "BatchSquareSum", "Means", "Scales", "Y@GRAD"],
     outputs=["X@GRAD?", "scale_w@GRAD?", "bias@GRAD?", "BatchSize?", "BatchSum?", "BatchSquareSum?"],
     attrs=_DN_ATTRS,

@@ -3,7 +3,9 @@ counts; values [3] float32 = its max and min over the elements but NaN, and its 
 run on a NaN or inf (naming op_type and var_name), the other levels only count; output_dir (Paddle's log
 files) is refused."""
 
-from .define import Attr, is_int, register
+from ..kernels.cpu import numerics as cpu_numerics
+from ..shapes.numerics import check_numerics_meta
+from .define import Attr, Structured, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -15,6 +17,7 @@ def _infer(ctx):
 register(
     "check_numerics",
     kernel_module="numerics",
+    structured=Structured(meta=check_numerics_meta, cpu=cpu_numerics.CHECK_NUMERICS),
     inputs=["tensor"],
     outputs=["stats", "values"],
     lod="drop",

@@ -16,7 +16,9 @@ The gradient: W@GRAD (dense, W's shape) sums Out@GRAD's windows back onto the po
 read from; the optimizer applies it. Fluid's grad kernel instead updates W in place by its own ``lr``
 attribute and gives no W gradient (docs/COMPAT.md)."""
 
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from ..kernels.cpu import pyramid_hash as cpu_pyramid_hash
+from ..shapes import pyramid_hash as rules
+from .define import Attr, Structured, fmt_shape, grads_like, is_int, register
 
 
 def _infer(ctx):
@@ -67,6 +69,7 @@ _ATTRS = {
 register(
     "pyramid_hash",
     kernel_module="pyramid_hash",
+    structured=Structured(meta=rules.pyramid_hash_meta, cpu=cpu_pyramid_hash.PYRAMID_HASH),
     inputs=["X", "W", "WhiteList?", "BlackList?"],
     outputs=["Out", "DropPos", "X_Temp_Out"],
     attrs=_ATTRS,
@@ -80,6 +83,7 @@ register(
 register(
     "pyramid_hash_grad",
     kernel_module="pyramid_hash",
+    structured=Structured(meta=rules.pyramid_hash_grad_meta, cpu=cpu_pyramid_hash.PYRAMID_HASH_GRAD),
     inputs=["X", "W", "DropPos", "Out@GRAD"],
     outputs=["W@GRAD"],
     attrs=_ATTRS,

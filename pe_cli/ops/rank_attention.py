@@ -5,7 +5,9 @@ max_rank + faster) of RankParam [C * max_rank^2, P], lower / faster the two rank
 Out[i] = sum_k X[row_k] @ block. InputHelp keeps the gathered rows [N, max_rank * C], InsRank the
 ranks. As in Fluid, the gradient reaches RankParam only (kernels in kernels/<device>/rank_attention.py)."""
 
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import rank_attention as cpu_rank_attention
+from ..shapes import rank_attention as rules
+from .define import Attr, Structured, fmt_shape, register
 
 
 def _infer(ctx):
@@ -43,6 +45,7 @@ def _infer_grad(ctx):
 register(
     "rank_attention",
     kernel_module="rank_attention",
+    structured=Structured(meta=rules.rank_attention_meta, cpu=cpu_rank_attention.RANK_ATTENTION),
     inputs=["X", "RankOffset", "RankParam"],
     outputs=["Out", "InputHelp", "InsRank"],
     attrs={"MaxRank": Attr(3, lambda v: v > 0, "> 0")},
@@ -55,6 +58,7 @@ register(
 register(
     "rank_attention_grad",
     kernel_module="rank_attention",
+    structured=Structured(meta=rules.rank_attention_grad_meta, cpu=cpu_rank_attention.RANK_ATTENTION_GRAD),
     inputs=["X", "RankOffset", "RankParam", "Out@GRAD"],
     outputs=["RankParam@GRAD"],
     attrs={"MaxRank": Attr(3, lambda v: v > 0, "> 0")},

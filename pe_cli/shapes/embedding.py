@@ -63,3 +63,10 @@ def lookup_grad_meta(attrs, ins, facts):
     w = ins["W"]
     outputs = {"W@GRAD": (tuple(w.shape), w.dtype)}
     return Meta(outputs, SELECTED_ROWS, fresh=True) if attrs["is_sparse"] else Meta(outputs, DENSE)
+
+
+def lookup_dequant_meta(attrs, ins, facts):
+    """lookup_table_dequant's Out: Ids' dims but the last, then the 4 * (W's columns - 2) codes of a row, in float32;
+    variant "rows": the decoded rows written into the buffer it is handed."""
+    w, ids = ins["W"], ins["Ids"]
+    return Meta({"Out": (tuple(ids.shape[:-1]) + ((w.shape[1] - 2) * 4,), np.dtype(np.float32))}, "rows")

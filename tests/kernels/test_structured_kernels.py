@@ -29,6 +29,8 @@ from tests.ops import (
     cases_diagonals,
     cases_dropout,
     cases_embedding,
+    cases_graph_sampling,
+    cases_hashing,
     cases_filling,
     cases_elementwise,
     cases_fused,
@@ -70,6 +72,9 @@ from tests.ops import (
     cases_loss_sampled_logits,
     cases_momentum,
     cases_normalization,
+    cases_numerics,
+    cases_pyramid_hash,
+    cases_rank_attention,
     cases_optimizer,
     cases_optimizer_proximal,
     cases_padding,
@@ -426,6 +431,16 @@ CONVERTED = {
     }
     | {"class_center_sample"},
     "tdm": {"tdm_child", "tdm_sampler"},
+    # (fresh numpy forms, filled buffers, pyramid_hash's layout per LoD: tests/kernels/test_structured_assorted_ops.py)
+    "norm double grads": {"instance_norm_grad_grad", "batch_norm_grad_grad"},
+    "data_norm": {"data_norm", "data_norm_grad"},
+    "pyramid_hash": {"pyramid_hash", "pyramid_hash_grad"},
+    "rank_attention": {"rank_attention", "rank_attention_grad"},
+    "hash": {"hash"},
+    "lookup_table_dequant": {"lookup_table_dequant"},
+    "merged_momentum": {"merged_momentum"},
+    "check_numerics": {"check_numerics"},
+    "weighted_sample_neighbors": {"weighted_sample_neighbors"},
 }
 CASES = {
     "activation table": [
@@ -637,6 +652,15 @@ CASES["irregular convolutions, spp and temporal_shift"] = [
     for c in m.CASES
     if c.op in CONVERTED["irregular convolutions, spp and temporal_shift"] and c.attrs.get("data_format") != "NHWC"
 ]
+CASES["norm double grads"] = []  # (no op cases: tests/kernels/test_structured_assorted_ops.py's inputs)
+CASES["data_norm"] = [c for c in cases_normalization.CASES if c.op == "data_norm"]
+CASES["pyramid_hash"] = cases_pyramid_hash.CASES
+CASES["rank_attention"] = cases_rank_attention.CASES
+CASES["hash"] = cases_hashing.CASES
+CASES["lookup_table_dequant"] = [c for c in cases_embedding.CASES if c.op == "lookup_table_dequant"]
+CASES["merged_momentum"] = [c for c in cases_momentum.CASES if c.op == "merged_momentum"]
+CASES["check_numerics"] = cases_numerics.CASES
+CASES["weighted_sample_neighbors"] = cases_graph_sampling.CASES
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["rnn"] = cases_rnn.CASES
@@ -730,6 +754,15 @@ OWN_TESTS = (
     "detection targets",
     "focal and margin losses",
     "tdm",
+    "norm double grads",
+    "data_norm",
+    "pyramid_hash",
+    "rank_attention",
+    "hash",
+    "lookup_table_dequant",
+    "merged_momentum",
+    "check_numerics",
+    "weighted_sample_neighbors",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

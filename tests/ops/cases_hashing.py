@@ -70,4 +70,11 @@ CASES = [
         attrs={"num_hash": 1, "mod_by": 7.9},
         name="hash_float_mod_by",
     ),
+    OpCase(  # (an empty batch: Out [0, num_hash, 1], as Paddle 2.6.2's kernel gives it)
+        "hash",
+        {"X": np.zeros((0, 2), dtype=np.int64)},
+        lambda i, a: {"Out": np.zeros((0, 3, 1), np.int64)},
+        attrs={"num_hash": 3, "mod_by": 7},
+        name="hash_empty_batch",
+    ),
 ]

@@ -1,11 +1,13 @@
 """CPU kernels of the embedding lookup ops (ops/embedding.py): the out-kernels of lookup_table, lookup_table_v2
 and their gradient (LOOKUP, LOOKUP_GRAD: the variants of shapes/embedding.py's meta rules), numpy or a copy on
 the device's threads; the sparse gradient a SelectedRows, the dense one its rows added into the table's shape
-(_scatter_loops.py); lookup_table_dequant's kernel."""
+(_scatter_loops.py); lookup_table_dequant's out-kernel (LOOKUP_DEQUANT, its rule shapes/embedding.lookup_dequant_meta)."""
 
 import numpy as np
 
 from ...base.selected_rows import SelectedRows
+from ...shapes.embedding import lookup_dequant_meta
+from ..structured import adapter
 from .launches import by_variant
 from ..value_checks import check_dequant_ids, table_ids
 from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
@@ -93,7 +95,8 @@ LOOKUP = by_variant("lookup_table_out", None, gather=_gather, rows=_rows)
 LOOKUP_GRAD = by_variant("lookup_table_grad_out", None, dense=_dense_grad, selected_rows=_selected_rows_grad)
 
 
-def lookup_table_dequant(ins, attrs):
+def _lookup_table_dequant(ins, outs, attrs, meta):
+    """The "rows" variant: each Id's row decoded into its row of the Out it is handed (zeros for padding_idx)."""
     w, ids = np.ascontiguousarray(ins["W"], dtype=np.float32), np.asarray(ins["Ids"]).reshape(-1)
     rows, width = w.shape[0], (w.shape[1] - 2) * 4
     pad = attrs["padding_idx"]
@@ -101,7 +104,12 @@ def lookup_table_dequant(ins, attrs):
     safe = np.where(ids == pad, 0, ids) if pad != -1 else ids
     lo, hi = w[safe, 0], w[safe, 1]
     codes = np.ascontiguousarray(w[safe, 2:]).view(np.uint8).reshape(len(ids), width).astype(np.int32)
-    out = ((hi - lo) / np.float32(256))[:, None] * codes.astype(np.float32) + lo[:, None]
+    out = outs["Out"].reshape(len(ids), width)
+    np.multiply(((hi - lo) / np.float32(256))[:, None], codes.astype(np.float32), out=out)
+    out += lo[:, None]
     if pad != -1:
         out[ids == pad] = 0
-    return {"Out": out.astype(np.float32).reshape(tuple(np.shape(ins["Ids"])[:-1]) + (width,))}
+
+
+LOOKUP_DEQUANT = _lookup_table_dequant
+lookup_table_dequant = adapter(lookup_dequant_meta, LOOKUP_DEQUANT, "lookup_table_dequant")

@@ -1,9 +1,13 @@
 """Kernels of the graph sampling ops (pe_cli/ops/graph_sampling.py), on the seeded numpy Generator the
-executor hands them."""
+executor hands them: weighted_sample_neighbors a structured kernel (its rule: shapes/graph_sampling.py), the "draws"
+variant handing over the arrays it made (``fresh``: their lengths are the draws'); the kernel by name is the rule and
+the out-kernel through kernels/structured.adapter."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes.graph_sampling import weighted_sample_neighbors_meta
+from ..structured import adapter, fresh_outputs
 
 
 def _neighbors(n, colptr, num_edges):
@@ -20,7 +24,7 @@ def _neighbors(n, colptr, num_edges):
     return start, end
 
 
-def weighted_sample_neighbors(ins, attrs, ctx):
+def _weighted_sample_neighbors(ins, outs, attrs, meta, ctx):
     row, colptr = np.asarray(ins["row"]), np.asarray(ins["colptr"]).reshape(-1)
     weight, nodes = np.asarray(ins["edge_weight"]).reshape(-1), np.asarray(ins["input_nodes"]).reshape(-1)
     eids = ins.get("eids")
@@ -36,10 +40,17 @@ def weighted_sample_neighbors(ins, attrs, ctx):
         picked.append(edges)
         counts.append(len(edges))
     chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
-    outs = {
+    made = {
         "out_neighbors": row.reshape(-1)[chosen].astype(row.dtype),
         "out_count": np.asarray(counts, dtype=row.dtype),
     }
     if attrs["return_eids"]:
-        outs["out_eids"] = np.asarray(eids).reshape(-1)[chosen].astype(row.dtype)
-    return outs
+        made["out_eids"] = np.asarray(eids).reshape(-1)[chosen].astype(row.dtype)
+    fresh_outputs(made, ins, outs, meta)
+
+
+_weighted_sample_neighbors.takes_context = True  # (the call's Generator)
+WEIGHTED_SAMPLE_NEIGHBORS = _weighted_sample_neighbors
+weighted_sample_neighbors = adapter(
+    weighted_sample_neighbors_meta, WEIGHTED_SAMPLE_NEIGHBORS, "weighted_sample_neighbors"
+)

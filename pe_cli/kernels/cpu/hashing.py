@@ -1,8 +1,12 @@
 """Kernel of ops/hashing.py: XXH64 (the xxHash 64-bit algorithm, as Fluid links it) over each row's
 bytes, vectorized over the rows with numpy's wrapping uint64 arithmetic; XXH32 (its 32-bit sibling,
-which pyramid_hash uses) the same way, in uint64 masked to 32 bits."""
+which pyramid_hash uses) the same way, in uint64 masked to 32 bits. hash is a structured kernel (its rule:
+shapes/hashing.py; HASH its out-kernel, the kernel by name the two through kernels/structured.adapter)."""
 
 import numpy as np
+
+from ...shapes.hashing import hash_meta
+from ..structured import adapter
 
 _P1, _P2, _P3 = np.uint64(11400714785074694791), np.uint64(14029467366897019727), np.uint64(1609587929392839161)
 _P4, _P5 = np.uint64(9650029242287828579), np.uint64(2870177450012600261)
@@ -107,9 +111,14 @@ def xxh32(rows, seed):
     return h
 
 
-def hash(ins, attrs):  # noqa: A001 -- the op's name
-    x = np.ascontiguousarray(ins["X"])
-    rows = x.view(np.uint8).reshape(x.shape[0], -1)
+def _hash(ins, outs, attrs, meta):
+    """The "rows" variant: hash k of each row of X, cast to X's dtype, into Out[:, k, 0] (shapes/hashing.py)."""
+    x, out = np.ascontiguousarray(ins["X"]), outs["Out"]
+    rows = x.view(np.uint8).reshape(x.shape[0], x.itemsize * int(np.prod(x.shape[1:])))  # (0 rows: none hashed)
     mod = np.uint64(attrs["mod_by"] & 0xFFFFFFFFFFFFFFFF)  # Fluid's uint64 hash % int64: a negative one as uint64
-    out = np.stack([xxh64(rows, k) % mod for k in range(attrs["num_hash"])], axis=1)
-    return {"Out": out.astype(x.dtype).reshape(x.shape[0], attrs["num_hash"], 1)}
+    for k in range(attrs["num_hash"]):
+        np.copyto(out[:, k, 0], xxh64(rows, k) % mod, casting="unsafe")
+
+
+HASH = _hash
+hash = adapter(hash_meta, HASH, "hash")  # noqa: A001 -- the op's name

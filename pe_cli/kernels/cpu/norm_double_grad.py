@@ -11,9 +11,14 @@ P(v) = v - m(v) - x^ m(v x^) (self-adjoint). Given DDX (the gradient reaching X@
 
 (DX is X's whole derivative, through the group's mean and r too). Batch norm with is_test or
 use_global_stats is an affine map per channel (r and the mean constants): DDY = Scale r DDX + DDScale
-x^ + DDBias, DX = DDScale r DY, DScale = sum(DDX r DY). Computed in float64."""
+x^ + DDBias, DX = DDScale r DY, DScale = sum(DDX r DY). Computed in float64. Structured kernels (meta rules:
+shapes/norm_double_grad.py): the "numpy" variant's arrays handed over as the outputs (``fresh``); the kernels by name
+are the rules and out-kernels through kernels/structured.adapter."""
 
 import numpy as np
+
+from ...shapes.norm_double_grad import batch_norm_grad_grad_meta, instance_norm_grad_grad_meta
+from ..structured import adapter, fresh_kernel
 
 
 def _groups(ins, slot, n, c, fill=None):
@@ -32,7 +37,7 @@ def _projected(v, xh):
     return v - v.mean(-1, keepdims=True) - xh * (v * xh).mean(-1, keepdims=True)
 
 
-def instance_norm_grad_grad(ins, attrs):
+def _instance_norm_grad_grad(ins, attrs):
     x = ins["X"]
     n, c = x.shape[:2]
     grouped = {k: _groups(ins, k, n, c) for k in ("X", "DY", "SavedMean", "SavedVariance", "DDX")}
@@ -47,7 +52,7 @@ def instance_norm_grad_grad(ins, attrs):
     }
 
 
-def batch_norm_grad_grad(ins, attrs):
+def _batch_norm_grad_grad(ins, attrs):
     """Each channel's values as one group ([1, C, M]: NCHW's [N, C, S] with N and S joined, NHWC's rows)."""
     x = ins["X"]
     c = ins["SavedVariance"].size
@@ -119,3 +124,9 @@ def _grad_grad(groups, scale, dds, ddb, affine):
     if ddb is not None:
         ddy = ddy + ddb
     return dx, ddy, dscale
+
+
+INSTANCE_NORM_GRAD_GRAD = fresh_kernel(_instance_norm_grad_grad, "instance_norm_grad_grad_numpy")
+BATCH_NORM_GRAD_GRAD = fresh_kernel(_batch_norm_grad_grad, "batch_norm_grad_grad_numpy")
+instance_norm_grad_grad = adapter(instance_norm_grad_grad_meta, INSTANCE_NORM_GRAD_GRAD, "instance_norm_grad_grad")
+batch_norm_grad_grad = adapter(batch_norm_grad_grad_meta, BATCH_NORM_GRAD_GRAD, "batch_norm_grad_grad")

@@ -1,18 +1,20 @@
 """CPU kernels of the normalization ops (ops/normalization.py). batch_norm and its gradients are structured
 kernels (out-kernels in batch_norm.py; here the adapters over them, for the kernels made of them, and the numba
 forms with relu that fused_batch_norm_act runs); affine_channel, lrn and norm are structured kernels too (their
-out-kernels here, numpy's ufuncs written through out=); data_norm is numpy. instance_norm and
+out-kernels here, numpy's ufuncs written through out=); data_norm and its gradient are numpy's expressions, their
+arrays handed over as the outputs (``fresh``; rules: shapes/data_norm.py). instance_norm and
 group_norm are in normalization_groups.py."""
 
 import numpy as np
 
+from ...shapes.data_norm import data_norm_grad_meta, data_norm_meta
 from ...shapes.normalization import (
     batch_norm_grad_meta,
     batch_norm_grad_param_meta,
     batch_norm_meta,
     running_stats,
 )
-from ..structured import adapter, fresh_output
+from ..structured import adapter, fresh_kernel, fresh_output
 from . import batch_norm as bn
 from .launches import by_variant
 from .runtime.loops import is_float, lazy, twin
@@ -258,7 +260,7 @@ def _shown(x, slot_dim):
     return np.repeat(np.abs(first) >= _SHOWN, slot_dim, axis=1)
 
 
-def data_norm(ins, attrs):
+def _data_norm(ins, attrs):
     x = ins["X"]
     means = ins["BatchSum"] / ins["BatchSize"]
     scales = np.sqrt(ins["BatchSize"] / ins["BatchSquareSum"])
@@ -286,7 +288,7 @@ def data_norm_stats(x, means, eps, slot_dim):
     )
 
 
-def data_norm_grad(ins, attrs):
+def _data_norm_grad(ins, attrs):
     x, dy, scales = ins["X"], ins["Y@GRAD"], ins["Scales"]
     shown = _shown(x, attrs["slot_dim"])
     dy = np.where(shown, dy, 0)
@@ -300,3 +302,9 @@ def data_norm_grad(ins, attrs):
     for slot, batch in zip(("BatchSize", "BatchSum", "BatchSquareSum"), stats):
         outs[slot] = (ins[slot] * decay + batch).astype(ins[slot].dtype, copy=False)
     return outs
+
+
+DATA_NORM = fresh_kernel(_data_norm, "data_norm_numpy")
+DATA_NORM_GRAD = fresh_kernel(_data_norm_grad, "data_norm_grad_numpy")
+data_norm = adapter(data_norm_meta, DATA_NORM, "data_norm")
+data_norm_grad = adapter(data_norm_grad_meta, DATA_NORM_GRAD, "data_norm_grad")

@@ -1,17 +1,17 @@
-"""Kernels of ops/rank_attention.py (numpy)."""
+"""Kernels of ops/rank_attention.py (numpy): structured kernels (meta rules: shapes/rank_attention.py, which refuse
+a RankParam of other rows), the "numpy" variant's arrays handed over as the outputs (``fresh``); the kernels by name
+are the rules and out-kernels through kernels/structured.adapter."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes.rank_attention import rank_attention_grad_meta, rank_attention_meta
+from ..structured import adapter, fresh_kernel
 
 
-def _expand(x, offset, param, rank):
+def _expand(x, offset, rank):
     """(gathered rows [N, R, C], each pair's parameter block index [N, R], valid [N, R])."""
-    n, c = x.shape
-    if param.shape[0] != c * rank * rank:
-        raise PeError(
-            f"rank_attention: RankParam has {param.shape[0]} rows, X's width * MaxRank^2 is {c * rank * rank}"
-        )
+    n = x.shape[0]
     offset = offset.astype(np.int64)
     lower = offset[:, 0] - 1
     faster = offset[:, 1 : 1 + 2 * rank : 2] - 1
@@ -24,22 +24,28 @@ def _expand(x, offset, param, rank):
     return gathered, block, valid
 
 
-def rank_attention(ins, attrs):
+def _rank_attention(ins, attrs):
     x, param, rank = ins["X"], ins["RankParam"], attrs["MaxRank"]
-    gathered, block, valid = _expand(x, ins["RankOffset"], param, rank)
+    gathered, block, valid = _expand(x, ins["RankOffset"], rank)
     blocks = param.reshape(rank * rank, x.shape[1], param.shape[1])[block] * valid[..., None, None]
     out = np.einsum("nrc,nrcp->np", gathered, blocks)
     return {
         "Out": out.astype(x.dtype),
-        "InputHelp": gathered.reshape(x.shape[0], -1),
+        "InputHelp": gathered.reshape(x.shape[0], rank * x.shape[1]),  # (an empty batch: [0, MaxRank * C])
         "InsRank": ins["RankOffset"][:, :1].astype(x.dtype),
     }
 
 
-def rank_attention_grad(ins, attrs):
+def _rank_attention_grad(ins, attrs):
     x, param, dout, rank = ins["X"], ins["RankParam"], ins["Out@GRAD"], attrs["MaxRank"]
-    gathered, block, valid = _expand(x, ins["RankOffset"], param, rank)
+    gathered, block, valid = _expand(x, ins["RankOffset"], rank)
     dparam = np.zeros((rank * rank, x.shape[1], param.shape[1]), dtype=param.dtype)
     contributions = gathered[..., :, None] * dout[:, None, None, :]  # [N, R, C, P]
     np.add.at(dparam, block[valid], contributions[valid])
     return {"RankParam@GRAD": dparam.reshape(param.shape)}
+
+
+RANK_ATTENTION = fresh_kernel(_rank_attention, "rank_attention_numpy")
+RANK_ATTENTION_GRAD = fresh_kernel(_rank_attention_grad, "rank_attention_grad_numpy")
+rank_attention = adapter(rank_attention_meta, RANK_ATTENTION, "rank_attention")
+rank_attention_grad = adapter(rank_attention_grad_meta, RANK_ATTENTION_GRAD, "rank_attention_grad")
