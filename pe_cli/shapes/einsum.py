@@ -36,13 +36,15 @@ def explicit(equation, ranks):
 
 
 def label_sizes(subs, shapes):
-    """label -> its size: the largest of the dims it labels (a dim of 1 broadcasts; -1: unknown)."""
+    """label -> its size: the largest of the dims it labels (a dim of 1 broadcasts, one of 0 is empty; -1: unknown)."""
     sizes = {}
     for s, shape in zip(subs, shapes):
         for label, d in zip(s, shape):
             have = sizes.get(label, 1)
             if d > 1 or have > 1:
                 sizes[label] = max(d, have)
+            elif d == 0 or have == 0:
+                sizes[label] = 0
             else:
                 sizes[label] = -1 if d < 0 or have < 0 else 1
     return sizes
