@@ -1,7 +1,9 @@
 """renorm (paddle.renorm): each slice of X along `axis` whose p-norm exceeds max_norm scaled to max_norm
 (by max_norm / norm, as Paddle 2.6.2's CPU kernel), the others as they are. The gradient is the derivative of that."""
 
-from .define import Attr, grad_of, grads_like, is_int, register
+from ..kernels.cpu import renormalizing as cpu_renormalizing
+from ..shapes.renormalizing import renorm_grad_meta, renorm_meta
+from .define import Attr, Structured, grad_of, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 _ATTRS = {
@@ -15,6 +17,7 @@ _ATTRS = {
 register(
     "renorm",
     kernel_module="renormalizing",
+    structured=Structured(meta=renorm_meta, cpu=cpu_renormalizing.RENORM),
     inputs=["X"],
     outputs=["Out"],
     attrs=_ATTRS,
@@ -26,6 +29,7 @@ register(
 register(
     "renorm_grad",
     kernel_module="renormalizing",
+    structured=Structured(meta=renorm_grad_meta, cpu=cpu_renormalizing.RENORM_GRAD),
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ATTRS,

@@ -3,7 +3,9 @@
 each run's length, both of `dtype` (a VarType code)."""
 
 from ..base.dtypes import convert_dtype
-from .define import Attr, int_list, register
+from ..kernels.cpu import unique_runs as cpu_unique_runs
+from ..shapes.indexing import unique_consecutive_meta
+from .define import Attr, Structured, int_list, register
 from .pointwise_math import QUANT
 
 
@@ -28,6 +30,7 @@ def _infer(ctx):
 register(
     "unique_consecutive",
     kernel_module="unique_runs",
+    structured=Structured(meta=unique_consecutive_meta, cpu=cpu_unique_runs.UNIQUE_CONSECUTIVE),
     inputs=["X"],
     outputs=["Out", "Index?", "Counts?"],
     lod="drop",

@@ -72,6 +72,13 @@ from tests.ops import (
     cases_random,
     cases_sampling,
     cases_selecting,
+    cases_fft,
+    cases_einsum,
+    cases_renormalizing,
+    cases_segment_pooling,
+    cases_slice_assignment,
+    cases_unique_runs,
+    cases_viterbi,
     cases_sequence,
     cases_sequence_rows,
     cases_lod_rank,
@@ -383,6 +390,14 @@ CONVERTED = {
     "identity_loss and fused_softmax_mask": {
         f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
     },
+    # (fresh numpy forms, lengths the values give -1; set_value's Out filled: tests/kernels/test_structured_misc.py)
+    "fft": {"fft_c2c", "fft_r2c", "fft_c2r", "stft"},
+    "einsum": {"einsum", "einsum_grad"},
+    "renorm": {"renorm", "renorm_grad"},
+    "masked_select": {"masked_select", "masked_select_grad"},
+    "segment_pool": {"segment_pool", "segment_pool_grad"},
+    "set_value": {"set_value", "set_value_grad"},
+    "unique_consecutive and viterbi_decode": {"unique_consecutive", "viterbi_decode"},
 }
 CASES = {
     "activation table": [
@@ -586,6 +601,11 @@ CASES["cvm"] = cases_cvm.CASES
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
+_MISC_FILES = (cases_fft, cases_einsum, cases_renormalizing, cases_selecting, cases_segment_pooling)
+_MISC_FILES += (cases_slice_assignment, cases_unique_runs, cases_viterbi)
+for _family in ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value"):
+    CASES[_family] = [c for f in _MISC_FILES for c in f.CASES if c.op in CONVERTED[_family]]
+CASES["unique_consecutive and viterbi_decode"] = cases_unique_runs.CASES + cases_viterbi.CASES
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
 ]
@@ -658,6 +678,13 @@ OWN_TESTS = (
     "partial columns",
     "cvm",
     "clip_by_norm",
+    "fft",
+    "einsum",
+    "renorm",
+    "masked_select",
+    "segment_pool",
+    "set_value",
+    "unique_consecutive and viterbi_decode",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

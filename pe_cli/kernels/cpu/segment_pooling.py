@@ -1,8 +1,11 @@
-"""Kernels of pe_cli/ops/segment_pooling.py (numpy; the ids sorted, as Paddle requires)."""
+"""Kernels of pe_cli/ops/segment_pooling.py (numpy; the ids sorted, as Paddle requires): the out-kernels of
+shapes/segment_pooling.py's meta rules (fresh)."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes.segment_pooling import segment_pool_grad_meta, segment_pool_meta
+from ..structured import adapter, fresh_kernel
 
 
 def _ids(ins):
@@ -12,7 +15,7 @@ def _ids(ins):
     return ids
 
 
-def segment_pool(ins, attrs):
+def _segment_pool(ins, attrs):
     x, ids = ins["X"], _ids(ins)
     n = int(ids[-1]) + 1 if ids.size else 0
     kind = attrs["pooltype"]
@@ -30,7 +33,7 @@ def segment_pool(ins, attrs):
     return {"Out": out, "SummedIds": counts.reshape(-1, 1)}
 
 
-def segment_pool_grad(ins, attrs):
+def _segment_pool_grad(ins, attrs):
     x, ids, out, d = ins["X"], _ids(ins), ins["Out"], ins["Out@GRAD"]
     kind = attrs["pooltype"]
     dx = d[ids].astype(x.dtype, copy=True)
@@ -40,3 +43,9 @@ def segment_pool_grad(ins, attrs):
     elif kind in ("MAX", "MIN"):
         dx *= x == out[ids]
     return {"X@GRAD": dx}
+
+
+SEGMENT_POOL = fresh_kernel(_segment_pool, "segment_pool_out")
+SEGMENT_POOL_GRAD = fresh_kernel(_segment_pool_grad, "segment_pool_grad_out")
+segment_pool = adapter(segment_pool_meta, SEGMENT_POOL, "segment_pool")
+segment_pool_grad = adapter(segment_pool_grad_meta, SEGMENT_POOL_GRAD, "segment_pool_grad")
