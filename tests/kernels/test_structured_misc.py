@@ -148,3 +148,16 @@ def test_einsum_of_a_full_contraction_is_0d_in_paddle2_and_1_in_fluid():
     assert [x.shape for x in grads["Operands@GRAD"]] == [(2, 3), (3, 1)]
     with pytest.raises(ValueError, match="names 2 operands, 1 given"):
         registry.get("einsum_grad").kernel("cpu")({"Operands": ops[:1], "Out@GRAD": g}, {"equation": "ij,jk->ik"})
+
+
+@pytest.mark.parametrize("forward", [False, True])
+@pytest.mark.parametrize("dtype, real", [("complex64", "float32"), ("complex128", "float64")])
+def test_fft_c2r_of_an_empty_axis_is_zeros(dtype, real, forward):
+    """irfft (hfft) of no coefficients, zero-padded to last_dim_size: zeros, as Paddle 2.6.2's (numpy's irfftn hands
+    back uninitialized memory for it); without last_dim_size its length 2 (0 - 1) is numpy's refusal."""
+    x = np.zeros((3, 0), dtype)
+    attrs = dict(registry.get("fft_c2r").default_attrs(), axes=[1], last_dim_size=4, forward=forward)
+    out = _run("fft_c2r", {"X": x}, attrs, KernelContext())["Out"]
+    assert out.shape == (3, 4) and out.dtype == real and not out.any()
+    with pytest.raises(ValueError, match=r"Invalid number of FFT data points \(-2\)"):
+        registry.get("fft_c2r").kernel("cpu")({"X": x}, dict(attrs, last_dim_size=0))

@@ -30,11 +30,16 @@ def _fft_r2c(ins, attrs):
 
 def _fft_c2r(ins, attrs):
     """irfftn to last_dim_size (0: 2 (n - 1)) along the last axis; forward (hfft): irfftn of the conjugate with
-    the forward's scaling."""
+    the forward's scaling. An empty last axis (no coefficients, zero-padded to n) transforms to zeros, as Paddle
+    2.6.2's does (numpy's irfftn of it hands back uninitialized memory)."""
     x, axes, norm = ins["X"], list(attrs["axes"]), attrs["normalization"]
     n = attrs["last_dim_size"] or 2 * (x.shape[axes[-1]] - 1)
     shape = [x.shape[a] for a in axes[:-1]] + [n]
     real = np.float32 if x.dtype == np.complex64 else np.float64
+    if x.shape[axes[-1]] == 0 and n > 0:
+        out = list(x.shape)
+        out[axes[-1]] = n
+        return {"Out": np.zeros(out, real)}
     if attrs["forward"]:
         return {"Out": np.fft.irfftn(np.conj(x), s=shape, axes=axes, norm=_SWAP[norm]).astype(real)}
     return {"Out": np.fft.irfftn(x, s=shape, axes=axes, norm=norm).astype(real)}
