@@ -294,7 +294,9 @@ def unique_consecutive_meta(attrs, ins, facts):
     x, dtype = ins["X"], np.dtype(convert_dtype(attrs["dtype"]))
     shape = tuple(x.shape)
     if attrs["axis"]:
-        axis = attrs["axis"][0] % len(shape)  # (a 0-D X's ZeroDivisionError, as the numpy form's)
+        if not -len(shape) <= attrs["axis"][0] < len(shape):  # (Paddle 2.6.2's kernel reads past X's dims)
+            raise PeError(f"unique_consecutive: axis={list(attrs['axis'])} is no axis of X {list(shape)}")
+        axis = attrs["axis"][0] % len(shape)
         out, index = tuple(-1 if i == axis else n for i, n in enumerate(shape)), (shape[axis],)
     else:
         out, index = (-1,), (math.prod(shape),)

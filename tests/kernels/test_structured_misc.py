@@ -161,3 +161,20 @@ def test_fft_c2r_of_an_empty_axis_is_zeros(dtype, real, forward):
     assert out.shape == (3, 4) and out.dtype == real and not out.any()
     with pytest.raises(ValueError, match=r"Invalid number of FFT data points \(-2\)"):
         registry.get("fft_c2r").kernel("cpu")({"X": x}, dict(attrs, last_dim_size=0))
+
+
+def test_unique_consecutive_refuses_an_axis_x_lacks():
+    """An axis beyond X's dims (5 or -3 of a 2-D X; any of a 0-D X) is refused in one line naming it, by the kernel
+    and when the program is built (pe wrapped it onto another axis; Paddle 2.6.2's kernel reads past X's dims)."""
+    from pe_cli import paddle
+
+    kernel = registry.get("unique_consecutive").kernel("cpu")
+    for x, axis in ((np.ones((3, 3)), 5), (np.ones((3, 3)), -3), (np.float64(1.0).reshape(()), 0)):
+        with pytest.raises(Exception, match=rf"axis=\[{axis}\] is no axis of X \[{', '.join(map(str, x.shape))}\]"):
+            kernel({"X": x}, {"axis": [axis], "dtype": 3})
+    assert kernel({"X": np.array([[1.0], [1.0], [2.0]])}, {"axis": [-2], "dtype": 3})["Counts"].tolist() == [2, 1]
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [3, 3], "float32")
+        with pytest.raises(Exception, match=r"axis=\[5\] is no axis of X \[3, 3\]"):
+            paddle.unique_consecutive(x, axis=5)
