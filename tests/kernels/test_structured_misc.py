@@ -178,3 +178,16 @@ def test_unique_consecutive_refuses_an_axis_x_lacks():
         x = paddle.static.data("x", [3, 3], "float32")
         with pytest.raises(Exception, match=r"axis=\[5\] is no axis of X \[3, 3\]"):
             paddle.unique_consecutive(x, axis=5)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_segment_pool_of_ints_is_paddles(dtype):
+    """segment_pool of integer X, each pool type, as Paddle 2.6.2 gives it (its values recorded here): a mean the
+    sum divided toward zero, an empty segment 0, X's dtype (pe refused MEAN, MAX and MIN of ints with numpy's
+    errors)."""
+    x = np.array([[-3], [-4], [5], [-2], [7], [1], [2]], dtype)
+    ids = np.array([0, 0, 1, 1, 3, 3, 3])
+    want = {"SUM": [-7, 3, 0, 10], "MEAN": [-3, 1, 0, 3], "MAX": [-3, 5, 0, 7], "MIN": [-4, -2, 0, 1]}
+    for kind, values in want.items():
+        out = _run("segment_pool", {"X": x, "SegmentIds": ids}, {"pooltype": kind}, KernelContext())["Out"]
+        assert out.dtype == dtype and out.ravel().tolist() == values, kind

@@ -1,5 +1,6 @@
 """Kernels of pe_cli/ops/segment_pooling.py (numpy; the ids sorted, as Paddle requires): the out-kernels of
-shapes/segment_pooling.py's meta rules (fresh)."""
+shapes/segment_pooling.py's meta rules (fresh). Integer X as Paddle 2.6.2's CPU kernel pools it: sums that wrap,
+a mean the sum divided toward zero."""
 
 import numpy as np
 
@@ -21,12 +22,21 @@ def _segment_pool(ins, attrs):
     kind = attrs["pooltype"]
     counts = np.bincount(ids, minlength=n).astype(x.dtype)
     out = np.zeros((n,) + x.shape[1:], x.dtype)
+    ints = x.dtype.kind in "iu"
     if kind in ("SUM", "MEAN"):
         np.add.at(out, ids, x)
         if kind == "MEAN":
-            out /= np.maximum(counts, 1).reshape((-1,) + (1,) * (x.ndim - 1))
+            rows = np.maximum(counts, 1).reshape((-1,) + (1,) * (x.ndim - 1))
+            if ints:  # (Paddle's integer division of the sum: toward zero)
+                quotient = out // rows
+                out = quotient + ((out - quotient * rows != 0) & (out < 0))
+            else:
+                out /= rows
     else:
-        fill = -np.inf if kind == "MAX" else np.inf
+        if ints:
+            fill = np.iinfo(x.dtype).min if kind == "MAX" else np.iinfo(x.dtype).max
+        else:
+            fill = -np.inf if kind == "MAX" else np.inf
         out[:] = fill
         (np.maximum if kind == "MAX" else np.minimum).at(out, ids, x)
         out[counts == 0] = 0
