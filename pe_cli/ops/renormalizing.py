@@ -3,7 +3,7 @@
 
 from ..kernels.cpu import renormalizing as cpu_renormalizing
 from ..shapes.renormalizing import renorm_grad_meta, renorm_meta
-from .define import Attr, Structured, grad_of, grads_like, is_int, register
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 _ATTRS = {
@@ -12,6 +12,13 @@ _ATTRS = {
     "max_norm": Attr(1.0, lambda v: v >= 0, ">= 0"),
     **QUANT,
 }
+
+
+def _infer(ctx):
+    x = ctx.shape("X")
+    if not -len(x) <= ctx.attrs["axis"] < len(x):  # (paddle.renorm refuses it; Paddle 2.6.2's kernel reads past X)
+        ctx.fail(f"axis={ctx.attrs['axis']} is no axis of X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
 
 
 register(
@@ -23,7 +30,7 @@ register(
     attrs=_ATTRS,
     grad=grad_of("renorm_grad", ("X",)),
     grad_reads=("X",),
-    infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X")),
+    infer=_infer,
     doc="Out = X with each slice along `axis` whose p-norm exceeds max_norm scaled by max_norm / norm.",
 )
 register(

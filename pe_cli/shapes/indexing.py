@@ -276,14 +276,23 @@ def unique_meta(attrs, ins, facts):
     return Meta(outputs, "sorted", fresh=True)
 
 
+def _check_mask(op, ins):
+    """Refuses a Mask that is not bool (numpy would gather X's rows at its values)."""
+    dtype = np.dtype(ins["Mask"].dtype)
+    if dtype != np.bool_:
+        raise PeError(f"{op}: Mask is {dtype.name}; it must be bool")
+
+
 def masked_select_meta(attrs, ins, facts):
     """masked_select's Y: X's dtype, as many elements as Mask (X and Mask broadcast) holds true (-1); "numpy" (fresh:
     numpy's boolean index)."""
+    _check_mask("masked_select", ins)
     return Meta({"Y": ((-1,), np.dtype(ins["X"].dtype))}, "numpy", fresh=True)
 
 
 def masked_select_grad_meta(attrs, ins, facts):
     """masked_select_grad's X@GRAD: X's shape and dtype; "numpy" (fresh)."""
+    _check_mask("masked_select_grad", ins)
     x = ins["X"]
     return Meta({"X@GRAD": (tuple(x.shape), np.dtype(x.dtype))}, "numpy", fresh=True)
 

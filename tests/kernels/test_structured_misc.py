@@ -191,3 +191,23 @@ def test_segment_pool_of_ints_is_paddles(dtype):
     for kind, values in want.items():
         out = _run("segment_pool", {"X": x, "SegmentIds": ids}, {"pooltype": kind}, KernelContext())["Out"]
         assert out.dtype == dtype and out.ravel().tolist() == values, kind
+
+
+def test_renorm_and_masked_select_refuse_what_would_be_another_op():
+    """renorm along an axis X lacks (pe wrapped axis 5 of a 2-D X onto axis 1; paddle.renorm refuses it) and
+    masked_select of a Mask that is not bool (numpy gathered X's rows at its values) are refused in one line, by the
+    kernels and, for renorm, when the program is built."""
+    from pe_cli import paddle
+
+    x = np.ones((3, 4))
+    for op, ins in (("renorm", {"X": x}), ("renorm_grad", {"X": x, "Out@GRAD": x})):
+        with pytest.raises(Exception, match=r"renorm: axis=5 is no axis of X \[3, 4\]"):
+            registry.get(op).kernel("cpu")(ins, dict(registry.get(op).default_attrs(), axis=5))
+    for op, ins in (("masked_select", {}), ("masked_select_grad", {"Y@GRAD": np.ones(2)})):
+        with pytest.raises(Exception, match=f"{op}: Mask is int64; it must be bool"):
+            registry.get(op).kernel("cpu")({"X": x, "Mask": np.array([0, 2]), **ins}, {})
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        v = paddle.static.data("v", [3, 4], "float32")
+        with pytest.raises(Exception, match=r"axis=-3 is no axis of X \[3, 4\]"):
+            main.global_block().append_op("renorm", {"X": [v.name]}, {"Out": [v.name + "_out"]}, {"axis": -3})
