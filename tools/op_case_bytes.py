@@ -68,7 +68,11 @@ minus, clip_by_norm with dgc_clip_by_norm and div_grad_grad (elementwise_div_gra
 and cvm the same way; for norm_double_grad, data_norm, pyramid_hash, rank_attention, hashing, dequant,
 merged_momentum, numerics and graph_sampling, their ops (batch/instance_norm_grad_grad, data_norm(_grad),
 pyramid_hash(_grad), rank_attention(_grad), hash, lookup_table_dequant, merged_momentum, check_numerics,
-weighted_sample_neighbors) on tools/assorted_case_bytes.py's; for norms
+weighted_sample_neighbors) on tools/assorted_case_bytes.py's;
+for misc (the paddle.fft ops, einsum, renorm, masked_select, segment_pool, set_value,
+unique_consecutive, viterbi_decode and their grad ops: no op cases of its own; their families' are fft, einsum,
+renormalizing, selecting, segment_pooling, slice_assignment, unique_runs, viterbi) on tools/misc_case_bytes.py's
+dtypes, layouts, attributes, refusals and steps; for norms
 (affine_channel, lrn, norm, instance_norm, group_norm)
 the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
@@ -201,7 +205,8 @@ def _family_cases(family):
         "minus",
         "clip_by_norm",
         "div_grad_grad",
-    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's forms alone)
+        "misc",
+    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's, misc_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -959,6 +964,8 @@ def dump(root, families, out, threads=1):
         for family in _ASSORTED:
             if family in families:
                 getattr(importlib.import_module("assorted_case_bytes"), family)(results, _record, _direct)
+        if "misc" in families:
+            importlib.import_module("misc_case_bytes").misc(results, _record, _direct)
         if "fused_optimizer" in families:
             importlib.import_module("fused_update_case_bytes").fused_optimizer(results, _record, _direct)
         if "adamw" in families:

@@ -1,8 +1,9 @@
 """einsum (Paddle 2.x's ``paddle.einsum``): a sum of products of its operands' elements named by an
 equation's labels, numpy's rules (ellipses broadcast, an implicit output)."""
 
-from ..shapes.einsum import explicit, label_sizes
-from .define import fmt_shape, register
+from ..kernels.cpu import einsum as cpu_einsum
+from ..shapes.einsum import einsum_grad_meta, einsum_meta, explicit, label_sizes
+from .define import Structured, fmt_shape, register
 
 
 def _infer(ctx):
@@ -45,6 +46,7 @@ def _infer_grad(ctx):
 register(
     "einsum",
     kernel_module="einsum",
+    structured=Structured(meta=einsum_meta, cpu=cpu_einsum.EINSUM),
     inputs=["Operands*"],
     outputs=["Out"],
     attrs={"equation": ""},
@@ -61,6 +63,7 @@ register(
 register(
     "einsum_grad",
     kernel_module="einsum",
+    structured=Structured(meta=einsum_grad_meta, cpu=cpu_einsum.EINSUM_GRAD),
     inputs=["Operands*", "Out@GRAD"],
     outputs=["Operands@GRAD*"],
     attrs={"equation": ""},

@@ -5,7 +5,9 @@ normalization "backward" (the inverse divides by n), "ortho" or "forward" (the f
 (kernels/<device>/fft.py). Their gradients are refused in one line: pe does not compute them yet."""
 
 from ..base.errors import PeError
-from .define import Attr, fmt_shape, int_list, register
+from ..kernels.cpu import fft as cpu_fft
+from ..shapes import fft as meta_rules
+from .define import Attr, Structured, fmt_shape, int_list, register
 from .pointwise_math import QUANT
 
 _NORM = Attr("backward", choices=("backward", "ortho", "forward"))
@@ -58,20 +60,28 @@ def _infer_c2r(ctx):
     ctx.set_output("Out", x, _real(ctx.dtype("X")))
 
 
-for _name, _infer, _extra, _doc in (
-    ("fft_c2c", _infer_c2c, {}, "Out = the DFT of X over axes (forward) or its inverse."),
+for _name, _infer, _extra, _doc, _structured in (
+    (
+        "fft_c2c",
+        _infer_c2c,
+        {},
+        "Out = the DFT of X over axes (forward) or its inverse.",
+        Structured(meta=meta_rules.fft_c2c_meta, cpu=cpu_fft.FFT_C2C),
+    ),
     (
         "fft_r2c",
         _infer_r2c,
         {"onesided": Attr(True, choices=(True, False))},
         "Out = the DFT of real X over axes (onesided: the last axis's first n // 2 + 1); forward=False: the "
         "conjugate of the inverse's (ihfft).",
+        Structured(meta=meta_rules.fft_r2c_meta, cpu=cpu_fft.FFT_R2C),
     ),
     (
         "fft_c2r",
         _infer_c2r,
         {"last_dim_size": Attr(0, lambda v: isinstance(v, int) and v >= 0, "an int >= 0")},
         "Out = the real inverse DFT of Hermitian X over axes, the last of last_dim_size (irfft); forward=True: hfft.",
+        Structured(meta=meta_rules.fft_c2r_meta, cpu=cpu_fft.FFT_C2R),
     ),
 ):
     register(
@@ -82,6 +92,7 @@ for _name, _infer, _extra, _doc in (
         lod="drop",
         infer=_infer,
         grad=_refuse(_name),
+        structured=_structured,
         attrs={"axes": _AXES, "normalization": _NORM, "forward": Attr(True, choices=(True, False)), **_extra, **QUANT},
         doc=_doc,
     )
@@ -106,6 +117,7 @@ register(
     lod="drop",
     infer=_infer_stft,
     grad=_refuse("stft"),
+    structured=Structured(meta=meta_rules.stft_meta, cpu=cpu_fft.STFT),
     attrs={
         "n_fft": Attr(512, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
         "hop_length": Attr(128, lambda v: isinstance(v, int) and v > 0, "an int > 0"),

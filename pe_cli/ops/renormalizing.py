@@ -1,7 +1,9 @@
 """renorm (paddle.renorm): each slice of X along `axis` whose p-norm exceeds max_norm scaled to max_norm
 (by max_norm / norm, as Paddle 2.6.2's CPU kernel), the others as they are. The gradient is the derivative of that."""
 
-from .define import Attr, grad_of, grads_like, is_int, register
+from ..kernels.cpu import renormalizing as cpu_renormalizing
+from ..shapes.renormalizing import renorm_grad_meta, renorm_meta
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, is_int, register
 from .pointwise_math import QUANT
 
 _ATTRS = {
@@ -12,20 +14,29 @@ _ATTRS = {
 }
 
 
+def _infer(ctx):
+    x = ctx.shape("X")
+    if not -len(x) <= ctx.attrs["axis"] < len(x):  # (paddle.renorm refuses it; Paddle 2.6.2's kernel reads past X)
+        ctx.fail(f"axis={ctx.attrs['axis']} is no axis of X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
 register(
     "renorm",
     kernel_module="renormalizing",
+    structured=Structured(meta=renorm_meta, cpu=cpu_renormalizing.RENORM),
     inputs=["X"],
     outputs=["Out"],
     attrs=_ATTRS,
     grad=grad_of("renorm_grad", ("X",)),
     grad_reads=("X",),
-    infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X")),
+    infer=_infer,
     doc="Out = X with each slice along `axis` whose p-norm exceeds max_norm scaled by max_norm / norm.",
 )
 register(
     "renorm_grad",
     kernel_module="renormalizing",
+    structured=Structured(meta=renorm_grad_meta, cpu=cpu_renormalizing.RENORM_GRAD),
     inputs=["X", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ATTRS,

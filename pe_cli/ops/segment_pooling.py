@@ -3,7 +3,9 @@ pooled by sorted SegmentIds into max(SegmentIds) + 1 rows (a segment without row
 segment's row count (MEAN). The gradient: Out@GRAD back to each row (MEAN: divided by the count; MAX / MIN: to
 every row equal to the segment's result)."""
 
-from .define import Attr, fmt_shape, grads_like, register
+from ..kernels.cpu import segment_pooling as cpu_segment_pooling
+from ..shapes.segment_pooling import segment_pool_grad_meta, segment_pool_meta
+from .define import Attr, Structured, fmt_shape, grads_like, register
 from .pointwise_math import QUANT
 
 _ATTRS = {"pooltype": Attr("SUM", choices=("SUM", "MEAN", "MAX", "MIN")), **QUANT}
@@ -29,6 +31,7 @@ def _grad(g):
 register(
     "segment_pool",
     kernel_module="segment_pooling",
+    structured=Structured(meta=segment_pool_meta, cpu=cpu_segment_pooling.SEGMENT_POOL),
     inputs=["X", "SegmentIds"],
     outputs=["Out", "SummedIds"],
     attrs=_ATTRS,
@@ -42,6 +45,7 @@ register(
 register(
     "segment_pool_grad",
     kernel_module="segment_pooling",
+    structured=Structured(meta=segment_pool_grad_meta, cpu=cpu_segment_pooling.SEGMENT_POOL_GRAD),
     inputs=["X", "SegmentIds", "Out", "SummedIds?", "Out@GRAD"],
     outputs=["X@GRAD"],
     attrs=_ATTRS,

@@ -90,6 +90,7 @@ def _grad_masked_select(g):
 register(
     "masked_select",
     kernel_module="selecting",
+    structured=Structured(meta=meta_rules.masked_select_meta, cpu=cpu_selecting.MASKED_SELECT),
     inputs=["X", "Mask"],
     outputs=["Y"],
     attrs=dict(QUANT),
@@ -102,6 +103,7 @@ register(
 register(
     "masked_select_grad",
     kernel_module="selecting",
+    structured=Structured(meta=meta_rules.masked_select_grad_meta, cpu=cpu_selecting.MASKED_SELECT_GRAD),
     inputs=["X", "Mask", "Y@GRAD"],
     outputs=["X@GRAD"],
     attrs=dict(QUANT),

@@ -6,7 +6,9 @@ CheckAndUpdateSliceAttrs clamps them; StartsTensorList / EndsTensorList / StepsT
 time. The gradient: Out@GRAD with the region zeroed to Input, the region summed to ValueTensor's shape to it."""
 
 from ..base.dims import numel
-from .define import Attr, dtype_code, grads_like, int_list, register
+from ..kernels.cpu import slice_assignment as cpu_slice_assignment
+from ..shapes.slice_assignment import set_value_grad_meta, set_value_meta
+from .define import Attr, Structured, dtype_code, grads_like, int_list, register
 from .pointwise_math import QUANT
 
 _FROM = {"StartsTensorList": "starts", "EndsTensorList": "ends", "StepsTensorList": "steps"}
@@ -57,6 +59,7 @@ def _grad(g):
 register(
     "set_value",
     kernel_module="slice_assignment",
+    structured=Structured(meta=set_value_meta, cpu=cpu_slice_assignment.SET_VALUE),
     inputs=["Input", "ValueTensor?", "StartsTensorList*?", "EndsTensorList*?", "StepsTensorList*?"],
     outputs=["Out"],
     attrs=_ATTRS,
@@ -71,6 +74,7 @@ register(
 register(
     "set_value_grad",
     kernel_module="slice_assignment",
+    structured=Structured(meta=set_value_grad_meta, cpu=cpu_slice_assignment.SET_VALUE_GRAD),
     inputs=["Out@GRAD", "ValueTensor?", "StartsTensorList*?", "EndsTensorList*?", "StepsTensorList*?"],
     outputs=["Input@GRAD?", "ValueTensor@GRAD?"],
     attrs=_ATTRS,

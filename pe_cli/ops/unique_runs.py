@@ -3,7 +3,9 @@
 each run's length, both of `dtype` (a VarType code)."""
 
 from ..base.dtypes import convert_dtype
-from .define import Attr, int_list, register
+from ..kernels.cpu import unique_runs as cpu_unique_runs
+from ..shapes.indexing import unique_consecutive_meta
+from .define import Attr, Structured, fmt_shape, int_list, register
 from .pointwise_math import QUANT
 
 
@@ -12,8 +14,10 @@ def _infer(ctx):
     if len(a["axis"]) > 1:
         ctx.fail(f"axis={list(a['axis'])}: one axis at most")
     dtype = convert_dtype(a["dtype"])
+    if a["axis"] and not -len(x) <= a["axis"][0] < len(x):
+        ctx.fail(f"axis={list(a['axis'])} is no axis of X {fmt_shape(x)}")
     if a["axis"]:
-        axis = a["axis"][0] % max(len(x), 1)
+        axis = a["axis"][0] % len(x)
         ctx.set_output("Out", [-1 if i == axis else d for i, d in enumerate(x)], ctx.dtype("X"))
         ctx.set_output("Index", [x[axis]], dtype)
     else:
@@ -28,6 +32,7 @@ def _infer(ctx):
 register(
     "unique_consecutive",
     kernel_module="unique_runs",
+    structured=Structured(meta=unique_consecutive_meta, cpu=cpu_unique_runs.UNIQUE_CONSECUTIVE),
     inputs=["X"],
     outputs=["Out", "Index?", "Counts?"],
     lod="drop",

@@ -3,7 +3,9 @@ emission scores Input [B, T, tags] under Transition [tags, tags] (from row tag t
 Length[b] steps; with include_bos_eos_tag the last tag is the start tag and the one before it the stop tag, their
 transitions added at the ends. Scores [B] the best paths' scores, Path [B, max(Length)] int64 (0 past a sequence's length)."""
 
-from .define import Attr, fmt_shape, register
+from ..kernels.cpu import viterbi as cpu_viterbi
+from ..shapes.structured_prediction import viterbi_decode_meta
+from .define import Attr, Structured, fmt_shape, register
 from .pointwise_math import QUANT
 
 
@@ -21,6 +23,7 @@ def _infer(ctx):
 register(
     "viterbi_decode",
     kernel_module="viterbi",
+    structured=Structured(meta=viterbi_decode_meta, cpu=cpu_viterbi.VITERBI_DECODE),
     inputs=["Input", "Transition", "Length"],
     outputs=["Scores", "Path"],
     attrs={"include_bos_eos_tag": Attr(True, choices=(True, False)), **QUANT},

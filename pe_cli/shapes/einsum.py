@@ -1,8 +1,14 @@
 """An einsum equation with its ellipses spelled out as letters (shared by the einsum op's shape
 inference and its kernels): numpy's rules, the implicit output being the broadcast dims then the
-labels seen once, in alphabetical order."""
+labels seen once, in alphabetical order; einsum's and einsum_grad's meta rules (structured kernels, their
+out-kernels in kernels/<device>/einsum.py)."""
 
 import string
+
+import numpy as np
+
+from .reduction import scalar_shape
+from .structured import Meta
 
 
 def explicit(equation, ranks):
@@ -36,13 +42,39 @@ def explicit(equation, ranks):
 
 
 def label_sizes(subs, shapes):
-    """label -> its size: the largest of the dims it labels (a dim of 1 broadcasts; -1: unknown)."""
+    """label -> its size: the largest of the dims it labels (a dim of 1 broadcasts, one of 0 is empty; -1: unknown)."""
     sizes = {}
     for s, shape in zip(subs, shapes):
         for label, d in zip(s, shape):
             have = sizes.get(label, 1)
             if d > 1 or have > 1:
                 sizes[label] = max(d, have)
+            elif d == 0 or have == 0:
+                sizes[label] = 0
             else:
                 sizes[label] = -1 if d < 0 or have < 0 else 1
     return sizes
+
+
+def einsum_meta(attrs, ins, facts):
+    """einsum's Out: the output labels' sizes (a full contraction 0-D where ``facts.zero_dim``, else [1]), the
+    first operand's dtype; "numpy" (fresh: numpy's einsum's array). An equation this parser refuses is given the
+    shape numpy's einsum makes of operands of these shapes, or numpy's error."""
+    ops = ins["Operands"]
+    dtype = np.dtype(ops[0].dtype)
+    try:
+        subs, out = explicit(attrs["equation"], [len(o.shape) for o in ops])
+    except ValueError:  # (numpy's reading of it, on operands of no memory)
+        dummies = [np.broadcast_to(np.zeros((), o.dtype), o.shape) for o in ops]
+        shape = np.einsum(attrs["equation"], *dummies).shape
+    else:
+        sizes = label_sizes(subs, [o.shape for o in ops])
+        shape = tuple(sizes[c] for c in out)
+    return Meta({"Out": (shape or scalar_shape(facts.zero_dim), dtype)}, "numpy", fresh=True)
+
+
+def einsum_grad_meta(attrs, ins, facts):
+    """einsum_grad's Operands@GRAD: one per operand, of its shape and dtype; "numpy" (fresh)."""
+    ops = ins["Operands"]
+    explicit(attrs["equation"], [len(o.shape) for o in ops])  # (its refusal of the equation, before any work)
+    return Meta({"Operands@GRAD": [(tuple(o.shape), np.dtype(o.dtype)) for o in ops]}, "numpy", fresh=True)

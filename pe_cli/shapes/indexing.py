@@ -1,8 +1,8 @@
 """The indexing family's rules, shared by the kernels of both devices: strided_slice's window, the shape a
 slice keeps after decrease_axis, arg_max's and arg_min's output dtype; the meta rules of slice, strided_slice,
-top_k, top_k_v2, arg_max, arg_min, where, where_index, argsort, unique and their gradients (structured kernels;
-slice's and strided_slice's CPU out-kernels in kernels/cpu/slicing.py, the others' in kernels/cpu/indexing.py and
-selecting.py)."""
+top_k, top_k_v2, arg_max, arg_min, where, where_index, argsort, unique, unique_consecutive, masked_select and their
+gradients (structured kernels; slice's and strided_slice's CPU out-kernels in kernels/cpu/slicing.py, the others' in
+kernels/cpu/indexing.py, selecting.py and unique_runs.py)."""
 
 import math
 
@@ -274,3 +274,40 @@ def unique_meta(attrs, ins, facts):
     index = (shape[axis[0]],) if axis else (math.prod(shape),)
     outputs = {"Out": (out, x.dtype), "Indices": ((-1,), dtype), "Index": (index, dtype), "Counts": ((-1,), dtype)}
     return Meta(outputs, "sorted", fresh=True)
+
+
+def _check_mask(op, ins):
+    """Refuses a Mask that is not bool (numpy would gather X's rows at its values)."""
+    dtype = np.dtype(ins["Mask"].dtype)
+    if dtype != np.bool_:
+        raise PeError(f"{op}: Mask is {dtype.name}; it must be bool")
+
+
+def masked_select_meta(attrs, ins, facts):
+    """masked_select's Y: X's dtype, as many elements as Mask (X and Mask broadcast) holds true (-1); "numpy" (fresh:
+    numpy's boolean index)."""
+    _check_mask("masked_select", ins)
+    return Meta({"Y": ((-1,), np.dtype(ins["X"].dtype))}, "numpy", fresh=True)
+
+
+def masked_select_grad_meta(attrs, ins, facts):
+    """masked_select_grad's X@GRAD: X's shape and dtype; "numpy" (fresh)."""
+    _check_mask("masked_select_grad", ins)
+    x = ins["X"]
+    return Meta({"X@GRAD": (tuple(x.shape), np.dtype(x.dtype))}, "numpy", fresh=True)
+
+
+def unique_consecutive_meta(attrs, ins, facts):
+    """unique_consecutive's Out (X's dtype: X flattened, or X along axis, its length the runs' count: -1), Index (an
+    element per element of X flattened, or per slice along axis) and Counts (-1), of ``dtype``; "numpy" (fresh)."""
+    x, dtype = ins["X"], np.dtype(convert_dtype(attrs["dtype"]))
+    shape = tuple(x.shape)
+    if attrs["axis"]:
+        if not -len(shape) <= attrs["axis"][0] < len(shape):  # (Paddle 2.6.2's kernel reads past X's dims)
+            raise PeError(f"unique_consecutive: axis={list(attrs['axis'])} is no axis of X {list(shape)}")
+        axis = attrs["axis"][0] % len(shape)
+        out, index = tuple(-1 if i == axis else n for i, n in enumerate(shape)), (shape[axis],)
+    else:
+        out, index = (-1,), (math.prod(shape),)
+    outputs = {"Out": (out, np.dtype(x.dtype)), "Index": (index, dtype), "Counts": ((-1,), dtype)}
+    return Meta(outputs, "numpy", fresh=True)

@@ -1,4 +1,5 @@
-"""The meta rules of the structured-prediction ops (ops/crf.py, ops/ctc.py): linear_chain_crf, crf_decoding,
+"""The meta rules of the structured-prediction ops (ops/crf.py, ops/ctc.py, ops/viterbi.py): linear_chain_crf,
+crf_decoding, viterbi_decode,
 ctc_align, warpctc and their gradients. Their out-kernels find the sequences from the call's LoD or the Length
 tensors' values and hand over the arrays their numba and numpy passes make (``fresh`` variants,
 kernels/structured.fresh_outputs); a length of one row per sequence is -1 where a LoD gives the sequences (and
@@ -72,3 +73,10 @@ def warpctc_meta(attrs, ins, facts):
 def warpctc_grad_meta(attrs, ins, facts):
     """warpctc_grad: Logits@GRAD of WarpCTCGrad's shape and dtype."""
     return _fresh({"Logits@GRAD": _spec(ins["WarpCTCGrad"])})
+
+
+def viterbi_decode_meta(attrs, ins, facts):
+    """viterbi_decode: Scores [B] of Input's dtype, Path int64 [B, the longest Length] (-1: the values give it)."""
+    x = ins["Input"]
+    batch = tuple(x.shape)[:1] or (-1,)  # (an Input of no dims: the out-kernel's error)
+    return _fresh({"Scores": (batch, np.dtype(x.dtype)), "Path": (batch + (-1,), _INT64)})

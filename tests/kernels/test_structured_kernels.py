@@ -85,6 +85,13 @@ from tests.ops import (
     cases_random,
     cases_sampling,
     cases_selecting,
+    cases_fft,
+    cases_einsum,
+    cases_renormalizing,
+    cases_segment_pooling,
+    cases_slice_assignment,
+    cases_unique_runs,
+    cases_viterbi,
     cases_sequence,
     cases_sequence_rows,
     cases_lod_rank,
@@ -441,6 +448,14 @@ CONVERTED = {
     "merged_momentum": {"merged_momentum"},
     "check_numerics": {"check_numerics"},
     "weighted_sample_neighbors": {"weighted_sample_neighbors"},
+    # (fresh numpy forms, lengths the values give -1; set_value's Out filled: tests/kernels/test_structured_misc.py)
+    "fft": {"fft_c2c", "fft_r2c", "fft_c2r", "stft"},
+    "einsum": {"einsum", "einsum_grad"},
+    "renorm": {"renorm", "renorm_grad"},
+    "masked_select": {"masked_select", "masked_select_grad"},
+    "segment_pool": {"segment_pool", "segment_pool_grad"},
+    "set_value": {"set_value", "set_value_grad"},
+    "unique_consecutive and viterbi_decode": {"unique_consecutive", "viterbi_decode"},
 }
 CASES = {
     "activation table": [
@@ -668,6 +683,11 @@ CASES["warprnnt"] = cases_transducer.CASES
 CASES["shuffle_batch"] = cases_batch_shuffle.CASES
 CASES["selected rows"] = [c for c in cases_sparse.CASES if c.op in CONVERTED["selected rows"]]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
+_MISC_FILES = (cases_fft, cases_einsum, cases_renormalizing, cases_selecting, cases_segment_pooling)
+_MISC_FILES += (cases_slice_assignment, cases_unique_runs, cases_viterbi)
+for _family in ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value"):
+    CASES[_family] = [c for f in _MISC_FILES for c in f.CASES if c.op in CONVERTED[_family]]
+CASES["unique_consecutive and viterbi_decode"] = cases_unique_runs.CASES + cases_viterbi.CASES
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
 ]
@@ -763,6 +783,13 @@ OWN_TESTS = (
     "merged_momentum",
     "check_numerics",
     "weighted_sample_neighbors",
+    "fft",
+    "einsum",
+    "renorm",
+    "masked_select",
+    "segment_pool",
+    "set_value",
+    "unique_consecutive and viterbi_decode",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

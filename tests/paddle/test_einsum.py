@@ -53,3 +53,17 @@ def test_einsum_gradients_reach_every_operand_and_bad_equations_are_errors():
     # afresh each run, and a sum of terms that cancel can be ~1e-6 of them)
     np.testing.assert_allclose(gxv, yv @ wv.T, rtol=0, atol=1e-14 * np.abs(yv).sum() * np.abs(wv).max())
     np.testing.assert_allclose(gwv, xv.T @ yv, rtol=0, atol=1e-14 * np.abs(xv).sum() * np.abs(yv).max())
+
+
+def test_einsum_of_an_empty_operand_is_empty_and_its_gradient_too():
+    """A label of a dim of 0 has size 0 (not 1, as a dim of 1 that broadcasts): Out [0, 5] from [0, 4] and [4, 5],
+    and the gradients of the operands of their shapes (zeros where a contracted label is empty)."""
+    from pe_cli.ops import registry
+
+    fwd, grad = registry.get("einsum").kernel("cpu"), registry.get("einsum_grad").kernel("cpu")
+    for a, b, out in (((0, 4), (4, 5), (0, 5)), ((3, 0), (0, 5), (3, 5))):
+        ops = [np.ones(a), np.ones(b)]
+        got = fwd({"Operands": ops}, {"equation": "ij,jk->ik"})["Out"]
+        assert got.shape == out and not got.any()
+        grads = grad({"Operands": ops, "Out@GRAD": np.ones(out)}, {"equation": "ij,jk->ik"})["Operands@GRAD"]
+        assert [g.shape for g in grads] == [a, b] and not any(g.any() for g in grads)

@@ -1,18 +1,19 @@
 """einsum: numpy's einsum forward; the gradient of each operand is the einsum of Out@GRAD with the
 other operands (all broadcast to the labels' sizes), spread over the labels only that operand has,
-put on the diagonal of a label it repeats and summed over the dims it broadcasts."""
+put on the diagonal of a label it repeats and summed over the dims it broadcasts. The out-kernels of
+shapes/einsum.py's meta rules (``fresh``: the arrays numpy made handed over)."""
 
 import numpy as np
 
-from ...shapes.einsum import explicit, label_sizes
-from ..context import NO_CONTEXT
-from ...shapes.reduction import scalar_shape
+from ...shapes.einsum import einsum_grad_meta, einsum_meta, explicit, label_sizes
+from ..structured import adapter, fresh_kernel, fresh_output
 
 
-def einsum(ins, attrs, ctx=NO_CONTEXT):
+def _einsum(ins, outs, attrs, meta):
     ops = ins["Operands"]
     out = np.einsum(attrs["equation"], *ops)
-    return {"Out": np.asarray(out, dtype=ops[0].dtype).reshape(out.shape or scalar_shape(ctx.zero_dim))}
+    spec = meta.outputs["Out"]
+    outs["Out"] = fresh_output(np.asarray(out, dtype=ops[0].dtype).reshape(spec[0]), spec, ops)
 
 
 def _operand_grad(i, subs, out, full, g, sizes, shape, dtype):
@@ -36,10 +37,16 @@ def _operand_grad(i, subs, out, full, g, sizes, shape, dtype):
     return np.ascontiguousarray(grad, dtype=dtype)
 
 
-def einsum_grad(ins, attrs):
+def _einsum_grad(ins, attrs):
     ops = ins["Operands"]
     subs, out = explicit(attrs["equation"], [o.ndim for o in ops])
     sizes = label_sizes(subs, [o.shape for o in ops])
     full = [np.broadcast_to(o, [sizes[c] for c in s]) for s, o in zip(subs, ops)]
     g = ins["Out@GRAD"].reshape([sizes[c] for c in out])
     return {"Operands@GRAD": [_operand_grad(i, subs, out, full, g, sizes, o.shape, o.dtype) for i, o in enumerate(ops)]}
+
+
+EINSUM = _einsum
+EINSUM_GRAD = fresh_kernel(_einsum_grad, "einsum_grad_out")
+einsum = adapter(einsum_meta, EINSUM, "einsum")  # (the kernels by name: CUDA's host fallbacks)
+einsum_grad = adapter(einsum_grad_meta, EINSUM_GRAD, "einsum_grad")

@@ -2,12 +2,12 @@
 shapes/indexing.py's meta rules) in the order of Paddle's CPU kernel
 (std::partial_sort, or nth_element and sort, of (value, index) pairs comparing values alone: equal values land
 where libstdc++ leaves them, its steps run by numba loops (_stl_sort_loops.py) for the rows that hold any), masked_select
-by a boolean index."""
+by a boolean index (and its gradient: fresh out-kernels of shapes/indexing.py's masked_select rules)."""
 
 import numpy as np
 
-from ...shapes.indexing import top_k_grad_meta, top_k_v2_meta
-from ..structured import adapter, fresh_output
+from ...shapes.indexing import masked_select_grad_meta, masked_select_meta, top_k_grad_meta, top_k_v2_meta
+from ..structured import adapter, fresh_kernel, fresh_output
 from .runtime.loops import lazy
 from .elementwise import unbroadcast
 from .launches import by_variant
@@ -97,14 +97,20 @@ top_k_v2 = adapter(top_k_v2_meta, TOP_K_V2, "top_k_v2")  # (CUDA's host fallback
 top_k_v2_grad = adapter(top_k_grad_meta, TOP_K_V2_GRAD, "top_k_v2_grad")
 
 
-def masked_select(ins, attrs):
+def _masked_select(ins, attrs):
     x, mask = np.broadcast_arrays(ins["X"], ins["Mask"])
     return {"Y": np.ascontiguousarray(x[mask])}
 
 
-def masked_select_grad(ins, attrs):
+def _masked_select_grad(ins, attrs):
     x, mask, dy = ins["X"], ins["Mask"], ins["Y@GRAD"]
     shape = np.broadcast_shapes(x.shape, mask.shape)
     full = np.zeros(shape, dy.dtype)
     full[np.broadcast_to(mask, shape)] = dy
     return {"X@GRAD": unbroadcast(full, x.shape).astype(x.dtype, copy=False)}
+
+
+MASKED_SELECT = fresh_kernel(_masked_select, "masked_select_out")
+MASKED_SELECT_GRAD = fresh_kernel(_masked_select_grad, "masked_select_grad_out")
+masked_select = adapter(masked_select_meta, MASKED_SELECT, "masked_select")  # (CUDA's host fallbacks)
+masked_select_grad = adapter(masked_select_grad_meta, MASKED_SELECT_GRAD, "masked_select_grad")

@@ -1,10 +1,14 @@
 """set_value's kernels (pe_cli/ops/slice_assignment.py): the region as one index array per dim (np.ix_), its
-starts and ends clamped as Paddle 2.6's CheckAndUpdateSliceAttrs clamps them."""
+starts and ends clamped as Paddle 2.6's CheckAndUpdateSliceAttrs clamps them (here: they may come from tensors at
+run time). The out-kernels of shapes/slice_assignment.py's meta rules: set_value's fills the Out it is handed,
+set_value_grad's hands over numpy's arrays (fresh)."""
 
 import numpy as np
 
 from ...base.dtypes import convert_dtype
 from ...base.errors import PeError
+from ...shapes.slice_assignment import set_value_grad_meta, set_value_meta
+from ..structured import adapter, fresh_kernel
 
 
 def _clamped(start, end, step, dim):
@@ -46,7 +50,8 @@ def _value(ins, attrs, dtype):
     return np.array(attrs["values"], dtype=convert_dtype(attrs["dtype"])).reshape(attrs["shape"] or ())
 
 
-def set_value(ins, attrs):
+def _set_value(ins, outs, attrs, meta):
+    """Out: Input, its region set to the value broadcast to it (the region and the broadcast checked first)."""
     x = ins["Input"]
     index, dims, assign = region(x.shape, attrs)
     value = _value(ins, attrs, x.dtype)
@@ -57,12 +62,12 @@ def set_value(ins, attrs):
             f"set_value: the value of shape {list(np.shape(value))} does not broadcast to the region "
             f"{assign} of Input {list(x.shape)}"
         ) from None
-    out = x.copy()
+    out = outs["Out"]
+    np.copyto(out, x)
     out[np.ix_(*index)] = placed
-    return {"Out": out}
 
 
-def set_value_grad(ins, attrs):
+def _set_value_grad(ins, attrs):
     dout = ins["Out@GRAD"]
     index, dims, assign = region(dout.shape, attrs)
     dx = dout.copy()
@@ -77,3 +82,9 @@ def set_value_grad(ins, attrs):
         )
         out["ValueTensor@GRAD"] = part.sum(axis=axes).reshape(value.shape).astype(value.dtype, copy=False)
     return out
+
+
+SET_VALUE = _set_value
+SET_VALUE_GRAD = fresh_kernel(_set_value_grad, "set_value_grad_out")
+set_value = adapter(set_value_meta, SET_VALUE, "set_value")  # (the kernels by name: CUDA's host fallbacks)
+set_value_grad = adapter(set_value_grad_meta, SET_VALUE_GRAD, "set_value_grad")

@@ -1,11 +1,13 @@
-"""unique_consecutive's kernel (numpy)."""
+"""unique_consecutive's kernel (numpy): the out-kernel of shapes/indexing.py's unique_consecutive_meta (fresh)."""
 
 import numpy as np
 
 from ...base.dtypes import convert_dtype
+from ...shapes.indexing import unique_consecutive_meta
+from ..structured import adapter, fresh_kernel
 
 
-def unique_consecutive(ins, attrs):
+def _unique_consecutive(ins, attrs):
     x = ins["X"]
     dtype = convert_dtype(attrs["dtype"])
     if attrs["axis"]:
@@ -24,3 +26,7 @@ def unique_consecutive(ins, attrs):
         "Index": (np.cumsum(change) - 1).astype(dtype),
         "Counts": counts.astype(dtype),
     }
+
+
+UNIQUE_CONSECUTIVE = fresh_kernel(_unique_consecutive, "unique_consecutive_out")
+unique_consecutive = adapter(unique_consecutive_meta, UNIQUE_CONSECUTIVE, "unique_consecutive")  # (CUDA's host's)

@@ -1,10 +1,14 @@
 """viterbi_decode's kernel (numpy): dynamic programming over each sequence's steps, ties to the first tag; the
-start tag is the last one, the stop tag the one before it (Paddle's ViterbiDecoder)."""
+start tag is the last one, the stop tag the one before it (Paddle's ViterbiDecoder). The out-kernel of
+shapes/structured_prediction.py's viterbi_decode_meta (fresh)."""
 
 import numpy as np
 
+from ...shapes.structured_prediction import viterbi_decode_meta
+from ..structured import adapter, fresh_kernel
 
-def viterbi_decode(ins, attrs):
+
+def _viterbi_decode(ins, attrs):
     x, trans = ins["Input"], ins["Transition"]
     lengths = np.asarray(ins["Length"]).reshape(-1).astype(np.int64)
     b, _, tags = x.shape
@@ -35,3 +39,7 @@ def viterbi_decode(ins, attrs):
             seq.append(int(ptr[seq[-1]]))
         path[i, :n] = seq[::-1]
     return {"Scores": scores, "Path": path}
+
+
+VITERBI_DECODE = fresh_kernel(_viterbi_decode, "viterbi_decode_out")
+viterbi_decode = adapter(viterbi_decode_meta, VITERBI_DECODE, "viterbi_decode")  # (CUDA's host fallback)
