@@ -334,6 +334,21 @@ CASES += [
     ),
 ]
 
+# X below a level's 2^p bins by an odd count (3 x 3 into 4 x 4): Fluid's windows of 1 padded by 1 pool 5 x 5
+# positions; spp keeps the first 4 x 4, as Paddle 2.6.2's spp (its values, recorded: an empty window's max is
+# -FLT_MAX). The gradient is refused (tests/kernels/test_structured_convolution_irregular.py).
+_EMPTY = float(np.finfo(np.float32).min)
+_LEVEL2 = [_EMPTY] * 5 + [0.0, 1.0, 2.0, _EMPTY, 3.0, 4.0, 5.0, _EMPTY, 6.0, 7.0, 8.0]
+CASES.append(
+    OpCase(
+        "spp",
+        {"X": np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3)},
+        lambda ins, a: {"Out": np.array([[8.0, 0.0, 2.0, 6.0, 8.0] + _LEVEL2], np.float32)},
+        attrs={"pyramid_height": 3, "pooling_type": "max"},
+        name="spp_x_below_its_bins",
+    )
+)
+
 # global pooling ignores ksize and strides: Fluid's pool2d layer writes ksize [-1, -1] there
 CASES.append(
     _pool_case(

@@ -14,7 +14,7 @@ from ._host import given_cpu_kernel, on_host
 from ..context import NO_CONTEXT
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
-from ...shapes.pooling import adaptive_attrs, spp_levels, windows
+from ...shapes.pooling import adaptive_attrs, spp_grad_meta, spp_levels, windows
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -164,15 +164,28 @@ def pool3d_grad(ins, attrs, cpu_pool3d_grad, ctx=NO_CONTEXT):
 # -- spp: the CPU's levels, each by pool2d's kernels here, joined by concat's -----------------------------
 
 
+def _first_bins(pooled, bins):
+    """A level's pooled [N, C, h, w] cut to its first ``bins`` x ``bins`` positions (h or w is 2^p + 1 where X's H
+    or W is below 2^p by an odd count), as the CPU's out-kernel and Paddle 2.6.2's spp keep them."""
+    for axis in (2, 3):
+        if pooled.shape[axis] != bins:
+            pooled = manipulation.take_along(pooled, [bins, pooled.shape[axis] - bins], axis)[0]
+    return pooled
+
+
 def spp(ins, attrs):
     x = ins["X"]
     pool2d = kernel_of("cuda", "pooling", "pool2d")  # as the registry finds it: irregular windows on the host
-    outs = [pool2d({"X": x}, level)["Out"].reshape(x.shape[0], -1) for level in spp_levels(x.shape, attrs)]
+    outs = [
+        _first_bins(pool2d({"X": x}, level)["Out"], 2**p).reshape(x.shape[0], -1)
+        for p, level in enumerate(spp_levels(x.shape, attrs))
+    ]
     return manipulation.concat({"X": outs}, {"axis": 1})
 
 
 def spp_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    spp_grad_meta(attrs, {"X": x, "Out": out, "Out@GRAD": dout}, None)  # refuses what the CPU's rule refuses
     levels = spp_levels(x.shape, attrs)
     widths = [x.shape[1] * 4**p for p in range(len(levels))]
     outs = manipulation.split({"X": out}, {"axis": 1, "sections": widths, "num": 0})["Out"]
