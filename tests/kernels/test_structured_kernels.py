@@ -26,6 +26,7 @@ from tests.ops import (
     cases_ctc_loss,
     cases_cvm,
     cases_cumulative,
+    cases_dependencies,
     cases_diagonals,
     cases_dropout,
     cases_embedding,
@@ -43,6 +44,7 @@ from tests.ops import (
     cases_matrix,
     cases_metric,
     cases_adamw,
+    cases_assertions,
     cases_beam_search,
     cases_broadcasting,
     cases_bucketing,
@@ -69,6 +71,7 @@ from tests.ops import (
     cases_partial_columns,
     cases_pointwise_math,
     cases_primitive,
+    cases_printing,
     cases_random,
     cases_sampling,
     cases_selecting,
@@ -112,6 +115,7 @@ from tests.ops import (
     cases_reduction,
     cases_reduction_norm,
     cases_tensor_attrs,
+    cases_tensor_storage,
 )
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
@@ -383,6 +387,14 @@ CONVERTED = {
     "identity_loss and fused_softmax_mask": {
         f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
     },
+    # (X passed on as it is, a cast's sentinel buffers, coalesce_tensor's views; the ops that touch Python marked
+    # ``python``, run between a planned step's segments: tests/kernels/test_structured_host_ops.py)
+    "dependency ops": {"depend", "share_data", "memcpy", "memcpy_d2h", "memcpy_h2d", "npu_identity", "nop"}
+    | {"share_buffer", "transfer_dtype"},
+    "tensor storage": {"coalesce_tensor", "delete_var"},
+    "feed and fetch": {"feed", "fetch"},
+    "print and assert": {"print", "assert"},
+    "tensor files": {"load", "load_combine", "save", "save_combine"},
 }
 CASES = {
     "activation table": [
@@ -583,6 +595,9 @@ CASES["loss scaling"] = [c for c in cases_adamw.CASES if c.op in CONVERTED["loss
 CASES["identity_loss and fused_softmax_mask"] = cases_loss_identity.CASES + cases_masked_softmax.CASES
 CASES["partial columns"] = cases_partial_columns.CASES
 CASES["cvm"] = cases_cvm.CASES
+CASES["dependency ops"] = cases_dependencies.CASES
+CASES["tensor storage"] = cases_tensor_storage.CASES
+CASES["print and assert"] = cases_printing.CASES + cases_assertions.CASES
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
@@ -658,6 +673,9 @@ OWN_TESTS = (
     "partial columns",
     "cvm",
     "clip_by_norm",
+    "dependency ops",
+    "tensor storage",
+    "print and assert",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
