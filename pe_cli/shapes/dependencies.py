@@ -1,11 +1,10 @@
 """Meta rules (shapes/structured.py) of the ops that move no values of their own (ops/dependencies.py): depend,
 share_data, the memcpy ops and npu_identity, whose Out is X as it is (``Meta.aliases``: nothing allocated or
-computed), nop and share_buffer, whose list outputs are X's values (aliases too), and transfer_dtype, a cast into the buffer
-handed (cast's out-kernel, its "astype" variant: numpy's conversion, as X.astype)."""
-
-import numpy as np
+computed), nop and share_buffer, whose list outputs are X's values (aliases too), and transfer_dtype, cast's rule and
+out-kernel (to float16 Paddle's conversion, else numpy's into the buffer handed)."""
 
 from ..base.dtypes import convert_dtype
+from .manipulation import cast_meta
 from .structured import Meta
 
 
@@ -43,6 +42,7 @@ def share_buffer_meta(attrs, ins, facts):
 
 
 def transfer_dtype_meta(attrs, ins, facts):
-    """transfer_dtype: Out of X's shape, dtype ``out_dtype`` (a VarType code), numpy's conversion: "astype"."""
-    x = ins["X"]
-    return Meta({"Out": (tuple(x.shape), np.dtype(convert_dtype(attrs["out_dtype"])))}, "astype")
+    """transfer_dtype: cast's rule (shapes/manipulation.cast_meta) for ``out_dtype`` (a VarType code): Out of X's
+    shape and that dtype; to float16 from another dtype Paddle's conversion ("paddle_float16", as Paddle's
+    TransDataType converts: cast's), else numpy's ("astype")."""
+    return cast_meta({"out_dtype": convert_dtype(attrs["out_dtype"])}, ins, facts)

@@ -1,6 +1,6 @@
 """CPU out-kernels of pe_cli/ops/dependencies.py (meta rules: shapes/dependencies.py): X passed on as it is
 (``Meta.aliases``: the out-kernel has nothing to compute; kernels never write their inputs, so sharing is safe),
-or cast (transfer_dtype: cast's out-kernel, numpy's conversion into the buffer handed)."""
+or cast (transfer_dtype: cast's rule and out-kernel, to float16 Paddle's conversion)."""
 
 from ...shapes import dependencies as rules
 from ..structured import adapter
