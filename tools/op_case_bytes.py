@@ -93,6 +93,9 @@ take_along_axis, index_sample, kthvalue, bincount, searchsorted, broadcast_tenso
 rest), those ops and their grad ops on tools/indexing_case_bytes.py's dtypes, layouts, ties, attributes and steps;
 for rnn, transducer, batch_shuffle and sparse, Paddle 2.x's rnn op, warprnnt, shuffle_batch, the selected-rows ops
 and their grad ops on tools/rnn_transducer_rows_case_bytes.py's modes, dtypes, lengths, seeds, rows and steps;
+for host (no op cases of its own: dependencies', tensor_storage's, printing's and assertions'), the dependency ops,
+transfer_dtype, coalesce_tensor, delete_var, feed, fetch, print, assert, save(_combine) and load(_combine) through
+their kernels and executor steps on tools/host_case_bytes.py's dtypes, layouts, attributes, LoDs, files and refusals;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -161,6 +164,8 @@ _RESHAPING = ("reshape", "squeeze", "unsqueeze", "flatten", "flatten_contiguous_
 
 def _family_cases(family):
     """The op cases of ``family``: tests/ops/cases_<family>.py's, and for softmax cases_activation's of its ops."""
+    if family == "host":
+        return []
     if family == "softmax":
         return [c for c in importlib.import_module("tests.ops.cases_activation").CASES if c.op in _SOFTMAX_OPS]
     if family == "reshaping":  # (their op cases in three files: manipulation's, flattening's, tensor attributes')
@@ -981,6 +986,8 @@ def dump(root, families, out, threads=1):
         for family in ("rnn", "transducer", "batch_shuffle", "sparse"):
             if family in families:
                 getattr(importlib.import_module("rnn_transducer_rows_case_bytes"), family)(results, _record, _direct)
+        if "host" in families:  # (no op cases of its own: dependencies', tensor_storage's, printing's, assertions')
+            importlib.import_module("host_case_bytes").host(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -7,8 +7,9 @@ runs, on the shapes and dtypes the step's values had), its outputs' shapes and d
 (checked against the step's values), an output buffer for each value a launch writes (allocated once,
 written again every step), and the op's launches from its CPU out-kernel (``out_kernel.launches(op,
 table, meta)``: the loops of the variant the Meta chose, kernels/cpu/launches.py), never a second
-decision. Any other op (no structured kernel, or no launches for its variant; a value with a LoD, a
-random op, a block, NaN checks) stays a Python launch: ``plan.run_step``, between segments.
+decision. Any other op (no structured kernel, or no launches for its variant; one whose out-kernel
+touches Python, ``Structured.python``; a value with a LoD, a random op, a block, NaN checks) stays a
+Python launch: ``plan.run_step``, between segments.
 
 A ``Segment`` is consecutive launches of one device compiled into one numba function (generated
 source calling each launch's loop with its bound arguments, ``nogil=True``): one call runs them all
@@ -123,6 +124,7 @@ class DevicePlan:
         opdef = registry.get(op.type)
         return (
             _out_kernel(step) is not None
+            and not opdef.structured.python  # (print, assert, save, load, feed, fetch: between segments)
             and not any(op.inputs.get(s) for s in opdef.attr_tensors)  # (attributes given as tensors: read each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
             and not step.needs_lod

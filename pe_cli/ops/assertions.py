@@ -2,7 +2,9 @@
 the error showing the first `summarize` values (-1: all) of each of Data."""
 
 from ..base.dims import known_numel
-from .define import Attr, fmt_shape, is_int, register
+from ..kernels.cpu import assertions as cpu_assertions
+from ..shapes import assertions as metas
+from .define import Attr, Structured, fmt_shape, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -20,5 +22,6 @@ register(
     lod="drop",
     attrs={"summarize": Attr(-1, is_int, "an int (-1: every value)"), **QUANT},
     infer=_infer,
+    structured=Structured(meta=metas.assert_meta, cpu=cpu_assertions.assert_out, python=True),
     doc="Stops the run with an error when Cond is false, showing the first `summarize` values of each Data.",
 )

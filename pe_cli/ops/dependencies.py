@@ -5,7 +5,10 @@ memcpy_d2h, memcpy_h2d: pe's executor places values itself), npu_identity, and t
 gradients pass Out@GRAD to X."""
 
 from ..base.dtypes import convert_dtype
-from .define import Attr, dtype_code, is_int, register
+from ..kernels.cpu import dependencies as cpu_dependencies
+from ..kernels.cpu.manipulation import cast_out
+from ..shapes import dependencies as metas
+from .define import Attr, Structured, dtype_code, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -30,6 +33,7 @@ register(
     attrs=dict(QUANT),
     infer=_same,
     grad=_grad("depend"),
+    structured=Structured(meta=metas.passed_x_meta, cpu=cpu_dependencies.passed_out),
     no_need_buffer=("Dep",),
     doc="Out = X, once the ops that write Dep have run (an order between ops, no data of Dep's).",
 )
@@ -41,6 +45,7 @@ register(
     attrs=dict(QUANT),
     infer=_same,
     grad=_grad("share_data"),
+    structured=Structured(meta=metas.passed_x_meta, cpu=cpu_dependencies.passed_out),
     doc="Out = X (Paddle shares the buffer; pe's kernels never write their inputs).",
 )
 register(
@@ -50,6 +55,7 @@ register(
     outputs=["Out*?"],
     attrs=dict(QUANT),
     infer=_same,
+    structured=Structured(meta=metas.nop_meta, cpu=cpu_dependencies.passed_out),
     doc="Nothing (an anchor for dependencies); Out, where it names variables, is X.",
 )
 
@@ -73,6 +79,7 @@ for _type, _place in (
         infer=_same,
         attrs={"dst_place_type": Attr(0, is_int, "a place code"), **QUANT},
         grad=_grad_identity,
+        structured=Structured(meta=metas.passed_x_meta, cpu=cpu_dependencies.passed_out),
         doc=f"Out = X copied to {_place} (pe's executor places values itself: X's values).",
     )
 register(
@@ -83,6 +90,7 @@ register(
     outputs=["out"],
     attrs={"format": Attr(-1, is_int, "an int"), **QUANT},
     infer=lambda ctx: ctx.set_output("out", ctx.shape("x"), ctx.dtype("x")),
+    structured=Structured(meta=metas.npu_identity_meta, cpu=cpu_dependencies.passed_out),
     doc="out = x (an NPU storage format Paddle's NPU build applies; none on pe's devices).",
 )
 
@@ -100,6 +108,7 @@ register(
     inputs=["X*"],
     outputs=["Out*", "XOut*"],
     infer=_infer_share_buffer,
+    structured=Structured(meta=metas.share_buffer_meta, cpu=cpu_dependencies.passed_out),
     attrs={"share_dims_and_dtype": Attr(list, lambda v: isinstance(v, list), "a list of bools"), **QUANT},
     doc="Out[i] = X[i] and XOut[i] = X[i] (Paddle's buffer-sharing pass: the same values).",
 )
@@ -115,6 +124,7 @@ register(
     inputs=["X"],
     outputs=["Out"],
     infer=_infer_transfer_dtype,
+    structured=Structured(meta=metas.transfer_dtype_meta, cpu=cast_out),
     attrs={
         "out_dtype": Attr(5, dtype_code, "a dtype (VarType code)"),
         "in_dtype": Attr(5, dtype_code, "a dtype"),

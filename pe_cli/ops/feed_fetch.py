@@ -5,7 +5,9 @@ puts X at index ``col`` of the fetch holder Out (FETCH_LIST). The executors run 
 them as Fluid's does: its feed ops' outputs must be the run's feeds and its fetch ops' inputs the
 run's fetch list, which they then read and write directly (pe_cli/executor/feed_fetch_ops.py)."""
 
-from .define import register
+from ..kernels.cpu import feed_fetch as cpu_feed_fetch
+from ..shapes import feed_fetch as metas
+from .define import Structured, register
 
 
 def _infer_feed(ctx):
@@ -21,6 +23,7 @@ register(
     infer=_infer_feed,
     lod="drop",
     traits=("feeds_the_run",),
+    structured=Structured(meta=metas.feed_meta, cpu=cpu_feed_fetch.feed_out, python=True),
     doc="Out = X[col], the col-th value held by the feed holder X (with its LoD).",
 )
 register(
@@ -32,5 +35,6 @@ register(
     infer=_infer_feed,
     lod="drop",
     traits=("fetches_the_run",),
+    structured=Structured(meta=metas.fetch_meta, cpu=cpu_feed_fetch.fetch_out, python=True),
     doc="Out[col] = X: the value goes to index col of the fetch holder Out.",
 )

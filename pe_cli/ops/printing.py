@@ -4,7 +4,9 @@ print op too (``is_forward`` False), which prints the incoming gradient and pass
 kernel names the printed variable (``ctx.input_names``, as Fluid's op reads its input's name) and counts
 its prints in the op's ``run_state`` (first_n), per op as Fluid's op object counts them."""
 
-from .define import Attr, register
+from ..kernels.cpu import printing as cpu_printing
+from ..shapes import printing as metas
+from .define import Attr, Structured, register
 
 _PHASES = ("FORWARD", "BACKWARD", "BOTH")
 
@@ -38,6 +40,7 @@ register(
     infer=_infer,
     grad=_grad,
     needs_lod=True,
+    structured=Structured(meta=metas.print_meta, cpu=cpu_printing.print_out, python=True),
     doc="Out = In; In printed (time, message, place, name, shape, dtype, LoD, the first summarize values) where "
     "print_phase names this pass (FORWARD, BACKWARD or BOTH), at most first_n times when first_n > 0.",
 )

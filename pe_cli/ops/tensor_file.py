@@ -8,7 +8,9 @@ formats of Fluid 1.8's ops of these names (pe_cli/base/lod_tensor_file.py):
   as Fluid's); load_combine: every Out, in order, from one file that they must fill exactly
   (``model_from_memory``: ``file_path`` holds the bytes themselves); ``load_as_fp16`` gives float16."""
 
-from .define import Attr, register
+from ..kernels.cpu import tensor_file as cpu_file
+from ..shapes import tensor_file as metas
+from .define import Attr, Structured, register
 
 
 def _infer_load(ctx):
@@ -39,6 +41,7 @@ register(
     # (it has no input: needs_lod makes the executor pass the LoD the kernel read from the file on)
     needs_lod=True,
     lod="drop",
+    structured=Structured(meta=metas.load_meta, cpu=cpu_file.load_out, python=True),
     doc="Out = the LoDTensor (values and LoD) serialized in the file file_path (float16 with load_as_fp16); "
     "with seek >= 0, the `shape` values of it that start at value `seek` (row-major), as Fluid's.",
 )
@@ -52,6 +55,7 @@ register(
     needs_lod=True,
     lod="drop",
     traits=("output_counts",),
+    structured=Structured(meta=metas.load_combine_meta, cpu=cpu_file.load_combine_out, python=True),
     doc="Out[i] = the i-th LoDTensor serialized in the file file_path (or in the bytes file_path holds, "
     "with model_from_memory), which must hold exactly len(Out) of them.",
 )
@@ -65,6 +69,7 @@ register(
     needs_lod=True,
     lod="drop",
     traits=("selected_rows",),
+    structured=Structured(meta=metas.save_meta, cpu=cpu_file.save_out, python=True),
     doc="Writes X (its values and LoD, or a SelectedRows' rows, height and values) to the file file_path.",
 )
 register(
@@ -76,5 +81,6 @@ register(
     infer=_infer_save,
     needs_lod=True,
     lod="drop",
+    structured=Structured(meta=metas.save_combine_meta, cpu=cpu_file.save_combine_out, python=True),
     doc="Writes every X, in order, end to end to the file file_path (or, with save_to_memory, as bytes into Y).",
 )

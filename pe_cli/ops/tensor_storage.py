@@ -4,7 +4,9 @@ tensor's slice rounded up to the place's allocation unit, 4096 bytes on the CPU 
 Fluid's Alignment) and delete_var (Fluid erases the variables from the scope; pe frees a value once
 nothing reads it, so the op has nothing to do)."""
 
-from .define import Attr, dtype_or_none, register
+from ..kernels.cpu import tensor_storage as cpu_storage
+from ..shapes import tensor_storage as metas
+from .define import Attr, Structured, dtype_or_none, register
 
 
 def _infer_coalesce(ctx):
@@ -31,6 +33,7 @@ register(
     },
     infer=_infer_coalesce,
     lod="drop",
+    structured=Structured(meta=metas.coalesce_meta, cpu=cpu_storage.coalesce_out),
     doc="FusedOutput = one buffer holding each Input (copy_data) or the value constant (set_constant) in a "
     "slice rounded up to the allocation unit; Output[i] = its slice, in Input[i]'s shape.",
 )
@@ -39,5 +42,6 @@ register(
     kernel_module="tensor_storage",
     inputs=["X*"],
     outputs=[],
+    structured=Structured(meta=metas.delete_var_meta, cpu=cpu_storage.delete_var_out),
     doc="Drops the variables X (Fluid erases them from the scope; pe frees a value once nothing reads it).",
 )

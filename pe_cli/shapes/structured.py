@@ -69,11 +69,15 @@ class Meta(NamedTuple):
 @dataclass(frozen=True)
 class Structured:
     """An op type's structured kernel: its ``meta`` rule and its out-kernel on each device kind that has
-    one (None: that device runs the op's kernel as before)."""
+    one (None: that device runs the op's kernel as before). ``python``: its out-kernel touches Python, the
+    scope or files rather than only its buffers (print writes standard output, assert raises, save and load
+    write and read files, feed and fetch the run's holders): a planned step runs it between segments, as a
+    Python launch, never inside one (executor/step_plan.py)."""
 
     meta: object
     cpu: object = None
     cuda: object = None
+    python: bool = False
 
     def out_kernel(self, device_kind):
         """The out-kernel of ``device_kind`` ('cpu' or 'cuda'), or None."""

@@ -1,6 +1,9 @@
-"""coalesce_tensor's layout: where each input's slice lies in the fused buffer, on either device."""
+"""coalesce_tensor's layout: where each input's slice lies in the fused buffer, on either device; the meta rules of
+coalesce_tensor and delete_var (ops/tensor_storage.py)."""
 
 import numpy as np
+
+from .structured import Meta
 
 # Fluid's Alignment: a tensor's slice of a coalesced buffer rounded up to this many bytes
 ALIGN_BYTES = {"cpu": 4096, "cuda": 256}
@@ -14,3 +17,18 @@ def coalesce_layout(inputs, dtype, device="cpu"):
         spans.append((start, int(a.size)))
         start += -(-int(a.size) * item // unit) * unit // item
     return spans, start
+
+
+def coalesce_meta(attrs, ins, facts):
+    """coalesce_tensor (meta rule, shapes/structured.py): FusedOutput of the buffer's size, dtype ``dtype``, and
+    Output[i] its slice in Input[i]'s shape; "fused", a numpy form that makes the buffer (zeros, or ``constant``
+    with set_constant) and its slices as views of it (``fresh``: nothing allocated), the spans in ``args``."""
+    inputs, dtype = ins["Input"], np.dtype(attrs["dtype"])
+    spans, total = coalesce_layout(inputs, dtype)
+    outputs = {"FusedOutput": ((total,), dtype), "Output": [(tuple(np.shape(a)), dtype) for a in inputs]}
+    return Meta(outputs, "fused", args=(tuple(spans),), fresh=True)
+
+
+def delete_var_meta(attrs, ins, facts):
+    """delete_var: no output (pe frees a value once nothing reads it), "none"."""
+    return Meta({}, "none")

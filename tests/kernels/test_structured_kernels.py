@@ -26,6 +26,7 @@ from tests.ops import (
     cases_ctc_loss,
     cases_cvm,
     cases_cumulative,
+    cases_dependencies,
     cases_diagonals,
     cases_dropout,
     cases_embedding,
@@ -46,6 +47,7 @@ from tests.ops import (
     cases_matrix,
     cases_metric,
     cases_adamw,
+    cases_assertions,
     cases_beam_search,
     cases_broadcasting,
     cases_bucketing,
@@ -82,6 +84,7 @@ from tests.ops import (
     cases_partial_columns,
     cases_pointwise_math,
     cases_primitive,
+    cases_printing,
     cases_random,
     cases_sampling,
     cases_selecting,
@@ -140,6 +143,7 @@ from tests.ops import (
     cases_reduction,
     cases_reduction_norm,
     cases_tensor_attrs,
+    cases_tensor_storage,
 )
 
 # The op families whose every op type runs through a structured kernel on the CPU, by name -> its op types.
@@ -456,6 +460,14 @@ CONVERTED = {
     "segment_pool": {"segment_pool", "segment_pool_grad"},
     "set_value": {"set_value", "set_value_grad"},
     "unique_consecutive and viterbi_decode": {"unique_consecutive", "viterbi_decode"},
+    # (X passed on as it is, a cast's sentinel buffers, coalesce_tensor's views; the ops that touch Python marked
+    # ``python``, run between a planned step's segments: tests/kernels/test_structured_host_ops.py)
+    "dependency ops": {"depend", "share_data", "memcpy", "memcpy_d2h", "memcpy_h2d", "npu_identity", "nop"}
+    | {"share_buffer", "transfer_dtype"},
+    "tensor storage": {"coalesce_tensor", "delete_var"},
+    "feed and fetch": {"feed", "fetch"},
+    "print and assert": {"print", "assert"},
+    "tensor files": {"load", "load_combine", "save", "save_combine"},
 }
 CASES = {
     "activation table": [
@@ -676,6 +688,9 @@ CASES["lookup_table_dequant"] = [c for c in cases_embedding.CASES if c.op == "lo
 CASES["merged_momentum"] = [c for c in cases_momentum.CASES if c.op == "merged_momentum"]
 CASES["check_numerics"] = cases_numerics.CASES
 CASES["weighted_sample_neighbors"] = cases_graph_sampling.CASES
+CASES["dependency ops"] = cases_dependencies.CASES
+CASES["tensor storage"] = cases_tensor_storage.CASES
+CASES["print and assert"] = cases_printing.CASES + cases_assertions.CASES
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["rnn"] = cases_rnn.CASES
@@ -790,6 +805,9 @@ OWN_TESTS = (
     "segment_pool",
     "set_value",
     "unique_consecutive and viterbi_decode",
+    "dependency ops",
+    "tensor storage",
+    "print and assert",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -1,13 +1,16 @@
-"""assert's kernel: an error when Cond is false, naming the values of Data (the first `summarize` of each)."""
+"""assert's CPU out-kernel (meta rule: shapes/assertions.py): an error when Cond is false, naming the values of Data
+(the first `summarize` of each)."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import assertions as rules
+from ..structured import adapter
 
 
-def assert_(ins, attrs):
+def assert_out(ins, outs, attrs, meta):
     if bool(np.asarray(ins["Cond"]).reshape(-1)[0]):
-        return {}
+        return
     n = attrs["summarize"]
     shown = []
     for i, d in enumerate(ins.get("Data") or []):
@@ -16,4 +19,7 @@ def assert_(ins, attrs):
     raise PeError("assert: Cond is false" + ("; " + "; ".join(shown) if shown else ""))
 
 
-globals()["assert"] = assert_
+assert_out.launches = None
+
+# the kernel by name CUDA's kernels are given (kernels/cuda/assertions.py's HOST_OPS): the adapter
+globals()["assert"] = adapter(rules.assert_meta, assert_out, "assert")

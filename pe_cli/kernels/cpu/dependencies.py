@@ -1,28 +1,22 @@
-"""Kernels of pe_cli/ops/dependencies.py: X passed on (kernels never write their inputs, so sharing is safe),
-or cast (transfer_dtype)."""
+"""CPU out-kernels of pe_cli/ops/dependencies.py (meta rules: shapes/dependencies.py): X passed on as it is
+(``Meta.aliases``: the out-kernel has nothing to compute; kernels never write their inputs, so sharing is safe),
+or cast (transfer_dtype: cast's rule and out-kernel, to float16 Paddle's conversion)."""
 
-from ...base.dtypes import convert_dtype
-
-
-def depend(ins, attrs):
-    return {"Out": ins["X"]}
-
-
-def share_data(ins, attrs):
-    return {"Out": ins["X"]}
+from ...shapes import dependencies as rules
+from ..structured import adapter
+from .manipulation import cast_out
 
 
-def nop(ins, attrs):
-    return {"Out": list(ins.get("X") or [])}
+def passed_out(ins, outs, attrs, meta):
+    """The out-kernel of an op whose outputs are its inputs as they are (its Meta's aliases): nothing to do."""
 
 
-def npu_identity(ins, attrs):
-    return {"out": ins["x"]}
+passed_out.launches = None
 
-
-def share_buffer(ins, attrs):
-    return {"Out": list(ins["X"]), "XOut": list(ins["X"])}
-
-
-def transfer_dtype(ins, attrs):
-    return {"Out": ins["X"].astype(convert_dtype(attrs["out_dtype"]))}
+# the kernels by name CUDA's kernels are given (kernels/cuda/dependencies.py's HOST_OPS): the adapters
+depend = adapter(rules.passed_x_meta, passed_out, "depend")
+share_data = adapter(rules.passed_x_meta, passed_out, "share_data")
+nop = adapter(rules.nop_meta, passed_out, "nop")
+npu_identity = adapter(rules.npu_identity_meta, passed_out, "npu_identity")
+share_buffer = adapter(rules.share_buffer_meta, passed_out, "share_buffer")
+transfer_dtype = adapter(rules.transfer_dtype_meta, cast_out, "transfer_dtype")

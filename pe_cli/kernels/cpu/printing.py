@@ -1,12 +1,15 @@
-"""CPU kernel of ops/printing.py: print writes its input to standard output as Fluid 1.8's print op
-(its ``Formater``) does -- the time and message, ``The place is:``, ``Tensor[name]``, then tab-indented
-``shape: [2,3,]``, ``dtype:`` (the C++ type's name: f, d, i, l, b), ``LoD: [[ 0,2, ]]`` and
-``data: 1,2,3,`` -- and passes it on unchanged."""
+"""CPU out-kernel of ops/printing.py (meta rule: shapes/printing.py): print writes its input to standard output as
+Fluid 1.8's print op (its ``Formater``) does -- the time and message, ``The place is:``, ``Tensor[name]``, then
+tab-indented ``shape: [2,3,]``, ``dtype:`` (the C++ type's name: f, d, i, l, b), ``LoD: [[ 0,2, ]]`` and
+``data: 1,2,3,`` -- and passes it on unchanged (a copy into the buffer handed)."""
 
 import sys
 import time
 
 import numpy as np
+
+from ...shapes import printing as rules
+from ..structured import allocate
 
 # numpy dtype -> the name C++'s typeid gives the element type (gcc's, as Fluid's Linux wheels print)
 _TYPEIDS = {"float32": "f", "float64": "d", "int32": "i", "int64": "l", "bool": "b"}
@@ -49,16 +52,26 @@ def should_print(attrs, state=None):
     return True
 
 
-def print_tensor(x, attrs, ctx, place):
+def print_out(ins, outs, attrs, meta, ctx, place="CPUPlace"):
+    """print's "copy": In printed where this run prints (``ctx``: its LoD, its variable's name, the op's count of
+    prints), naming ``place``; Out, In's values."""
+    x = np.asarray(ins["In"])
     if should_print(attrs, ctx.op_state):
         lod = ctx.lod.get("In")
         name = (ctx.input_names or {}).get("In", ("",))[0]
         sys.stdout.write(format_tensor(x, name, attrs, lod, place))
         sys.stdout.flush()
+    np.copyto(outs["Out"], x)
+
+
+print_out.takes_context = True
+print_out.launches = None
 
 
 def print(ins, attrs, ctx, place="CPUPlace"):  # noqa: A001 -- the kernel of op type 'print'
-    """``place``: the device the printed line names (a CUDA place runs this kernel on the host)."""
-    x = np.asarray(ins["In"])
-    print_tensor(x, attrs, ctx, place)
-    return {"Out": x.copy()}
+    """The kernel by name CUDA's twin runs on the host (kernels/cuda/printing.py), ``place`` the device the
+    printed line names: the meta rule and out-kernel."""
+    meta = rules.print_meta(attrs, ins, ctx)
+    outs = allocate(meta, ins)
+    print_out(ins, outs, attrs, meta, ctx, place)
+    return outs

@@ -1,6 +1,6 @@
-"""CPU kernels of ops/tensor_file.py, in Fluid's formats (pe_cli/base/lod_tensor_file.py). load also reads
-``file_path + '.npy'``, as pe's ``save_vars`` wrote it before it wrote Fluid's files (of the two, the
-one saved last). Sizes are checked against pe's data limit first; a missing, irregular, truncated or
+"""CPU out-kernels of ops/tensor_file.py (meta rules: shapes/tensor_file.py), in Fluid's formats
+(pe_cli/base/lod_tensor_file.py). load also reads ``file_path + '.npy'``, as pe's ``save_vars`` wrote it before it
+wrote Fluid's files (of the two, the one saved last). Sizes are checked against pe's data limit first; a missing, irregular, truncated or
 longer file is a one-line error; every file is written to a temporary name and renamed into place."""
 
 import os
@@ -14,6 +14,8 @@ from ...base.lod_tensor_file import read_lod_tensors, write_lod_tensor, write_se
 from ...base.npy import read_npy
 from ...base.selected_rows import SelectedRows
 from ...base.dims import numel
+from ...shapes import tensor_file as rules
+from ..structured import adapter
 
 
 def _mtime(path):
@@ -57,15 +59,14 @@ def _fp16(array, attrs):
     return array.astype(np.float16) if attrs["load_as_fp16"] else array
 
 
-def load(ins, attrs, ctx):
+def load_out(ins, outs, attrs, meta, ctx):
     array, lod = read_tensor_file(attrs["file_path"])
-    outs = {"Out": _fp16(_part(array, attrs), attrs)}
+    outs["Out"] = _fp16(_part(array, attrs), attrs)
     if lod:
         ctx.set_lod_map({"Out": lod})
-    return outs
 
 
-def load_combine(ins, attrs, ctx):
+def load_combine_out(ins, outs, attrs, meta, ctx):
     path = attrs["file_path"]
     if attrs["model_from_memory"]:
         data, where = (path.encode("latin-1") if isinstance(path, str) else bytes(path)), "load_combine: the bytes"
@@ -73,7 +74,7 @@ def load_combine(ins, attrs, ctx):
         data, where = _file_bytes("load_combine", path), f"load_combine: {path}"
     tensors = read_lod_tensors(data, where, count=ctx.output_counts["Out"])
     ctx.set_lods("Out", [lod or None for _, lod in tensors])
-    return {"Out": [_fp16(a, attrs) for a, _ in tensors]}
+    outs["Out"] = [_fp16(a, attrs) for a, _ in tensors]
 
 
 def _serialized(value, lod, attrs):
@@ -91,17 +92,27 @@ def _write(op, path, data, attrs):
     write_file(path, lambda f: f.write(data))
 
 
-def save(ins, attrs, ctx):
+def save_out(ins, outs, attrs, meta, ctx):
     _write("save", attrs["file_path"], _serialized(ins["X"], ctx.lod.get("X"), attrs), attrs)
-    return {}
 
 
-def save_combine(ins, attrs, ctx):
+def save_combine_out(ins, outs, attrs, meta, ctx):
+    """save_combine's "file": every X serialized (its refusal of a row-sparse X: the meta rule's), into the file,
+    or, with save_to_memory, into Y as bytes."""
     lods = ctx.lod.get("X") or [None] * len(ins["X"])
-    if any(isinstance(x, SelectedRows) for x in ins["X"]):
-        raise PeError("save_combine: SaveCombineOp only supports LoDTensor; save a SelectedRows with the save op")
     data = b"".join(_serialized(x, lod, attrs) for x, lod in zip(ins["X"], lods))
     if attrs["save_to_memory"]:
-        return {"Y": np.frombuffer(data, np.uint8).copy()}
+        outs["Y"] = np.frombuffer(data, np.uint8).copy()
+        return
     _write("save_combine", attrs["file_path"], data, attrs)
-    return {}
+
+
+load_out.takes_context = load_combine_out.takes_context = True  # (the LoDs read, the count of outputs)
+save_out.takes_context = save_combine_out.takes_context = True  # (the LoDs written)
+load_out.launches = load_combine_out.launches = save_out.launches = save_combine_out.launches = None
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/tensor_file.py's HOST_OPS): the adapters
+load = adapter(rules.load_meta, load_out, "load")
+load_combine = adapter(rules.load_combine_meta, load_combine_out, "load_combine")
+save = adapter(rules.save_meta, save_out, "save")
+save_combine = adapter(rules.save_combine_meta, save_combine_out, "save_combine")

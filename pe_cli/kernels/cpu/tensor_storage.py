@@ -1,22 +1,29 @@
-"""Kernels of ops/tensor_storage.py."""
+"""CPU out-kernels of ops/tensor_storage.py (meta rules: shapes/tensor_storage.py)."""
 
 import numpy as np
 
-from ...shapes.tensor_storage import coalesce_layout
+from ...shapes import tensor_storage as rules
+from ..structured import adapter
 
 
-def coalesce_tensor(ins, attrs):
-    inputs, dtype = ins["Input"], np.dtype(attrs["dtype"])
-    spans, total = coalesce_layout(inputs, dtype)
+def coalesce_out(ins, outs, attrs, meta):
+    """coalesce_tensor's "fused": the buffer numpy makes (zeros, or ``constant``), each Input copied into its span
+    with copy_data, and Output[i] its span as a view in Input[i]'s shape."""
+    inputs, dtype, (spans,) = ins["Input"], meta.outputs["FusedOutput"][1], meta.args
+    (total,) = meta.outputs["FusedOutput"][0]
     fused = np.full(total, attrs["constant"], dtype) if attrs["set_constant"] else np.zeros(total, dtype)
     if attrs["copy_data"]:
         for a, (start, size) in zip(inputs, spans):
             fused[start : start + size] = np.asarray(a).reshape(-1)
-    return {
-        "FusedOutput": fused,
-        "Output": [fused[start : start + size].reshape(np.shape(a)) for a, (start, size) in zip(inputs, spans)],
-    }
+    outs["FusedOutput"] = fused
+    outs["Output"] = [fused[start : start + size].reshape(np.shape(a)) for a, (start, size) in zip(inputs, spans)]
 
 
-def delete_var(ins, attrs):
-    return {}
+def delete_var_out(ins, outs, attrs, meta):
+    """delete_var's: nothing (Fluid erases the variables from the scope; pe frees a value once nothing reads it)."""
+
+
+coalesce_out.launches = delete_var_out.launches = None
+
+# the kernel by name CUDA's kernels are given (kernels/cuda/tensor_storage.py's HOST_OPS): the adapter
+delete_var = adapter(rules.delete_var_meta, delete_var_out, "delete_var")
