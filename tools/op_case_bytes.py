@@ -96,6 +96,8 @@ and their grad ops on tools/rnn_transducer_rows_case_bytes.py's modes, dtypes, l
 for host (no op cases of its own: dependencies', tensor_storage's, printing's and assertions'), the dependency ops,
 transfer_dtype, coalesce_tensor, delete_var, feed, fetch, print, assert, save(_combine) and load(_combine) through
 their kernels and executor steps on tools/host_case_bytes.py's dtypes, layouts, attributes, LoDs, files and refusals;
+for collectives, the ring collective ops (Fluid's and Paddle 2.x's), c_embedding and its gradient the same way on
+tools/collectives_case_bytes.py's dtypes, layouts, nranks, PADDLE_TRAINERS_NUM settings and refusals;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -988,6 +990,8 @@ def dump(root, families, out, threads=1):
                 getattr(importlib.import_module("rnn_transducer_rows_case_bytes"), family)(results, _record, _direct)
         if "host" in families:  # (no op cases of its own: dependencies', tensor_storage's, printing's, assertions')
             importlib.import_module("host_case_bytes").host(results, _record, _direct)
+        if "collectives" in families:  # (also the ring collectives and c_embedding: collectives_case_bytes.py's forms)
+            importlib.import_module("collectives_case_bytes").collectives(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

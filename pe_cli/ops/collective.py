@@ -9,9 +9,14 @@ several devices or trainers itself (CompiledProgram, fleet), never through these
 Their kernels are with the multi-device graph's collectives (kernels/<device>/collectives.py)."""
 
 from ..base.dtypes import VarType
-from .define import Attr, int_list, register, same_as
+from ..kernels.cpu import collectives as cpu_collectives
+from ..shapes import collectives as metas
+from .define import Attr, Structured, int_list, register, same_as
 
 _RING = {"ring_id": 0, "use_calc_stream": False}
+# (out-kernels that read the environment's ring of trainers and refuse one of several: kept out of compiled segments)
+_SAME = Structured(meta=metas.ring_x_meta, cpu=cpu_collectives.ring_identity_out, python=True)
+_SETUP = Structured(meta=metas.ring_setup_meta, cpu=cpu_collectives.ring_setup_out, python=True)
 
 
 def _one_ring(ctx):
@@ -37,6 +42,7 @@ for _reduce in ("sum", "max", "min", "prod"):
         outputs=["Out"],
         attrs=dict(_RING),
         infer=same_as(),
+        structured=_SAME,
         doc=f"Out = the {_reduce} of X over the ring's trainers: X itself in a program of one process.",
     )
 register(
@@ -47,6 +53,7 @@ register(
     outputs=["Out"],
     attrs=dict(_RING, root=0),
     infer=same_as(),
+    structured=_SAME,
     doc="Out = X of the ring's trainer `root`: X itself in a program of one process.",
 )
 register(
@@ -57,6 +64,7 @@ register(
     outputs=["Out"],
     attrs=dict(_RING, nranks=Attr(1, lambda n: n >= 1, ">= 1")),
     infer=_one_ring,
+    structured=Structured(meta=metas.RANKED["c_allgather"], cpu=cpu_collectives.ring_identity_out, python=True),
     doc="Out = the X of every trainer of the ring, stacked along the rows: X itself for nranks=1.",
 )
 register(
@@ -67,6 +75,7 @@ register(
     outputs=["Out"],
     attrs=dict(_RING, nranks=Attr(1, lambda n: n >= 1, ">= 1")),
     infer=_one_ring,
+    structured=Structured(meta=metas.RANKED["c_reducescatter"], cpu=cpu_collectives.ring_identity_out, python=True),
     doc="Out = this trainer's row block of the sum of X over the ring: X itself for nranks=1.",
 )
 register(
@@ -76,6 +85,7 @@ register(
     inputs=["X"],
     outputs=["Out"],
     infer=same_as(),
+    structured=_SAME,
     doc="Out = X, once the computations before it are done (pe runs ops in order).",
 )
 register(
@@ -86,6 +96,7 @@ register(
     outputs=["Out"],
     attrs={"ring_id": 0},
     infer=same_as(),
+    structured=_SAME,
     doc="Out = X, once the ring's communications before it are done (pe runs ops in order).",
 )
 register(
@@ -100,6 +111,7 @@ register(
         "rank": 0,
     },
     infer=_infer_raw,
+    structured=_SETUP,
     doc="Makes the ring's id (Out, a raw variable): nothing to make for one process.",
 )
 register(
@@ -109,6 +121,7 @@ register(
     inputs=["X"],
     outputs=[],
     attrs={"nranks": 1, "rank": 0, "ring_id": 0},
+    structured=_SETUP,
     doc="Joins the ring of nranks trainers: nothing to join for one process.",
 )
 register(
@@ -118,6 +131,7 @@ register(
     inputs=[],
     outputs=[],
     attrs={"devices": Attr(list, int_list, "a list of device ids"), "ring_id": 0},
+    structured=_SETUP,
     doc="Makes a ring of this process's devices: nothing to make where each runs alone.",
 )
 
@@ -134,6 +148,7 @@ register(
         "sync_mode": False,
     },
     infer=same_as(),
+    structured=_SAME,
     doc="Out = X reduced (reduce_type) over the trainers: X itself in a program of one process.",
 )
 register(
@@ -144,5 +159,6 @@ register(
     outputs=["Out"],
     attrs={"sync_mode": False, "root": 0},
     infer=same_as(),
+    structured=_SAME,
     doc="Out = X of the trainer `root`: X itself in a program of one process.",
 )

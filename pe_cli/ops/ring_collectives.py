@@ -5,7 +5,9 @@ collective.py's Fluid ring ops: pe runs them in a program of one process, a ring
 gives X (c_embedding: its rows from start_index), and refuses to run them in one of several trainers (nranks > 1, PADDLE_TRAINERS_NUM > 1): pe all-reduces across
 devices and trainers itself (CompiledProgram, fleet)."""
 
-from .define import Attr, fmt_shape, grads_like, register, same_as
+from ..kernels.cpu import ring_collectives as cpu_ring
+from ..shapes import collectives as metas
+from .define import Attr, Structured, fmt_shape, grads_like, register, same_as
 from .pointwise_math import QUANT
 
 _ONE = Attr(1, lambda n: n in (0, 1), "0 or 1 (a ring of one trainer)")
@@ -33,6 +35,11 @@ def _ring(name, attrs, doc, slot="X", grad=False):
         attrs={**attrs, **QUANT},
         infer=_same,
         grad=_pass_grad if grad else None,
+        structured=Structured(
+            meta=metas.RANKED.get(name, metas.ring_x_meta if slot == "X" else metas.ring_small_x_meta),
+            cpu=cpu_ring.ring_out,
+            python=True,  # (it reads the environment's ring of trainers; a ring of several: pe's refusal)
+        ),
         doc=doc,
     )
 
@@ -97,6 +104,7 @@ for _name in ("c_wait_comm", "c_wait_compute"):
         outputs=["Out*"],
         attrs={"ring_id": 0, **QUANT},
         infer=_infer_waits,
+        structured=Structured(meta=metas.ring_wait_meta, cpu=cpu_ring.ring_wait_out, python=True),
         doc="Out = X, once the ring's communication (computation) streams are done: pe runs ops in order.",
     )
 
@@ -128,6 +136,7 @@ register(
     grad=_grad_c_embedding,
     grad_reads=("W", "Ids"),
     lod="drop",
+    structured=Structured(meta=metas.c_embedding_meta, cpu=cpu_ring.c_embedding_out),
     doc="Out = the rows W[id - start_index] of this rank's vocabulary slice, zeros for ids outside it "
     "(model-parallel embedding; W holds rows start_index ...).",
 )
@@ -140,4 +149,5 @@ register(
     infer=grads_like({"W@GRAD": "W"}),
     no_need_buffer=("W",),
     lod="drop",
+    structured=Structured(meta=metas.c_embedding_grad_meta, cpu=cpu_ring.c_embedding_grad_out),
 )

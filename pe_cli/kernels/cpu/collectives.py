@@ -1,7 +1,7 @@
 """The multi-device graph's collectives on CPU devices: all-reduce (sum in device order, so every
 run gives the same numbers) and broadcast. CPU devices share the host's memory: a broadcast hands
 every device the same array (kernels never modify their inputs, so sharing is safe). Also: the
-kernels of the ring collective ops a program may hold, on a ring of one process."""
+out-kernels of the ring collective ops a program may hold, on a ring of one process."""
 
 import os
 
@@ -9,6 +9,8 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows, concat
+from ...shapes import collectives as rules
+from ..structured import adapter
 
 
 def all_reduce(arrays, devices, targets):
@@ -55,7 +57,8 @@ def all_reduce_coalesced(groups, devices, targets):
     return [sums] * len(targets)
 
 
-# -- the ring collective ops of a program (pe_cli/ops/collective.py), in a program of one process --
+# -- the ring collective ops of a program (pe_cli/ops/collective.py), in a program of one process: out-kernels (meta
+# rules: shapes/collectives.py) --
 
 
 def _one_process(attrs):
@@ -69,14 +72,21 @@ def _one_process(attrs):
         )
 
 
-def ring_identity(ins, attrs):
-    """c_allreduce_*, c_broadcast, c_allgather, c_reducescatter, c_sync_*: Out = X on a ring of one."""
+def ring_identity_out(ins, outs, attrs, meta):
+    """c_allreduce_*, c_broadcast, c_allgather, c_reducescatter, c_sync_*, allreduce, broadcast: Out is X (the
+    Meta's alias) on a ring of one; a ring of several refused (the environment read on every call)."""
     _one_process(attrs)
-    return {"Out": ins["X"]}
 
 
-def ring_setup(ins, attrs):
+def ring_setup_out(ins, outs, attrs, meta):
     """c_gen_nccl_id, c_comm_init, c_comm_init_all: nothing to set up for a ring of one (the ring's id,
-    c_gen_nccl_id's Out, is an empty array)."""
+    c_gen_nccl_id's Out, the empty array handed)."""
     _one_process(attrs)
-    return {"Out": np.zeros(0, np.uint8)}
+
+
+ring_identity_out.launches = ring_setup_out.launches = None
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/collectives.py's HOST_OPS): the adapters (X's rule: on a
+# ring of several the out-kernel refuses before any output is read)
+ring_identity = adapter(rules.ring_x_meta, ring_identity_out, "ring_identity")
+ring_setup = adapter(rules.ring_setup_meta, ring_setup_out, "ring_setup")

@@ -1,11 +1,14 @@
-"""Kernels of pe_cli/ops/ring_collectives.py: a ring of one trainer (X as it is), refused in one of several;
-c_embedding's slice lookup."""
+"""CPU out-kernels of pe_cli/ops/ring_collectives.py (meta rules: shapes/collectives.py): a ring of one trainer (X as
+it is, the Meta's alias), refused in one of several (the environment read on every call); c_embedding's slice
+lookup and its gradient."""
 
 import os
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import collectives as rules
+from ..structured import adapter
 
 
 def _one_process(attrs):
@@ -19,16 +22,15 @@ def _one_process(attrs):
         )
 
 
-def ring_of_one(ins, attrs):
+def ring_out(ins, outs, attrs, meta):
+    """Out (out) is X (x) as it is (the Meta's alias) on a ring of one; a ring of several refused."""
     _one_process(attrs)
-    if "X" in ins:
-        return {"Out": ins["X"]}
-    return {"out": ins["x"]}
 
 
-def ring_wait(ins, attrs):
+def ring_wait_out(ins, outs, attrs, meta):
+    """c_wait_comm, c_wait_compute: Out, the list of X's values, once the ring is one."""
     _one_process(attrs)
-    return {"Out": list(ins["X"])}
+    outs["Out"] = list(ins["X"])
 
 
 def _local(ins, attrs):
@@ -38,16 +40,28 @@ def _local(ins, attrs):
     return w, local, inside
 
 
-def c_embedding(ins, attrs):
+def c_embedding_out(ins, outs, attrs, meta):
+    """Out: W's row id - start_index for each id in this rank's slice, zeros for the others."""
     w, local, inside = _local(ins, attrs)
-    out = w[np.where(inside, local, 0)]
+    out = outs["Out"]
+    np.take(w, np.where(inside, local, 0), axis=0, out=out)
     out[~inside] = 0
-    return {"Out": out}
 
 
-def c_embedding_grad(ins, attrs):
+def c_embedding_grad_out(ins, outs, attrs, meta):
+    """W@GRAD: the sum of Out@GRAD's rows per row of this rank's slice, zeros elsewhere."""
     w, local, inside = _local(ins, attrs)
     d = ins["Out@GRAD"].reshape(-1, w.shape[1])
-    dw = np.zeros(w.shape, d.dtype)
+    dw = outs["W@GRAD"]
+    dw.fill(0)
     np.add.at(dw, local.reshape(-1)[inside.reshape(-1)], d[inside.reshape(-1)])
-    return {"W@GRAD": dw}
+
+
+ring_out.launches = ring_wait_out.launches = c_embedding_out.launches = c_embedding_grad_out.launches = None
+
+# the kernels by name CUDA's kernels are given (kernels/cuda/ring_collectives.py's HOST_OPS): the adapters (the ring
+# ops' with X's rule: on a ring of several the out-kernel refuses before any output is read)
+ring_of_one = adapter(rules.ring_any_meta, ring_out, "ring_of_one")
+ring_wait = adapter(rules.ring_wait_meta, ring_wait_out, "ring_wait")
+c_embedding = adapter(rules.c_embedding_meta, c_embedding_out, "c_embedding")
+c_embedding_grad = adapter(rules.c_embedding_grad_meta, c_embedding_grad_out, "c_embedding_grad")
