@@ -65,7 +65,8 @@ average_accumulates, dpsgd and dgc_momentum on tools/schedule_case_bytes.py's; f
 updates on tools/fused_update_case_bytes.py's lists, dtypes, row-sparse gradients, attributes and in-place runs; for
 loss_identity, masked_softmax and partial_columns, their ops and grad ops on tools/small_ops_case_bytes.py's, and
 minus, clip_by_norm with dgc_clip_by_norm and div_grad_grad (elementwise_div_grad_grad: no op cases of their own)
-and cvm the same way; for norms
+and cvm the same way; for fused_ops (fc, the fused elementwise, batch norm, attention and matrix ops, inplace_abn,
+add_position_encoding, fusion_group: no op cases of their own) the same way on tools/fused_case_bytes.py's; for norms
 (affine_channel, lrn, norm, instance_norm, group_norm)
 the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
@@ -181,7 +182,8 @@ def _family_cases(family):
         "minus",
         "clip_by_norm",
         "div_grad_grad",
-    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's forms alone)
+        "fused_ops",
+    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's, fused_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -936,6 +938,8 @@ def dump(root, families, out, threads=1):
         ):
             if family in families:
                 getattr(importlib.import_module("small_ops_case_bytes"), family)(results, _record, _direct)
+        if "fused_ops" in families:  # (the fused ops: tools/fused_case_bytes.py's forms alone)
+            importlib.import_module("fused_case_bytes").fused_ops(results, _record, _direct)
         if "fused_optimizer" in families:
             importlib.import_module("fused_update_case_bytes").fused_optimizer(results, _record, _direct)
         if "adamw" in families:
