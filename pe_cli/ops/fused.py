@@ -13,6 +13,9 @@ fused_gemm_epilogue is registered in fused_gemm.py."""
 
 from ..base.activations import TABLE
 from ..base.dims import known_numel
+from ..kernels.cpu import fused as cpu_fused
+from ..shapes import fused as meta_rules
+from ..shapes.structured import Structured
 from .elementwise import broadcast_shape
 from .normalization import _BN_ATTRS, infer_batch_norm, bn_blocked
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
@@ -324,4 +327,5 @@ register(
     },
     doc="Out = Input (flattened to [d0 * ... * d(k-1), the rest], k = in_num_col_dims) @ W + Bias, then relu "
     "when activation_type is 'relu'; Out [d0, ..., d(k-1), N]. No gradient (Fluid's has none).",
+    structured=Structured(meta=meta_rules.fc_meta, cpu=cpu_fused.FC),
 )

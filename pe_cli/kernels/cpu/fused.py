@@ -14,8 +14,9 @@ import numpy as np
 
 from ...shapes import gemm as gemm_meta
 from ..fused_math import fused_kernels, fusion_group_kernel
-from ..structured import adapter
+from ..structured import adapter, fresh_output
 from . import activation, elementwise, gemm, normalization, _replicas
+from .launches import by_variant
 from .runtime.loops import flat, is_float, lazy, parallel_parts, twin
 from ..context import NO_CONTEXT
 
@@ -99,21 +100,30 @@ fused_gemm_epilogue = adapter(gemm_meta.fused_gemm_meta, gemm.FUSED_GEMM, "fused
 fused_gemm_epilogue_grad = adapter(gemm_meta.fused_gemm_grad_meta, gemm.FUSED_GEMM_GRAD, "fused_gemm_epilogue_grad")
 
 
-def fc_operands(x_shape, w, attrs):
-    """Input's rows and columns, and the weighing part of W (its first K rows and N columns with padding_weights)."""
-    cols = attrs["in_num_col_dims"]
-    rows = int(np.prod(x_shape[:cols], dtype=np.int64))
-    if attrs["padding_weights"]:
-        w = w[: w.shape[0] - 4, : w.shape[1] - 4]
-    return rows, w
+def _fc_operands(ins, meta):
+    """Input as [rows, K] and W's weighing part [K, N] (its first K rows and N columns with padding_weights)."""
+    rows, k, n = meta.args
+    return np.reshape(ins["Input"], (rows, -1)), ins["W"][:k, :n]
 
 
-def fc(ins, attrs):
-    x, bias = ins["Input"], ins.get("Bias")
-    rows, w = fc_operands(x.shape, ins["W"], attrs)
-    out = np.matmul(x.reshape(rows, -1), w)
+def _fc(ins, outs, attrs, meta):
+    x, w = _fc_operands(ins, meta)
+    out, bias = outs["Out"].reshape(x.shape[0], w.shape[1]), ins.get("Bias")
+    np.matmul(x, w, out=out)
+    if bias is not None:
+        np.add(out, bias.reshape(-1), out=out)
+        if attrs["activation_type"] == "relu":
+            np.maximum(out, 0, out=out)
+
+
+def _fc_fresh(ins, outs, attrs, meta):
+    x, w = _fc_operands(ins, meta)
+    out, bias = np.matmul(x, w), ins.get("Bias")
     if bias is not None:
         out += bias.reshape(-1)
         if attrs["activation_type"] == "relu":
             np.maximum(out, 0, out=out)
-    return {"Out": out.astype(x.dtype, copy=False).reshape(tuple(x.shape[: attrs["in_num_col_dims"]]) + (w.shape[1],))}
+    outs["Out"] = fresh_output(out.reshape(meta.outputs["Out"][0]), meta.outputs["Out"], tuple(ins.values()))
+
+
+FC = by_variant("fc_out", None, out=_fc, fresh=_fc_fresh)
