@@ -103,7 +103,7 @@ fused_gemm_epilogue_grad = adapter(gemm_meta.fused_gemm_grad_meta, gemm.FUSED_GE
 def _fc_operands(ins, meta):
     """Input as [rows, K] and W's weighing part [K, N] (its first K rows and N columns with padding_weights)."""
     rows, k, n = meta.args
-    return np.reshape(ins["Input"], (rows, -1)), ins["W"][:k, :n]
+    return np.reshape(ins["Input"], (rows, k)), ins["W"][:k, :n]
 
 
 def _fc(ins, outs, attrs, meta):
