@@ -217,6 +217,7 @@ register(
     traits=("batch_statistics",),
     doc="Y = act(batch_norm(X)), act = act_type (relu, ...); batch_norm's statistics outputs. "
     "Made by the fuse_bn_act_ops pass.",
+    structured=Structured(meta=meta_rules.bn_act_meta, cpu=cpu_fused.BN_ACT),
 )
 register(
     grad_type(FUSED_BN_ACT),
@@ -226,6 +227,7 @@ register(
     outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
     attrs=_BN_ACT_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+    structured=Structured(meta=meta_rules.bn_act_grad_meta, cpu=cpu_fused.BN_ACT_GRAD),
 )
 
 

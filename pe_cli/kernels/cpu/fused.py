@@ -3,8 +3,7 @@ in the same order within one op (pe_cli/kernels/fused_math.py). A bias add, or a
 of the same shape, followed by relu on float32/float64 runs one numba loop instead (_fused_loops.py;
 the same numbers), as does an add followed by tanh or sigmoid on float32 (Y broadcast over a middle
 run of X's dims too: the attention's query over its steps). Batch norm with relu in training runs
-batch norm's loops with relu in their passes (normalization.batch_norm_loops,
-normalization.bn_grad_loops; the same numbers).
+batch norm's loops with relu in their passes (batch_norm.relu_loops, batch_norm.relu_grad_loops; the same numbers).
 
 fused_gemm_epilogue and its gradient are structured kernels: their meta rules are shapes/gemm.py's, their
 out-kernels gemm.py's (mul's GEMM and its gradients, with the bias and relu, or relu's gradient, applied to each
@@ -12,10 +11,10 @@ block by the thread that computed it: the numbers of the unfused ops run one by 
 
 import numpy as np
 
-from ...shapes import gemm as gemm_meta
+from ...shapes import fused as fused_meta, gemm as gemm_meta
 from ..fused_math import fused_kernels, fusion_group_kernel
 from ..structured import adapter, fresh_output
-from . import activation, elementwise, gemm, normalization, _replicas
+from . import activation, activation_rows, batch_norm as bn, elementwise, gemm, normalization, _replicas
 from .launches import by_variant
 from .runtime.loops import flat, is_float, lazy, parallel_parts, twin
 from ..context import NO_CONTEXT
@@ -78,21 +77,59 @@ def _add_act(shape, x, y, act, keep):
 fused_elemwise_activation_grad = _KERNELS["fused_elemwise_activation_grad"]
 
 
-def fused_batch_norm_act(ins, attrs):
-    if attrs["act_type"] == "relu" and normalization.by_channel_loops(ins["X"], attrs, ins["Scale"], ins["Bias"]):
-        return normalization.batch_norm_loops(ins, attrs, relu=True)
-    return _KERNELS["fused_batch_norm_act"](ins, attrs)
+def _inner_outs(outs, meta, ins, prefix="act:"):
+    """The buffers an inner op's out-kernel is handed: its scratch (the fused Meta's, named ``prefix`` + name) and
+    the outputs its Meta makes aliases of its inputs."""
+    given = {k[len(prefix) :]: v for k, v in outs.items() if k.startswith(prefix)}
+    for slot, src in meta.aliases.items():
+        given[slot] = ins[src]
+    return given
 
 
-def fused_batch_norm_act_grad(ins, attrs):
-    x, y, dy = ins["X"], ins["Y"], ins["Y@GRAD"]
-    if (
-        attrs["act_type"] == "relu"
-        and y.shape == dy.shape
-        and normalization.by_channel_loops(x, attrs, ins["Scale"], y, dy, ins["SavedMean"], ins["SavedVariance"])
-    ):
-        return normalization.bn_grad_loops(ins, attrs, True, relu_out=y)
-    return _KERNELS["fused_batch_norm_act_grad"](ins, attrs)
+def _bn_act_relu_loops(ins, outs, attrs, meta):
+    bn.relu_loops(ins, outs, attrs, meta.args[0])
+
+
+def _bn_act(ins, outs, attrs, meta):
+    """batch_norm's variant into Y, then the activation's out-kernel over it (into Y where it may write over its
+    input; else into the scratch "activated", then Y)."""
+    inner, act = meta.args
+    bn.FORWARD(ins, outs, attrs, inner)
+    y, act_ins = outs["Y"], {"X": outs["Y"]}
+    given = _inner_outs(outs, act, act_ins)
+    if not act.fresh:
+        given["Out"] = outs.get("activated", y)
+    activation_rows.FORWARD[attrs["act_type"]](act_ins, given, {}, act)
+    if given["Out"] is not y:
+        if meta.fresh:
+            outs["Y"] = fresh_output(given["Out"], meta.outputs["Y"], tuple(ins.values()))
+        else:
+            np.copyto(y, given["Out"])
+
+
+def _bn_act_grad_relu_loops(ins, outs, attrs, meta):
+    bn.relu_grad_loops(ins, outs, attrs, meta.args[0], ins["Y"])
+
+
+def _bn_act_grad(ins, outs, attrs, meta):
+    """The activation's gradient into the scratch "dy", then batch_norm_grad's variant of it."""
+    inner, act = meta.args
+    act_ins = {"Out": ins["Y"], "Out@GRAD": ins["Y@GRAD"]}
+    given = _inner_outs(outs, act, act_ins)
+    if "dy" in outs:
+        given["X@GRAD"] = outs["dy"]
+    activation_rows.GRAD[attrs["act_type"]](act_ins, given, {}, act)
+    bn_ins = {slot: ins[slot] for slot in ("X", "Scale", "SavedMean", "SavedVariance")}
+    bn.GRAD(dict(bn_ins, **{"Y@GRAD": given["X@GRAD"]}), outs, attrs, inner)
+
+
+BN_ACT = by_variant("fused_batch_norm_act_out", None, relu_loops=_bn_act_relu_loops, composed=_bn_act)
+BN_ACT_GRAD = by_variant(
+    "fused_batch_norm_act_grad_out", None, relu_loops=_bn_act_grad_relu_loops, composed=_bn_act_grad
+)
+# (the kernels by name, for the blocked layout's kernels made of them: blocked.py)
+fused_batch_norm_act = adapter(fused_meta.bn_act_meta, BN_ACT, "fused_batch_norm_act")
+fused_batch_norm_act_grad = adapter(fused_meta.bn_act_grad_meta, BN_ACT_GRAD, "fused_batch_norm_act_grad")
 
 
 fusion_group = fusion_group_kernel(__package__)
