@@ -104,6 +104,7 @@ register(
     "unary(IntermediateOut); [binary, unary]: IntermediateOut = unary(Y), Out = binary(X, IntermediateOut). "
     "binary: elementwise_add or elementwise_mul; unary: an activation or scale (times `scale`). Made "
     "([act, elementwise_add]) by the fuse_elewise_add_act_ops pass.",
+    structured=Structured(meta=meta_rules.elemwise_act_meta, cpu=cpu_fused.ELEMWISE_ACT),
 )
 _infer_grads = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
@@ -123,6 +124,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_ATTRS,
     infer=_infer_grad,
+    structured=Structured(meta=meta_rules.elemwise_act_grad_meta, cpu=cpu_fused.ELEMWISE_ACT_GRAD),
 )
 
 
@@ -159,6 +161,7 @@ register(
     grad_reads=("X", "Y", "IntermediateOut", "Out"),
     traits=("optional_outputs",),
     doc="fused_elemwise_activation with elementwise_add as its binary functor (Paddle 2.x's op type).",
+    structured=Structured(meta=meta_rules.elemwise_act_meta, cpu=cpu_fused.ELEMWISE_ACT),
 )
 register(
     "fused_elemwise_add_activation_grad",
@@ -168,6 +171,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_ADD_ATTRS,
     infer=_infer_grad,
+    structured=Structured(meta=meta_rules.elemwise_act_grad_meta, cpu=cpu_fused.ELEMWISE_ACT_GRAD),
 )
 
 

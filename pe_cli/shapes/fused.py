@@ -7,7 +7,8 @@ bias add and relu written through their out=), "fresh" otherwise (the numpy form
 
 import numpy as np
 
-from . import activation, normalization
+from ..base.activations import TABLE
+from . import activation, elementwise, normalization, scaling
 from .structured import Meta, Spec as _Spec
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -80,3 +81,137 @@ def bn_act_grad_meta(attrs, ins, facts):
     if not act.fresh:
         scratch["dy"] = act.outputs["X@GRAD"]
     return Meta(bn.outputs, "composed", scratch=scratch, args=(bn, act), fresh=bn.fresh)
+
+
+# -- fused_elemwise_activation (and fused_elemwise_add_activation) ----------------------------------------------------
+# Variants: "add_act" (tanh or sigmoid of X + Y, float32, Y broadcast along one middle run of X's dims: one pass of
+# _fused_loops.add_act over X as [a, b, c] and Y as [ya, c], ``Meta.args``; IntermediateOut only where the op
+# writes it), "add_relu" (relu of X + Y of one shape and float dtype: _fused_loops.add_relu), "add_mid_relu" (a
+# bias Y of X's dims from ``axis``: add_mid_relu over [pre, n, post]); "composed" otherwise: the binary op's and the
+# unary one's meta rules and out-kernels in the order the functors say (``Meta.args``: (tag, the inner op, its
+# Meta) per step), each inner output in the scratch ``tag:slot`` (fresh: the outputs are the inner steps' arrays).
+# The gradient: "composed", the unary op's gradient and the binary op's (IntermediateOut recomputed where it is not
+# given and the unary gradient reads it), as Fluid's kernel composes them.
+
+BINARY = ("elementwise_add", "elementwise_mul")
+ADD_ACTS = ("sigmoid", "tanh")
+_LOOP_DTYPES = _FLOATS
+ACT_READS = {row.name: row.reads for row in TABLE}  # (what each activation's gradient reads)
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def middle_shape(xs, ys, axis):
+    """((a, b, c), (ya, c)) where Y under Fluid's axis rule is broadcast along one run of X's dims (b) with X's dims
+    or 1s before it (elementwise's middle_view, by shapes); None otherwise."""
+    xs, ys = tuple(xs), tuple(ys)
+    if len(ys) >= len(xs) or axis == -1 or axis == len(xs) - len(ys):
+        yb = ys
+    else:
+        yb = (1,) * axis + ys + (1,) * (len(xs) - axis - len(ys))
+    if len(yb) > len(xs) or not xs:
+        return None
+    shape = (1,) * (len(xs) - len(yb)) + yb
+    if shape == xs:
+        rows = _numel(xs[:-1])
+        return (rows, 1, xs[-1]), (rows, xs[-1])
+    trail = len(xs)
+    while trail and shape[trail - 1] == xs[trail - 1]:
+        trail -= 1
+    mid = trail
+    while mid and shape[mid - 1] == 1:
+        mid -= 1
+    if shape[:mid] != xs[:mid]:
+        return None
+    c = _numel(xs[trail:])
+    return (_numel(xs[:mid]), _numel(xs[mid:trail]), c), (_numel(ys) // c if c else 0, c)
+
+
+def unary_meta(name, attrs, x):
+    """(the unary functor's op type, its attributes, its Meta over ``x``): scale (by ``scale``) or an activation."""
+    if name == "scale":
+        a = {"scale": attrs["scale"], "bias": 0.0, "bias_after_scale": True}
+        return "scale", a, scaling.scale_meta(a, {"X": x}, _Fluid)
+    return name, {}, activation.FORWARD[name]({}, {"X": x}, _Fluid)
+
+
+def unary_grad_meta(name, attrs, x, out, dout):
+    """The unary functor's gradient: scale's is scale of dOut; an activation's its grad op over what it reads."""
+    if name == "scale":
+        return unary_meta(name, attrs, dout)
+    reads = ACT_READS[name]
+    return name + "_grad", {}, activation.GRAD[name]({}, {reads: x if reads == "X" else out, "Out@GRAD": dout}, _Fluid)
+
+
+def _spec(meta, slot):
+    return _Spec(*meta.outputs[slot])
+
+
+def _composed(outputs, steps):
+    scratch = {}
+    for tag, _, _, inner in steps:
+        scratch.update({f"{tag}:{k}": v for k, v in inner.scratch.items()})
+        if not inner.fresh:
+            scratch.update({f"{tag}:{s}": v for s, v in inner.outputs.items() if s not in inner.aliases})
+    return Meta(outputs, "composed", scratch=scratch, fresh=True, args=tuple(steps))
+
+
+def elemwise_act_meta(attrs, ins, facts):
+    x, y, axis = ins["X"], ins["Y"], attrs["axis"]
+    (f0, f1), xs, ys = attrs["functor_list"], tuple(x.shape), tuple(y.shape)
+    xd, yd = np.dtype(x.dtype), np.dtype(y.dtype)
+    both = {"Out": (xs, xd), "IntermediateOut": (xs, xd)}
+    if f0 in ADD_ACTS and f1 == "elementwise_add" and xd == yd == np.float32 and _numel(xs):
+        view = middle_shape(xs, ys, axis)
+        if view is not None:
+            keep = "IntermediateOut" in facts.wanted(("IntermediateOut",))
+            return Meta(both if keep else {"Out": both["Out"]}, "add_act", args=(view, f0, keep))
+    if [f0, f1] == ["relu", "elementwise_add"] and xd in _LOOP_DTYPES and xd == yd:
+        if xs == ys:  # (a residual connection)
+            return Meta(both, "add_relu")
+        run = elementwise.mid_run(xs, ys, axis)
+        if run is not None:
+            return Meta(both, "add_mid_relu", args=(run,))
+    binary_attrs = {"axis": axis}
+    if f0 in BINARY:  # Out = binary(X, unary(Y))
+        u_type, u_attrs, u = unary_meta(f1, attrs, y)
+        b = elementwise.FORWARD[f0[12:]](binary_attrs, {"X": x, "Y": _spec(u, "Out")}, _Fluid)
+        steps = [("unary", u_type, u_attrs, u), ("binary", f0, binary_attrs, b)]
+        return _composed({"Out": b.outputs["Out"], "IntermediateOut": u.outputs["Out"]}, steps)
+    b = elementwise.FORWARD[f1[12:]](binary_attrs, {"X": x, "Y": y}, _Fluid)  # Out = unary(binary(X, Y))
+    u_type, u_attrs, u = unary_meta(f0, attrs, _spec(b, "Out"))
+    steps = [("binary", f1, binary_attrs, b), ("unary", u_type, u_attrs, u)]
+    return _composed({"Out": u.outputs["Out"], "IntermediateOut": b.outputs["Out"]}, steps)
+
+
+def elemwise_act_grad_meta(attrs, ins, facts):
+    x, y, out, dout, inter = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"], ins.get("IntermediateOut")
+    (f0, f1), binary_attrs, steps = attrs["functor_list"], {"axis": attrs["axis"]}, []
+    if f0 in BINARY:  # Out = binary(X, unary(Y))
+        if inter is None:
+            u_type, u_attrs, u = unary_meta(f1, attrs, y)
+            steps.append(("inter", u_type, u_attrs, u))
+            inter = _spec(u, "Out")
+        b_ins = {"X": x, "Y": inter, "Out": out, "Out@GRAD": dout}
+        b = elementwise.GRAD[f0[12:]](binary_attrs, b_ins, _Fluid)
+        g_type, g_attrs, g = unary_grad_meta(f1, attrs, y, inter, _spec(b, "Y@GRAD"))
+        steps += [("binary", f0 + "_grad", binary_attrs, b), ("unary", g_type, g_attrs, g)]
+        return _composed({"X@GRAD": b.outputs["X@GRAD"], "Y@GRAD": g.outputs[_out_slot(g_type)]}, steps)
+    if inter is None and ACT_READS.get(f0) == "X":  # Out = unary(binary(X, Y))
+        r = elementwise.FORWARD[f1[12:]](binary_attrs, {"X": x, "Y": y}, _Fluid)
+        steps.append(("inter", f1, binary_attrs, r))
+        inter = _spec(r, "Out")
+    g_type, g_attrs, g = unary_grad_meta(f0, attrs, inter, out, dout)
+    b_ins = {"X": x, "Y": y, "Out": out, "Out@GRAD": _spec(g, _out_slot(g_type))}
+    b = elementwise.GRAD[f1[12:]](binary_attrs, b_ins, _Fluid)
+    steps += [("unary", g_type, g_attrs, g), ("binary", f1 + "_grad", binary_attrs, b)]
+    return _composed(dict(b.outputs), steps)
+
+
+def _out_slot(op_type):
+    return "X@GRAD" if op_type.endswith("_grad") else "Out"

@@ -12,69 +12,147 @@ block by the thread that computed it: the numbers of the unfused ops run one by 
 import numpy as np
 
 from ...shapes import fused as fused_meta, gemm as gemm_meta
-from ..fused_math import fused_kernels, fusion_group_kernel
+from ..fused_math import fusion_group_kernel
+from ...shapes.fused import ACT_READS, BINARY
 from ..structured import adapter, fresh_output
-from . import activation, activation_rows, batch_norm as bn, elementwise, gemm, normalization, _replicas
+from . import activation, activation_rows, batch_norm as bn, elementwise_binary, gemm, scaling, _replicas
 from .launches import by_variant
-from .runtime.loops import flat, is_float, lazy, parallel_parts, twin
-from ..context import NO_CONTEXT
+from .runtime.loops import flat, lazy, parallel_parts, twin
 
 _loops = lazy("_fused_loops")
-_KERNELS = fused_kernels(activation, elementwise, normalization)
 
 
-def fused_elemwise_activation(ins, attrs, ctx=NO_CONTEXT):
-    x, y = ins["X"], ins["Y"]
-    functors = list(attrs["functor_list"])
-    if functors[0] in _ADD_ACTS and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32 and x.size:
-        view = elementwise.middle_view(x, y, attrs["axis"])
-        if view is not None:
-            keep = "IntermediateOut" in ctx.wanted(("IntermediateOut",))
-            return _add_act(x.shape, *view, functors[0], keep)
-    relu = functors == ["relu", "elementwise_add"] and is_float(x, y)
-    if relu and x.shape == y.shape and x.dtype == y.dtype:  # a residual connection: in chunks, on the threads
-        inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
-        parts = parallel_parts(x.size)
-        args = (flat(x), flat(y), inter.reshape(-1), out.reshape(-1), parts)  # (serial: the chunks in turn)
-        twin(_loops().add_relu, _loops().add_relu_parallel, parts > 1, *args, replica=_replicas.add_relu)(*args)
-        return {"Out": out, "IntermediateOut": inter}
-    run = elementwise.mid_run(x, y, attrs["axis"]) if relu else None
-    if run is None or x.dtype != y.dtype:
-        return _KERNELS["fused_elemwise_activation"](ins, attrs)
-    inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
-    loop = _loops().add_mid_relu_parallel if run[0] > 1 and parallel_parts(x.size) > 1 else _loops().add_mid_relu
-    loop(
-        np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), inter.reshape(run), out.reshape(run)
-    )
-    return {"Out": out, "IntermediateOut": inter}
-
-
-_ADD_ACTS = ("sigmoid", "tanh")  # _fused_loops.add_act's activations (its codes SIGMOID, TANH)
-
-
-def _add_act(shape, x, y, act, keep):
-    """``act`` (tanh or sigmoid) of x + y, float32, X [a, b, c] and Y [ya, c] broadcast over b
-    (elementwise.middle_view), in one pass of _fused_loops.add_act (on the device's threads for
-    large X): the numbers of the add's and the activation's kernels. ``keep``: IntermediateOut too."""
-    out = np.empty(x.shape, x.dtype)
-    inter = np.empty(x.shape, x.dtype) if keep else x  # (x: a placeholder the loop never writes)
+def _add_act_out(ins, outs, attrs, meta):
+    """``act`` (tanh or sigmoid) of X + Y, float32, X [a, b, c] and Y [ya, c] broadcast over b
+    (shapes/fused.middle_shape), in one pass of _fused_loops.add_act (on the device's threads for
+    large X): the numbers of the add's and the activation's kernels; IntermediateOut where the op writes it."""
+    ((a, b, c), yshape), act, keep = meta.args
+    x = np.ascontiguousarray(ins["X"]).reshape(a, b, c)
+    y = np.ascontiguousarray(ins["Y"]).reshape(yshape)
+    out = outs["Out"].reshape(a, b, c)
+    inter = outs["IntermediateOut"].reshape(a, b, c) if keep else x  # (x: a placeholder the loop never writes)
     parts, name = parallel_parts(x.size), "add_act_keep" if keep else "add_act"
     code = getattr(_loops(), act.upper())
-    args = (x.reshape(-1), y.reshape(-1), inter.reshape(-1), out.reshape(-1), *x.shape, code, parts)
+    args = (x.reshape(-1), y.reshape(-1), inter.reshape(-1), out.reshape(-1), a, b, c, code, parts)
     twin(getattr(_loops(), name), getattr(_loops(), name + "_parallel"), parts > 1, *args)(*args)
     tail = x.size % 8
     if act == "sigmoid" and tail:  # the last size % 8 as the sigmoid kernel's (activation._libm_tail)
         at = np.arange(x.size - tail, x.size)
-        rows = at // (x.shape[1] * x.shape[2]) if y.size > x.shape[2] else 0
-        ys = y.reshape(-1)[rows * x.shape[2] + at % x.shape[2]]
+        rows = at // (b * c) if y.size > c else 0
+        ys = y.reshape(-1)[rows * c + at % c]
         out.reshape(-1)[-tail:] = activation.libm_sigmoid(x.reshape(-1)[-tail:] + ys)
-    outs = {"Out": out.reshape(shape)}
-    if keep:
-        outs["IntermediateOut"] = inter.reshape(shape)
-    return outs
 
 
-fused_elemwise_activation_grad = _KERNELS["fused_elemwise_activation_grad"]
+def _add_relu_out(ins, outs, attrs, meta):
+    """relu of X + Y of one shape (a residual connection): in chunks, on the threads."""
+    x, y, inter, out = ins["X"], ins["Y"], outs["IntermediateOut"], outs["Out"]
+    parts = parallel_parts(x.size)
+    args = (flat(x), flat(y), inter.reshape(-1), out.reshape(-1), parts)  # (serial: the chunks in turn)
+    twin(_loops().add_relu, _loops().add_relu_parallel, parts > 1, *args, replica=_replicas.add_relu)(*args)
+
+
+def _add_mid_relu_out(ins, outs, attrs, meta):
+    """relu of X [pre, n, post] plus a bias Y [n]."""
+    (run,), x = meta.args, ins["X"]
+    loop = _loops().add_mid_relu_parallel if run[0] > 1 and parallel_parts(x.size) > 1 else _loops().add_mid_relu
+    args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(ins["Y"]).reshape(-1))
+    loop(*args, outs["IntermediateOut"].reshape(run), outs["Out"].reshape(run))
+
+
+# the out-kernels of the inner ops a composed fused op runs, by op type
+def _inner_kernel(op_type):
+    if op_type == "scale":
+        return scaling.SCALE
+    if op_type.startswith("elementwise_"):
+        name = op_type[12:]
+        return elementwise_binary.GRAD[name[:-5]] if name.endswith("_grad") else elementwise_binary.FORWARD[name]
+    if op_type.endswith("_grad"):
+        return activation_rows.GRAD[op_type[:-5]]
+    return activation_rows.FORWARD[op_type]
+
+
+def _composed(ins, outs, attrs, meta, wiring):
+    """The inner steps in turn (``meta.args``: (tag, op type, attributes, Meta)), each into its scratch buffers
+    ``tag:slot`` (a fresh one's arrays its own), its inputs wired by ``wiring(values, tag)``; the fused op's outputs
+    handed over from them (``wiring``'s last call names them)."""
+    values = dict(ins)
+    for tag, op_type, inner_attrs, inner in meta.args:
+        inner_ins = wiring(values, tag)
+        given = {k[len(tag) + 1 :]: v for k, v in outs.items() if k.startswith(tag + ":")}
+        for slot, src in inner.aliases.items():
+            given[slot] = inner_ins[src]
+        _inner_kernel(op_type)(inner_ins, given, inner_attrs, inner)
+        values.update({f"{tag}:{slot}": given[slot] for slot in inner.outputs})
+    inputs = tuple(v for v in ins.values() if type(v) is np.ndarray)
+    for slot, source in wiring(values, None).items():
+        outs[slot] = fresh_output(values[source], meta.outputs[slot], inputs)
+
+
+def _elemwise_act_composed(ins, outs, attrs, meta):
+    f0 = attrs["functor_list"][0]
+
+    def wiring(v, tag):
+        if f0 in BINARY:  # Out = binary(X, unary(Y))
+            if tag == "unary":
+                return {"X": v["Y"]}
+            if tag == "binary":
+                return {"X": v["X"], "Y": v["unary:Out"]}
+            return {"Out": "binary:Out", "IntermediateOut": "unary:Out"}
+        if tag == "binary":  # Out = unary(binary(X, Y))
+            return {"X": v["X"], "Y": v["Y"]}
+        if tag == "unary":
+            return {"X": v["binary:Out"]}
+        return {"Out": "unary:Out", "IntermediateOut": "binary:Out"}
+
+    _composed(ins, outs, attrs, meta, wiring)
+
+
+def _elemwise_act_grad_composed(ins, outs, attrs, meta):
+    f0, f1 = attrs["functor_list"]
+
+    def unary_grad_ins(v, name, x, out, dout):
+        if name == "scale":
+            return {"X": dout}
+        reads = ACT_READS[name]
+        return {reads: x if reads == "X" else out, "Out@GRAD": dout}
+
+    def wiring(v, tag):
+        if f0 in BINARY:  # Out = binary(X, unary(Y))
+            inter = v.get("IntermediateOut", v.get("inter:Out"))
+            if tag == "inter":
+                return {"X": v["Y"]}
+            if tag == "binary":
+                return {"X": v["X"], "Y": inter, "Out": v["Out"], "Out@GRAD": v["Out@GRAD"]}
+            if tag == "unary":
+                return unary_grad_ins(v, f1, v["Y"], inter, v["binary:Y@GRAD"])
+            return {"X@GRAD": "binary:X@GRAD", "Y@GRAD": "unary:" + ("Out" if f1 == "scale" else "X@GRAD")}
+        inter = v.get("IntermediateOut", v.get("inter:Out"))  # Out = unary(binary(X, Y))
+        d_inter = "unary:" + ("Out" if f0 == "scale" else "X@GRAD")
+        if tag == "inter":
+            return {"X": v["X"], "Y": v["Y"]}
+        if tag == "unary":
+            return unary_grad_ins(v, f0, inter, v["Out"], v["Out@GRAD"])
+        if tag == "binary":
+            return {"X": v["X"], "Y": v["Y"], "Out": v["Out"], "Out@GRAD": v[d_inter]}
+        return {"X@GRAD": "binary:X@GRAD", "Y@GRAD": "binary:Y@GRAD"}
+
+    _composed(ins, outs, attrs, meta, wiring)
+
+
+ELEMWISE_ACT = by_variant(
+    "fused_elemwise_activation_out",
+    None,
+    add_act=_add_act_out,
+    add_relu=_add_relu_out,
+    add_mid_relu=_add_mid_relu_out,
+    composed=_elemwise_act_composed,
+)
+ELEMWISE_ACT_GRAD = by_variant("fused_elemwise_activation_grad_out", None, composed=_elemwise_act_grad_composed)
+# (the kernels by name, for the blocked layout's kernels made of them: blocked.py)
+fused_elemwise_activation = adapter(fused_meta.elemwise_act_meta, ELEMWISE_ACT, "fused_elemwise_activation")
+fused_elemwise_activation_grad = adapter(
+    fused_meta.elemwise_act_grad_meta, ELEMWISE_ACT_GRAD, "fused_elemwise_activation_grad"
+)
 
 
 def _inner_outs(outs, meta, ins, prefix="act:"):
