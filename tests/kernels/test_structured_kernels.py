@@ -31,8 +31,12 @@ from tests.ops import (
     cases_embedding,
     cases_filling,
     cases_elementwise,
+    cases_attention,
     cases_fused,
     cases_fused_optimizer,
+    cases_linalg_fused,
+    cases_normalization_activated,
+    cases_position,
     cases_linalg,
     cases_linalg_decomposing,
     cases_linalg_decomposition,
@@ -383,6 +387,14 @@ CONVERTED = {
     "identity_loss and fused_softmax_mask": {
         f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
     },
+    # (composed of other ops' out-kernels, list outputs, LoD: tests/kernels/test_structured_fused.py)
+    "fused ops": {"fc", "fusion_repeated_fc_relu", "fusion_squared_mat_sub", "add_position_encoding"}
+    | {f"{op}{g}" for op in ("fused_elemwise_activation", "fused_elemwise_add_activation") for g in ("", "_grad")}
+    | {
+        f"{op}{g}"
+        for op in ("fused_batch_norm_act", "inplace_abn", "scaled_dot_product_attention")
+        for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -586,6 +598,15 @@ CASES["cvm"] = cases_cvm.CASES
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
+CASES["fused ops"] = [
+    c
+    for c in cases_fused.CASES
+    + cases_linalg_fused.CASES
+    + cases_attention.CASES
+    + cases_normalization_activated.CASES
+    + cases_position.CASES
+    if c.op in CONVERTED["fused ops"]
+]
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
 ]
@@ -658,6 +679,7 @@ OWN_TESTS = (
     "partial columns",
     "cvm",
     "clip_by_norm",
+    "fused ops",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
