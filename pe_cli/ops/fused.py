@@ -18,6 +18,7 @@ from ..shapes import fused as meta_rules
 from ..shapes.structured import Structured
 from .elementwise import broadcast_shape
 from .normalization import _BN_ATTRS, infer_batch_norm, bn_blocked
+from . import registry
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
 
 # activations the fused op takes: those with a gradient and no attributes of their own
@@ -254,6 +255,12 @@ DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad", DEPTHWISE_CONV + "_grad_input", DEP
 FUSION_GROUP = "fusion_group"
 
 
+def _rule_of(type_):
+    """The meta rule of the op type ``type_`` (a subgraph entry's), or None where it has no structured kernel."""
+    structured = registry.get(type_).structured
+    return None if structured is None else structured.meta
+
+
 def _check_subgraph(value):
     return isinstance(value, list) and all(isinstance(s, list) and len(s) == 6 for s in value)
 
@@ -287,6 +294,7 @@ register(
     },
     doc="Runs a chain of elementwise ops and activations (subgraph) as one op, over the labels "
     "input_names (Inputs) and output_names (Outs). Made by the enable_auto_fusion pass.",
+    structured=Structured(meta=meta_rules.fusion_group_meta_of(_rule_of), cpu=cpu_fused.FUSION_GROUP),
 )
 
 

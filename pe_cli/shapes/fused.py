@@ -8,6 +8,7 @@ bias add and relu written through their out=), "fresh" otherwise (the numpy form
 import numpy as np
 
 from ..base.activations import TABLE
+from ..base.errors import PeError
 from . import activation, elementwise, normalization, scaling
 from .structured import Meta, Spec as _Spec
 
@@ -215,3 +216,32 @@ def elemwise_act_grad_meta(attrs, ins, facts):
 
 def _out_slot(op_type):
     return "X@GRAD" if op_type.endswith("_grad") else "Out"
+
+
+# -- fusion_group: its subgraph's ops' meta rules in turn ------------------------------------------------------------
+
+
+def fusion_group_meta_of(rule_of):
+    """fusion_group's meta rule, ``rule_of(type)`` giving the meta rule of a subgraph entry's op type (None: it has
+    none; the entry's kernel, kernels/<device>/<module>.py's function, is that op's). "composed": each entry's Meta (``Meta.args``) decided on the labels' shapes and dtypes
+    in turn, its outputs in the scratch ``i:slot`` (the i-th entry's; a fresh one's arrays its own); Outs the output
+    labels' values handed over (fresh)."""
+
+    def meta(attrs, ins, facts):
+        specs = dict(zip(attrs["input_names"], ins["Inputs"]))
+        steps, scratch = [], {}
+        for i, (type_, module, function, op_ins, op_outs, op_attrs) in enumerate(attrs["subgraph"]):
+            rule = rule_of(type_)
+            if rule is None:
+                raise PeError(f"fusion_group: {type_} in subgraph ({module}.{function}) has no structured kernel")
+            inner = rule(op_attrs, {slot: specs[label] for slot, label in op_ins.items()}, _Fluid)
+            scratch.update({f"{i}:{k}": v for k, v in inner.scratch.items()})
+            if not inner.fresh:
+                left = {*inner.aliases, *inner.views}
+                scratch.update({f"{i}:{s}": v for s, v in inner.outputs.items() if s not in left})
+            specs.update({label: _Spec(*inner.outputs[slot]) for slot, label in op_outs.items()})
+            steps.append(inner)
+        outs = [(tuple(specs[label].shape), np.dtype(specs[label].dtype)) for label in attrs["output_names"]]
+        return Meta({"Outs": outs}, "composed", scratch=scratch, fresh=True, args=tuple(steps))
+
+    return meta

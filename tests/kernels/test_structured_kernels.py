@@ -388,7 +388,7 @@ CONVERTED = {
         f"{op}{g}" for op in ("identity_loss", "fused_softmax_mask") for g in ("", "_grad")
     },
     # (composed of other ops' out-kernels, list outputs, LoD: tests/kernels/test_structured_fused.py)
-    "fused ops": {"fc", "fusion_repeated_fc_relu", "fusion_squared_mat_sub", "add_position_encoding"}
+    "fused ops": {"fc", "fusion_repeated_fc_relu", "fusion_squared_mat_sub", "add_position_encoding", "fusion_group"}
     | {f"{op}{g}" for op in ("fused_elemwise_activation", "fused_elemwise_add_activation") for g in ("", "_grad")}
     | {
         f"{op}{g}"

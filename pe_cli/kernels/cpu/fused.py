@@ -12,9 +12,9 @@ block by the thread that computed it: the numbers of the unfused ops run one by 
 import numpy as np
 
 from ...shapes import fused as fused_meta, gemm as gemm_meta
-from ..fused_math import fusion_group_kernel
+from .. import kernel_of
 from ...shapes.fused import ACT_READS, BINARY
-from ..structured import adapter, fresh_output
+from ..structured import adapter, fresh_output, viewed
 from . import activation, activation_rows, batch_norm as bn, elementwise_binary, gemm, scaling, _replicas
 from .launches import by_variant
 from .runtime.loops import flat, lazy, parallel_parts, twin
@@ -210,7 +210,27 @@ fused_batch_norm_act = adapter(fused_meta.bn_act_meta, BN_ACT, "fused_batch_norm
 fused_batch_norm_act_grad = adapter(fused_meta.bn_act_grad_meta, BN_ACT_GRAD, "fused_batch_norm_act_grad")
 
 
-fusion_group = fusion_group_kernel(__package__)
+def _fusion_group(ins, outs, attrs, meta):
+    """Each subgraph entry's out-kernel in turn (its Meta ``meta.args[i]``) over the labels' values, into its scratch
+    buffers ``i:slot``; Outs the output labels' values, handed over (a copy only of an input's)."""
+    values = dict(zip(attrs["input_names"], ins["Inputs"]))
+    for i, (entry, inner) in enumerate(zip(attrs["subgraph"], meta.args)):
+        _, module, function, op_ins, op_outs, op_attrs = entry
+        inner_ins = {slot: values[label] for slot, label in op_ins.items()}
+        tag = f"{i}:"
+        given = {k[len(tag) :]: v for k, v in outs.items() if k.startswith(tag)}
+        for slot, src in inner.aliases.items():
+            given[slot] = inner_ins[src]
+        if inner.views:
+            viewed(inner, inner_ins, given)
+        kernel_of("cpu", module, function).structured[1](inner_ins, given, op_attrs, inner)
+        values.update({label: given[slot] for slot, label in op_outs.items()})
+    inputs = tuple(ins["Inputs"])
+    specs = meta.outputs["Outs"]
+    outs["Outs"] = [fresh_output(values[label], spec, inputs) for label, spec in zip(attrs["output_names"], specs)]
+
+
+FUSION_GROUP = _fusion_group
 fused_gemm_epilogue = adapter(gemm_meta.fused_gemm_meta, gemm.FUSED_GEMM, "fused_gemm_epilogue")
 fused_gemm_epilogue_grad = adapter(gemm_meta.fused_gemm_grad_meta, gemm.FUSED_GEMM_GRAD, "fused_gemm_epilogue_grad")
 
