@@ -4,7 +4,8 @@ buffers handed (the numbers of the numpy forms, to the bit), "fresh" hands over 
 
 import numpy as np
 
-from ..structured import fresh_output, fresh_outputs
+from ...shapes import linalg_fused as meta_rules
+from ..structured import adapter, fresh_output, fresh_outputs
 from .launches import by_variant
 
 
@@ -54,3 +55,6 @@ def _squared_mat_sub_fresh(ins, outs, attrs, meta):
 
 REPEATED_FC_RELU = by_variant("fusion_repeated_fc_relu_out", None, out=_repeated_fc_relu, fresh=_repeated_fc_relu_fresh)
 SQUARED_MAT_SUB = by_variant("fusion_squared_mat_sub_out", None, out=_squared_mat_sub, fresh=_squared_mat_sub_fresh)
+# (the kernels by name, for CUDA's host fallbacks: kernels/cuda/linalg_fused.py's HOST_OPS)
+fusion_repeated_fc_relu = adapter(meta_rules.repeated_fc_relu_meta, REPEATED_FC_RELU, "fusion_repeated_fc_relu")
+fusion_squared_mat_sub = adapter(meta_rules.squared_mat_sub_meta, SQUARED_MAT_SUB, "fusion_squared_mat_sub")

@@ -5,6 +5,8 @@ after them; the gradient recovers the normalized value and X from Y, then runs b
 import numpy as np
 
 from ...shapes.normalization import bn_channel_axis
+from ...shapes.normalization_activated import inplace_abn_grad_meta, inplace_abn_meta
+from ..structured import adapter
 from . import batch_norm as bn
 from .launches import by_variant
 
@@ -57,3 +59,6 @@ def _undo(ins, outs, attrs, meta):
 
 INPLACE_ABN = by_variant("inplace_abn_out", None, act=_act)
 INPLACE_ABN_GRAD = by_variant("inplace_abn_grad_out", None, undo=_undo)
+# (the kernels by name, for CUDA's host fallbacks: kernels/cuda/normalization_activated.py's HOST_OPS)
+inplace_abn = adapter(inplace_abn_meta, INPLACE_ABN, "inplace_abn")
+inplace_abn_grad = adapter(inplace_abn_grad_meta, INPLACE_ABN_GRAD, "inplace_abn_grad")
