@@ -72,7 +72,9 @@ weighted_sample_neighbors) on tools/assorted_case_bytes.py's;
 for misc (the paddle.fft ops, einsum, renorm, masked_select, segment_pool, set_value,
 unique_consecutive, viterbi_decode and their grad ops: no op cases of its own; their families' are fft, einsum,
 renormalizing, selecting, segment_pooling, slice_assignment, unique_runs, viterbi) on tools/misc_case_bytes.py's
-dtypes, layouts, attributes, refusals and steps; for norms
+dtypes, layouts, attributes, refusals and steps;
+for fused_ops (fc, the fused elementwise, batch norm, attention and matrix ops, inplace_abn,
+add_position_encoding, fusion_group: no op cases of their own) the same way on tools/fused_case_bytes.py's; for norms
 (affine_channel, lrn, norm, instance_norm, group_norm)
 the same way on tools/norm_case_bytes.py's; for linalg_lapack
 (the numpy/LAPACK linear algebra: ops/linalg_solve.py's, linalg_decomposing.py's, linalg_decomposition.py's, inverse,
@@ -207,13 +209,17 @@ def _family_cases(family):
         return []
     if family in ("norm_double_grad", "data_norm", "dequant", "merged_momentum"):
         return []  # (tools/assorted_case_bytes.py's forms alone: their op cases are in other families' files)
-    if family in (
-        "linalg_lapack",
-        "minus",
-        "clip_by_norm",
-        "div_grad_grad",
-        "misc",
-    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's, misc_case_bytes.py's forms alone)
+    if (
+        family
+        in (
+            "linalg_lapack",
+            "minus",
+            "clip_by_norm",
+            "div_grad_grad",
+            "misc",
+            "fused_ops",
+        )
+    ):  # (tools/linalg_case_bytes.py's, small_ops_case_bytes.py's, misc_case_bytes.py's, fused_case_bytes.py's forms alone)
         return []
     return importlib.import_module(f"tests.ops.cases_{family}").CASES
 
@@ -973,6 +979,8 @@ def dump(root, families, out, threads=1):
                 getattr(importlib.import_module("assorted_case_bytes"), family)(results, _record, _direct)
         if "misc" in families:
             importlib.import_module("misc_case_bytes").misc(results, _record, _direct)
+        if "fused_ops" in families:  # (the fused ops: tools/fused_case_bytes.py's forms alone)
+            importlib.import_module("fused_case_bytes").fused_ops(results, _record, _direct)
         if "fused_optimizer" in families:
             importlib.import_module("fused_update_case_bytes").fused_optimizer(results, _record, _direct)
         if "adamw" in families:

@@ -14,6 +14,9 @@ the softmax as the softmax op computes it (the shifted logits clipped at -64, as
 The gradient op reads Q, K, V and Weights (the mask is in Weights already) and writes Q@GRAD, K@GRAD
 and V@GRAD, each where the program wants it."""
 
+from ..kernels.cpu import attention as cpu_attention
+from ..shapes.attention import sdpa_grad_meta, sdpa_meta
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, register
 
 SDPA = "scaled_dot_product_attention"
@@ -101,6 +104,7 @@ register(
     doc="Out = softmax(alpha Q K^T + Mask) V per (sample, head) over Q [batch, Sq, heads, head_dim], K and "
     "V [batch, Sk, heads, head_dim]; Weights [batch, heads, Sq, Sk] the softmax. Made by the "
     "fuse_attention pass.",
+    structured=Structured(meta=sdpa_meta, cpu=cpu_attention.SDPA),
 )
 register(
     SDPA_GRAD,
@@ -111,4 +115,5 @@ register(
     infer=grads_like({"Q@GRAD": "Q", "K@GRAD": "K", "V@GRAD": "V"}),
     traits=("optional_outputs",),
     doc="Q@GRAD, K@GRAD and V@GRAD of scaled_dot_product_attention given Out@GRAD and its Weights.",
+    structured=Structured(meta=sdpa_grad_meta, cpu=cpu_attention.SDPA_GRAD),
 )

@@ -13,8 +13,12 @@ fused_gemm_epilogue is registered in fused_gemm.py."""
 
 from ..base.activations import TABLE
 from ..base.dims import known_numel
+from ..kernels.cpu import fused as cpu_fused
+from ..shapes import fused as meta_rules
+from ..shapes.structured import Structured
 from .elementwise import broadcast_shape
 from .normalization import _BN_ATTRS, infer_batch_norm, bn_blocked
+from . import registry
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
 
 # activations the fused op takes: those with a gradient and no attributes of their own
@@ -101,6 +105,7 @@ register(
     "unary(IntermediateOut); [binary, unary]: IntermediateOut = unary(Y), Out = binary(X, IntermediateOut). "
     "binary: elementwise_add or elementwise_mul; unary: an activation or scale (times `scale`). Made "
     "([act, elementwise_add]) by the fuse_elewise_add_act_ops pass.",
+    structured=Structured(meta=meta_rules.elemwise_act_meta, cpu=cpu_fused.ELEMWISE_ACT),
 )
 _infer_grads = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
@@ -120,6 +125,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_ATTRS,
     infer=_infer_grad,
+    structured=Structured(meta=meta_rules.elemwise_act_grad_meta, cpu=cpu_fused.ELEMWISE_ACT_GRAD),
 )
 
 
@@ -156,6 +162,7 @@ register(
     grad_reads=("X", "Y", "IntermediateOut", "Out"),
     traits=("optional_outputs",),
     doc="fused_elemwise_activation with elementwise_add as its binary functor (Paddle 2.x's op type).",
+    structured=Structured(meta=meta_rules.elemwise_act_meta, cpu=cpu_fused.ELEMWISE_ACT),
 )
 register(
     "fused_elemwise_add_activation_grad",
@@ -165,6 +172,7 @@ register(
     outputs=["X@GRAD?", "Y@GRAD?"],
     attrs=_ADD_ATTRS,
     infer=_infer_grad,
+    structured=Structured(meta=meta_rules.elemwise_act_grad_meta, cpu=cpu_fused.ELEMWISE_ACT_GRAD),
 )
 
 
@@ -214,6 +222,7 @@ register(
     traits=("batch_statistics",),
     doc="Y = act(batch_norm(X)), act = act_type (relu, ...); batch_norm's statistics outputs. "
     "Made by the fuse_bn_act_ops pass.",
+    structured=Structured(meta=meta_rules.bn_act_meta, cpu=cpu_fused.BN_ACT),
 )
 register(
     grad_type(FUSED_BN_ACT),
@@ -223,6 +232,7 @@ register(
     outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"],
     attrs=_BN_ACT_ATTRS,
     infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+    structured=Structured(meta=meta_rules.bn_act_grad_meta, cpu=cpu_fused.BN_ACT_GRAD),
 )
 
 
@@ -243,6 +253,12 @@ DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad", DEPTHWISE_CONV + "_grad_input", DEP
 # kernel in turn (pe_cli/kernels/fused_math.py fusion_group_kernel). Made by the pass; no gradient
 # (the program it is made in already has its backward ops).
 FUSION_GROUP = "fusion_group"
+
+
+def _rule_of(type_):
+    """The meta rule of the op type ``type_`` (a subgraph entry's), or None where it has no structured kernel."""
+    structured = registry.get(type_).structured
+    return None if structured is None else structured.meta
 
 
 def _check_subgraph(value):
@@ -278,6 +294,7 @@ register(
     },
     doc="Runs a chain of elementwise ops and activations (subgraph) as one op, over the labels "
     "input_names (Inputs) and output_names (Outs). Made by the enable_auto_fusion pass.",
+    structured=Structured(meta=meta_rules.fusion_group_meta_of(_rule_of), cpu=cpu_fused.FUSION_GROUP),
 )
 
 
@@ -324,4 +341,5 @@ register(
     },
     doc="Out = Input (flattened to [d0 * ... * d(k-1), the rest], k = in_num_col_dims) @ W + Bias, then relu "
     "when activation_type is 'relu'; Out [d0, ..., d(k-1), N]. No gradient (Fluid's has none).",
+    structured=Structured(meta=meta_rules.fc_meta, cpu=cpu_fused.FC),
 )

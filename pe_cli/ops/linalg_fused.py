@@ -6,6 +6,9 @@ no gradients; pe's CUDA kernels run the CPU ones on the host (kernels/cuda/_host
 back to its CPU kernel on a GPU place."""
 
 from ..base.dims import numel
+from ..kernels.cpu import linalg_fused as cpu_linalg_fused
+from ..shapes import linalg_fused as meta_rules
+from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 
 
@@ -35,6 +38,7 @@ register(
     infer=_infer_repeated,
     doc="fc + relu layers in a row: Out = relu(... relu(X W[0] + Bias[0]) ... W[n-1] + Bias[n-1]); "
     "ReluOut[i] is layer i's output, for each layer before the last.",
+    structured=Structured(meta=meta_rules.repeated_fc_relu_meta, cpu=cpu_linalg_fused.REPEATED_FC_RELU),
 )
 
 
@@ -57,4 +61,5 @@ register(
     lod="drop",
     doc="Out = scalar * ((X Y)^2 - (X^2)(Y^2)), squares elementwise; SquaredX = X^2, SquaredY = Y^2, "
     "SquaredXY = (X Y)^2.",
+    structured=Structured(meta=meta_rules.squared_mat_sub_meta, cpu=cpu_linalg_fused.SQUARED_MAT_SUB),
 )

@@ -2,6 +2,9 @@
 Y = act(batch_norm(X)) with act identity, leaky_relu or elu (alpha). Its gradient op reads Y, not X, as
 Fluid's (which writes Y over X): it inverts act on Y for the normalized value, and from it X's."""
 
+from ..kernels.cpu import normalization_activated as cpu_abn
+from ..shapes.normalization_activated import inplace_abn_grad_meta, inplace_abn_meta
+from ..shapes.structured import Structured
 from .define import Attr, grads_like, register
 from .normalization import _BN_ATTRS, infer_batch_norm
 
@@ -46,6 +49,7 @@ register(
     traits=("batch_statistics",),
     doc="Y = act(batch_norm(X)): batch_norm's statistics and outputs, then identity, leaky_relu (x >= 0 ? x : "
     "alpha * x) or elu (x > 0 ? x : alpha * (exp(x) - 1)).",
+    structured=Structured(meta=inplace_abn_meta, cpu=cpu_abn.INPLACE_ABN),
 )
 register(
     "inplace_abn_grad",
@@ -54,4 +58,5 @@ register(
     outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
     attrs=_ABN_ATTRS,
     infer=grads_like({"X@GRAD": "Y", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+    structured=Structured(meta=inplace_abn_grad_meta, cpu=cpu_abn.INPLACE_ABN_GRAD),
 )

@@ -1,6 +1,9 @@
 """add_position_encoding (Fluid 1.8): X plus sinusoidal position encodings, over a dense [N, M, P]
 batch or the sequences of a [T, P] LoDTensor (kernels in kernels/<device>/position.py)."""
 
+from ..kernels.cpu import position as cpu_position
+from ..shapes.position import add_position_encoding_meta
+from ..shapes.structured import Structured
 from .define import fmt_shape, register
 
 
@@ -36,4 +39,5 @@ register(
     doc="Out = alpha * X + beta * PE, PE[j, k] = sin(j / 10000^(k / (P/2 - 1))) for k < P/2 and "
     "cos(...) of k - P/2 after, j the position in its sequence (the row of a LoD sequence, or the "
     "second dim of a dense batch). The gradient is alpha * Out@GRAD.",
+    structured=Structured(meta=add_position_encoding_meta, cpu=cpu_position.ADD_POSITION_ENCODING),
 )

@@ -598,6 +598,17 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     assert out.dtype == grads["DX"].dtype == dtype
 
 
+def _bn_paths(kernel, ins, attrs, monkeypatch):
+    """(the numba loops' outputs, numpy's) of a batch norm kernel: its meta rule told the loops do not apply."""
+    from pe_cli.shapes import normalization as norm_rules
+
+    fast = kernel(ins, attrs)
+    with monkeypatch.context() as m:
+        m.setattr(norm_rules, "_bn_loops", lambda *a: False)
+        slow = kernel(ins, attrs)
+    return fast, slow
+
+
 @pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
 @pytest.mark.parametrize("shape", [(4, 3, 5, 7), (6, 4), (2, 5, 3), (1, 2, 1, 1)], ids=str)
 def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypatch):
@@ -614,7 +625,7 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
     # one value per channel: x - mean is 0 up to the rounding of the mean, which Y divides by
     # sqrt(epsilon) (x 316 here), so the paths' roundings differ by that much more
     scale = 1 / np.sqrt(attrs["epsilon"]) if x.size == c else 1.0
-    fast, slow = both_paths(normalization, normalization.batch_norm, ins, attrs, monkeypatch)
+    fast, slow = _bn_paths(normalization.batch_norm, ins, attrs, monkeypatch)
     assert_same(fast, slow, dtype, scale=scale)
     grad_ins = {
         "X": x,
@@ -624,9 +635,14 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
         "Y@GRAD": rng.normal(size=shape).astype(dtype),
     }
     for kernel in (normalization.batch_norm_grad, normalization.batch_norm_grad_param):
-        fast, slow = both_paths(normalization, kernel, grad_ins, attrs, monkeypatch)
+        fast, slow = _bn_paths(kernel, grad_ins, attrs, monkeypatch)
         assert_same(fast, slow, dtype, scale=scale)
     assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)  # inputs untouched
+
+
+def fused_kernel(op):
+    """The fused op's CPU kernel (its structured kernel's adapter: meta rule, then out-kernel)."""
+    return registry.get(op).kernel("cpu")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -636,7 +652,6 @@ def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, dev
     kernel (batch_norm, relu; relu_grad, batch_norm_grad): its gradient's sums read dy through
     relu's mask in the same order. dy holds -0.0, NaN and infinities where relu passes or stops it."""
     from pe_cli.kernels import fused_math
-    from pe_cli.kernels.cpu import fused
 
     composed = fused_math.fused_kernels(activation, elementwise, normalization)
     c, rng = shape[1], np.random.default_rng(17)  # its own seed: the draw must not follow test order
@@ -651,7 +666,7 @@ def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, dev
         "Variance": np.ones(c, dtype),
     }
     attrs = attrs_of("fused_batch_norm_act", momentum=0.8, act_type="relu")
-    fast, slow = fused.fused_batch_norm_act(ins, attrs), composed["fused_batch_norm_act"](ins, attrs)
+    fast, slow = fused_kernel("fused_batch_norm_act")(ins, attrs), composed["fused_batch_norm_act"](ins, attrs)
     assert_same(fast, slow, dtype, exact=True)
     assert (fast["Y"] == 0).any() and (fast["Y"] > 0).any()
     dy = rng.normal(size=shape).astype(dtype)
@@ -666,12 +681,12 @@ def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, dev
         "Y@GRAD": dy,
     }
     with np.errstate(invalid="ignore"):
-        fast_grad = fused.fused_batch_norm_act_grad(grad_ins, attrs)
+        fast_grad = fused_kernel("fused_batch_norm_act_grad")(grad_ins, attrs)
         slow_grad = composed["fused_batch_norm_act_grad"](grad_ins, attrs)
     assert_same(fast_grad, slow_grad, dtype, exact=True)
     clean = dict(grad_ins, **{"Y@GRAD": rng.normal(size=shape).astype(dtype)})
     assert_same(
-        fused.fused_batch_norm_act_grad(clean, attrs),
+        fused_kernel("fused_batch_norm_act_grad")(clean, attrs),
         composed["fused_batch_norm_act_grad"](clean, attrs),
         dtype,
         exact=True,
@@ -686,14 +701,16 @@ def test_fused_add_relu_of_same_shapes_is_bitwise_add_then_relu(shape, dtype, de
     of elementwise_add then relu, both outputs, over -0.0 (-0.0 + -0.0 stays -0.0, relu makes it
     +0.0), infinities that cancel into NaN and NaN; and its gradient those of relu_grad, then add's."""
     from pe_cli.kernels import fused_math
-    from pe_cli.kernels.cpu import fused
 
     composed = fused_math.fused_kernels(activation, elementwise, normalization)
     x, y = rng.normal(size=shape).astype(dtype), rng.normal(size=shape).astype(dtype)
     fx, fy = x.reshape(-1), y.reshape(-1)
     fx[:5], fy[:5] = [-0.0, np.inf, np.nan, 1.0, -np.inf], [-0.0, -np.inf, 1.0, -1.0, -np.inf]
     ins, attrs = {"X": x, "Y": y}, attrs_of("fused_elemwise_activation")
-    fast, slow = fused.fused_elemwise_activation(ins, attrs), composed["fused_elemwise_activation"](ins, attrs)
+    fast, slow = (
+        fused_kernel("fused_elemwise_activation")(ins, attrs),
+        composed["fused_elemwise_activation"](ins, attrs),
+    )
     assert fast.keys() == slow.keys() == {"Out", "IntermediateOut"}
     for slot in fast:
         np.testing.assert_array_equal(fast[slot].view(np.uint8), slow[slot].view(np.uint8), err_msg=slot)
@@ -704,7 +721,7 @@ def test_fused_add_relu_of_same_shapes_is_bitwise_add_then_relu(shape, dtype, de
         **{"Out@GRAD": rng.normal(size=shape).astype(dtype)},
     )
     assert_same(
-        fused.fused_elemwise_activation_grad(grad_ins, attrs),
+        fused_kernel("fused_elemwise_activation_grad")(grad_ins, attrs),
         composed["fused_elemwise_activation_grad"](grad_ins, attrs),
         dtype,
         exact=True,

@@ -35,8 +35,12 @@ from tests.ops import (
     cases_hashing,
     cases_filling,
     cases_elementwise,
+    cases_attention,
     cases_fused,
     cases_fused_optimizer,
+    cases_linalg_fused,
+    cases_normalization_activated,
+    cases_position,
     cases_linalg,
     cases_linalg_decomposing,
     cases_linalg_decomposition,
@@ -479,6 +483,14 @@ CONVERTED = {
     | {"c_split", "c_scatter", "alltoall", "barrier", "all_reduce", "reduce", "all_gather", "all_to_all"}
     | {"reduce_scatter", "c_wait_comm", "c_wait_compute"},
     "c_embedding": {"c_embedding", "c_embedding_grad"},
+    # (composed of other ops' out-kernels, list outputs, LoD: tests/kernels/test_structured_fused.py)
+    "fused ops": {"fc", "fusion_repeated_fc_relu", "fusion_squared_mat_sub", "add_position_encoding", "fusion_group"}
+    | {f"{op}{g}" for op in ("fused_elemwise_activation", "fused_elemwise_add_activation") for g in ("", "_grad")}
+    | {
+        f"{op}{g}"
+        for op in ("fused_batch_norm_act", "inplace_abn", "scaled_dot_product_attention")
+        for g in ("", "_grad")
+    },
 }
 CASES = {
     "activation table": [
@@ -716,6 +728,15 @@ _MISC_FILES += (cases_slice_assignment, cases_unique_runs, cases_viterbi)
 for _family in ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value"):
     CASES[_family] = [c for f in _MISC_FILES for c in f.CASES if c.op in CONVERTED[_family]]
 CASES["unique_consecutive and viterbi_decode"] = cases_unique_runs.CASES + cases_viterbi.CASES
+CASES["fused ops"] = [
+    c
+    for c in cases_fused.CASES
+    + cases_linalg_fused.CASES
+    + cases_attention.CASES
+    + cases_normalization_activated.CASES
+    + cases_position.CASES
+    if c.op in CONVERTED["fused ops"]
+]
 CASES["schedules and noisy updates"] = [
     c for c in cases_optimizer.CASES if c.op in CONVERTED["schedules and noisy updates"]
 ]
@@ -823,6 +844,7 @@ OWN_TESTS = (
     "print and assert",
     "collectives",
     "c_embedding",
+    "fused ops",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

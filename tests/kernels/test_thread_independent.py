@@ -10,10 +10,8 @@ import pytest
 
 from pe_cli.kernels.context import KernelContext
 from pe_cli.kernels.cpu import (
-    attention,
     convolution,
     elementwise,
-    fused,
     linalg as kmath,
     normalization,
     optimizer,
@@ -78,7 +76,7 @@ LN_INS = {
 
 # an attention of 32 (sample, head) pairs of [33, 16] queries and keys: over SPLIT_GEMM_MACS, so split
 QKV = {s: rng.normal(size=(8, 33, 4, 16)).astype(np.float32) for s in ("Q", "K", "V")}
-SDPA = attention.scaled_dot_product_attention(QKV, {"alpha": 0.25})
+SDPA = registry.get("scaled_dot_product_attention").kernel("cpu")(QKV, {"alpha": 0.25})
 
 KERNELS = {
     "conv2d": lambda: convolution.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
@@ -110,11 +108,11 @@ KERNELS = {
     ),
     "elementwise_add": lambda: elementwise.elementwise_add({"X": X, "Y": X[::-1]}, attrs_of("elementwise_add")),
     "sum": lambda: elementwise.sum({"X": [X, X[:, ::-1]]}, {}),
-    "fused_add_relu": lambda: fused.fused_elemwise_activation(
+    "fused_add_relu": lambda: registry.get("fused_elemwise_activation").kernel("cpu")(
         {"X": X, "Y": X[::-1]}, attrs_of("fused_elemwise_activation")
     ),
-    "attention": lambda: attention.scaled_dot_product_attention(QKV, {"alpha": 0.25}),
-    "attention_grad": lambda: attention.scaled_dot_product_attention_grad(
+    "attention": lambda: registry.get("scaled_dot_product_attention").kernel("cpu")(QKV, {"alpha": 0.25}),
+    "attention_grad": lambda: registry.get("scaled_dot_product_attention_grad").kernel("cpu")(
         dict(QKV, Weights=SDPA["Weights"], **{"Out@GRAD": QKV["Q"][::-1] * 0.5}), {"alpha": 0.25}
     ),
     "momentum": lambda: optimizer.momentum(

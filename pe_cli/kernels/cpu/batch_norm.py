@@ -98,40 +98,43 @@ def _fresh(ins, outs, attrs, meta):
         outs[slot] = fresh_output(value, meta.outputs[slot], ins.values())
 
 
-def _statistics(ins, outs, attrs):
-    """Y, and the batch's float64 mean, variance and inv_std (the scratch ``stats``), by the numba loop."""
+def _statistics(ins, outs, attrs, relu=False):
+    """Y, and the batch's float64 mean, variance and inv_std (the scratch ``stats``), by the numba loop (``relu``:
+    Y is relu of the normalized value, written in the same pass: fused_batch_norm_act's)."""
     x, y, stats = ins["X"], outs["Y"], outs["stats"]
     m, v, inv_std = stats
     parts = channel_blocks(x)
     args = (as_ncs(x), ins["Scale"], ins["Bias"], float(attrs["epsilon"]), y.reshape(x.shape[0], x.shape[1], -1))
-    args += (m, v, inv_std, False, parts)
+    args += (m, v, inv_std, relu, parts)
     loops = _norm_loops()
     (loops.bn_forward if parts == 1 else twin(loops.bn_forward, loops.bn_forward_parallel, True, *args))(*args)
     return m, v, inv_std
 
 
-def _loops(ins, outs, attrs, meta):
-    m, v, inv_std = _statistics(ins, outs, attrs)
+def _loops(ins, outs, attrs, meta, relu=False):
+    m, v, inv_std = _statistics(ins, outs, attrs, relu)
     mean, var, mom = ins["Mean"], ins["Variance"], attrs["momentum"]
     args = (mean, var, mean.dtype.type(mom), var.dtype.type(mom), 1.0 - mom, m, v, inv_std)
     args += (outs["MeanOut"], outs["VarianceOut"], outs["SavedMean"], outs["SavedVariance"])
     _norm_loops().bn_train_outputs(*args)
 
 
-def _loops_mixed(ins, outs, attrs, meta):
-    m, v, inv_std = _statistics(ins, outs, attrs)
+def _loops_mixed(ins, outs, attrs, meta, relu=False):
+    m, v, inv_std = _statistics(ins, outs, attrs, relu)
     _moving(ins, outs, attrs, m, v)
     outs["SavedMean"][...] = m  # (float64 cast to X's dtype)
     outs["SavedVariance"][...] = inv_std
 
 
-def _grad_loops(ins, outs, attrs, meta):
+def _grad_loops(ins, outs, attrs, meta, relu_out=None):
+    """(``relu_out``: Y of relu(batch_norm(X)), fused_batch_norm_act's: Y@GRAD passes where Y > 0.)"""
     x, scale, dy = ins["X"], ins["Scale"], as_ncs(ins["Y@GRAD"])
     with_x = "X@GRAD" in meta.outputs
     dx = outs["X@GRAD"].reshape(dy.shape) if with_x else dy  # (batch_norm_grad_param's: the loop writes no dx)
     parts = channel_blocks(x)
     args = (as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx)
-    args += (outs["Scale@GRAD"], outs["Bias@GRAD"], with_x, dy, False, parts)
+    relu = relu_out is not None
+    args += (outs["Scale@GRAD"], outs["Bias@GRAD"], with_x, as_ncs(relu_out) if relu else dy, relu, parts)
     loops = _norm_loops()
     (loops.bn_grad if parts == 1 else twin(loops.bn_grad, loops.bn_grad_parallel, True, *args))(*args)
 
@@ -198,6 +201,18 @@ FORWARD = by_variant(
     numpy=_numpy,
     fresh=_fresh,
 )
+
+
+def relu_loops(ins, outs, attrs, meta):
+    """batch_norm's "loops" or "loops_mixed" variant (``meta``'s) with relu in the pass that writes Y."""
+    (_loops if meta.variant == "loops" else _loops_mixed)(ins, outs, attrs, meta, relu=True)
+
+
+def relu_grad_loops(ins, outs, attrs, meta, relu_out):
+    """batch_norm_grad's "loops" variant of the gradient of relu(batch_norm(X)), Y (``relu_out``) its output."""
+    _grad_loops(ins, outs, attrs, meta, relu_out)
+
+
 GRAD = by_variant(
     "batch_norm_grad_out",
     _no_launches,

@@ -1,8 +1,8 @@
 """CPU kernels of the normalization ops (ops/normalization.py). batch_norm and its gradients are structured
-kernels (out-kernels in batch_norm.py; here the adapters over them, for the kernels made of them, and the numba
-forms with relu that fused_batch_norm_act runs); affine_channel, lrn and norm are structured kernels too (their
-out-kernels here, numpy's ufuncs written through out=); data_norm and its gradient are numpy's expressions, their
-arrays handed over as the outputs (``fresh``; rules: shapes/data_norm.py). instance_norm and
+kernels (out-kernels in batch_norm.py, with their relu forms that fused_batch_norm_act runs; here the adapters over
+them, for the kernels made of them, and bn_training_outputs, the blocked layout's); affine_channel, lrn and norm are
+structured kernels too (their out-kernels here, numpy's ufuncs written through out=); data_norm and its gradient are
+numpy's expressions, their arrays handed over as the outputs (``fresh``; rules: shapes/data_norm.py). instance_norm and
 group_norm are in normalization_groups.py."""
 
 import numpy as np
@@ -12,53 +12,14 @@ from ...shapes.normalization import (
     batch_norm_grad_meta,
     batch_norm_grad_param_meta,
     batch_norm_meta,
-    running_stats,
+    running_stats,  # noqa: F401 (named here for blocked.py)
 )
 from ..structured import adapter, fresh_kernel, fresh_output
 from . import batch_norm as bn
 from .launches import by_variant
-from .runtime.loops import is_float, lazy, twin
-
-_norm_loops = lazy("_norm_loops")
 
 
 # -- batch_norm -------------------------------------------------------------------------------------
-
-
-def by_channel_loops(x, attrs, *others):
-    """Training on float NCHW data (or [N, C]): the numba loops of _norm_loops.py."""
-    return (
-        attrs["data_layout"] != "NHWC"
-        and x.ndim >= 2
-        and x.size > 0
-        and is_float(x, *others)
-        and not running_stats(attrs)
-    )
-
-
-def batch_norm_loops(ins, attrs, relu=False):
-    """batch_norm in training by the numba loops (where ``by_channel_loops``); with ``relu``, Y is
-    relu of the normalized value, written in the same pass (fused_batch_norm_act)."""
-    x, scale, bias = ins["X"], ins["Scale"], ins["Bias"]
-    c = x.shape[1]
-    y = np.empty(x.shape, dtype=x.dtype)
-    m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
-    parts = bn.channel_blocks(x)
-    args = (
-        bn.as_ncs(x),
-        scale,
-        bias,
-        float(attrs["epsilon"]),
-        y.reshape(x.shape[0], c, -1),
-        m,
-        v,
-        inv_std,
-        relu,
-        parts,
-    )
-    loops = _norm_loops()
-    twin(loops.bn_forward, loops.bn_forward_parallel, parts > 1, *args)(*args)
-    return bn_training_outputs(ins, attrs, y, m, v, inv_std)
 
 
 def bn_training_outputs(ins, attrs, y, m, v, inv_std):
@@ -71,38 +32,6 @@ def bn_training_outputs(ins, attrs, y, m, v, inv_std):
         "SavedMean": m.astype(dt),
         "SavedVariance": inv_std.astype(dt),
     }
-
-
-def bn_grad_loops(ins, attrs, with_x, relu_out=None):
-    """batch_norm_grad by the numba loops (where ``by_channel_loops``); with ``relu_out`` (Y of
-    fused_batch_norm_act), the gradient of relu(batch_norm(X)): Y@GRAD passes where Y > 0."""
-    x, scale, dy = ins["X"], ins["Scale"], ins["Y@GRAD"]
-    c = x.shape[1]
-    dx = np.empty(x.shape, dtype=x.dtype) if with_x else np.empty((1, 1, 1), dtype=x.dtype)
-    dscale, dbias = np.empty(c), np.empty(c)
-    relu = relu_out is not None
-    dy = bn.as_ncs(dy)
-    parts = bn.channel_blocks(x)
-    args = (
-        bn.as_ncs(x),
-        dy,
-        scale,
-        ins["SavedMean"],
-        ins["SavedVariance"],
-        dx.reshape(dx.shape[0], dx.shape[1], -1),
-        dscale,
-        dbias,
-        with_x,
-        bn.as_ncs(relu_out) if relu else dy,
-        relu,
-        parts,
-    )
-    loops = _norm_loops()
-    twin(loops.bn_grad, loops.bn_grad_parallel, parts > 1, *args)(*args)
-    outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
-    if with_x:
-        outs["X@GRAD"] = dx
-    return outs
 
 
 batch_norm = adapter(batch_norm_meta, bn.FORWARD, "batch_norm")

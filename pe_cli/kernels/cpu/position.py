@@ -1,14 +1,15 @@
-"""Kernel of ops/position.py: numpy, and one numba pass (_elementwise_loops.py) for float inputs;
-``positions`` and ``encoding`` are shared with CUDA."""
+"""The CPU out-kernel of ops/position.py (a structured kernel; its meta rule: shapes/position.py): one numba pass
+(_elementwise_loops.py) for float inputs ("loop"), numpy's form otherwise ("fresh"); ``encoding`` is shared with
+CUDA."""
 
 import functools
 
 import numpy as np
 
-from ...base.errors import PeError
 from . import _replicas
-from .runtime.loops import is_float, lazy, run_in_parts
-from ...shapes.sequence import positions
+from .launches import by_variant
+from .runtime.loops import lazy, run_in_parts
+from ..structured import fresh_output
 
 _elementwise = lazy("_elementwise_loops")
 
@@ -30,27 +31,32 @@ def _scaled_table(length, size, beta):
     return table
 
 
-def add_position_encoding(ins, attrs, ctx):
+def _table(x, attrs, meta):
+    """beta times the encodings of each row's position (of the dense batch's M positions)."""
+    pos, length = meta.args
+    table = _scaled_table(length, x.shape[-1], float(attrs["beta"]))
+    return table if pos is None else table[pos]
+
+
+def _loop(ins, outs, attrs, meta):
     x = ins["X"]
-    size, alpha, beta = x.shape[-1], x.dtype.type(attrs["alpha"]), float(attrs["beta"])
-    if ctx.lod.get("X"):
-        pos = positions(x.shape, ctx)
-        pe = _scaled_table(int(pos.max(initial=0)) + 1, size, beta)[pos]
-    else:
-        if x.ndim != 3:
-            raise PeError(f"add_position_encoding: X {list(x.shape)} must be 3-D, or a 2-D LoDTensor")
-        pe = _scaled_table(x.shape[1], size, beta)
-    if is_float(x) and x.size:  # one pass (_elementwise_loops.py): the same bits
-        out, rows = np.empty(x.shape, x.dtype), (-1, size)
-        run_in_parts(
-            _elementwise(),
-            "add_table_rows",
-            x.size,
-            np.ascontiguousarray(x).reshape(rows),
-            alpha,
-            np.ascontiguousarray(pe),
-            out.reshape(rows),
-            replica=_replicas.add_table_rows,
-        )
-        return {"Out": out}
-    return {"Out": (x * alpha + pe).astype(x.dtype, copy=False)}
+    rows = (-1, x.shape[-1])
+    run_in_parts(
+        _elementwise(),
+        "add_table_rows",
+        x.size,
+        np.ascontiguousarray(x).reshape(rows),
+        x.dtype.type(attrs["alpha"]),
+        np.ascontiguousarray(_table(x, attrs, meta)),
+        outs["Out"].reshape(rows),
+        replica=_replicas.add_table_rows,
+    )
+
+
+def _fresh(ins, outs, attrs, meta):
+    x = ins["X"]
+    out = (x * x.dtype.type(attrs["alpha"]) + _table(x, attrs, meta)).astype(x.dtype, copy=False)
+    outs["Out"] = fresh_output(out, meta.outputs["Out"], (x,))
+
+
+ADD_POSITION_ENCODING = by_variant("add_position_encoding_out", None, loop=_loop, fresh=_fresh)
