@@ -96,6 +96,8 @@ and their grad ops on tools/rnn_transducer_rows_case_bytes.py's modes, dtypes, l
 for host (no op cases of its own: dependencies', tensor_storage's, printing's and assertions'), the dependency ops,
 transfer_dtype, coalesce_tensor, delete_var, feed, fetch, print, assert, save(_combine) and load(_combine) through
 their kernels and executor steps on tools/host_case_bytes.py's dtypes, layouts, attributes, LoDs, files and refusals;
+for control_flow, its tensor-array, mask and branch ops the same way and its block ops through tests' programs on
+tools/control_flow_case_bytes.py's;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -988,6 +990,8 @@ def dump(root, families, out, threads=1):
                 getattr(importlib.import_module("rnn_transducer_rows_case_bytes"), family)(results, _record, _direct)
         if "host" in families:  # (no op cases of its own: dependencies', tensor_storage's, printing's, assertions')
             importlib.import_module("host_case_bytes").host(results, _record, _direct)
+        if "control_flow" in families:  # (its op cases, and tools/control_flow_case_bytes.py's forms and programs)
+            importlib.import_module("control_flow_case_bytes").control_flow(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 
