@@ -130,7 +130,7 @@ def split_lod_tensor_meta(attrs, ins, facts):
     """OutTrue, OutFalse: X's rows the mask picks; a mask of another count of X's sequences of LoD level ``level``
     (rows, where X has none) is refused (one line)."""
     x, mask, lod, level = ins["X"], ins["Mask"], facts.lod.get("X") or [], attrs.get("level", 0)
-    count = len(lod[level]) - 1 if level < len(lod) else len(x)
+    count = len(lod[level]) - 1 if level < len(lod) else (x.shape[0] if x.shape else len(x))  # (0-D: numpy's refusal)
     rows = int(np.prod(mask.shape, dtype=np.int64))
     if rows != count:
         raise PeError(
@@ -142,7 +142,7 @@ def split_lod_tensor_meta(attrs, ins, facts):
 def merge_lod_tensor_meta(attrs, ins, facts):
     """Out: rows of InTrue's and InFalse's (an empty InTrue's rows may have a placeholder width: InFalse's)."""
     t, f = ins["InTrue"], ins["InFalse"]
-    ref = t if len(t) else f
+    ref = t if t.shape and t.shape[0] else f  # (a 0-D InTrue: refused by the out-kernel, as before)
     return Meta({"Out": ((-1,) + tuple(ref.shape[1:]), np.result_type(t.dtype, f.dtype))}, "merge", fresh=True)
 
 

@@ -120,3 +120,23 @@ def test_a_devices_zeros_reach_the_out_kernel_through_the_kernel_by_name():
     a, b = np.ones((2, 2)), np.ones(3)
     outs = kernel({"X": [a, b], "Mask": np.array([0], np.int32), "Out@GRAD": a * 2}, {}, KernelContext(), zeros)
     assert made == [(3,)] and (outs["X@GRAD"][1] == 5.0).all() and outs["X@GRAD"][0] is not a
+
+
+@pytest.mark.parametrize(
+    "op, ins",
+    [
+        ("split_lod_tensor", {"X": np.ones((3, 2)), "Mask": np.ones((3, 1), bool)}),
+        ("merge_lod_tensor", {"Mask": np.ones((3, 1), bool), "InTrue": np.ones((3, 2)), "InFalse": np.ones((0, 5))}),
+        ("merge_lod_tensor", {"Mask": np.zeros((2, 1), bool), "InTrue": np.ones((0, 1)), "InFalse": np.ones((2, 4))}),
+        ("select_output", {"X": np.ones((2, 3), np.float32), "Mask": np.array([0], np.int32)}),
+        ("is_empty", {"X": np.ones((0, 3))}),
+    ],
+)
+def test_the_tensor_rules_read_shapes_and_dtypes_only(op, ins):
+    """A rule given Specs (a planned step's) decides what it decides given the arrays."""
+    from pe_cli.shapes.structured import Spec
+
+    attrs, ctx = _attrs(op), KernelContext(lod={}, output_counts={"Out": 2})
+    meta = registry.get(op).structured.meta
+    specs = {slot: Spec(v.shape, v.dtype) for slot, v in ins.items()}
+    assert meta(attrs, specs, ctx) == meta(attrs, ins, ctx)
