@@ -343,7 +343,10 @@ def _steps(results):
             elif op == "distribute_fpn_proposals":
                 feeds = {"b": _boxes(f"st|{j}", (8,), 10.0)}
             else:
-                feeds = {"b": _boxes(f"st|{j}", (2, 9)), "s": _u(f"st|s|{j}", (2, 3, 9), lo=0, hi=(0.1, 0.3, 0.9, 0.5)[j])}
+                feeds = {
+                    "b": _boxes(f"st|{j}", (2, 9)),
+                    "s": _u(f"st|s|{j}", (2, 3, 9), lo=0, hi=(0.1, 0.3, 0.9, 0.5)[j]),
+                }
             values = Values(feeds, {"b": [[0, 3, 8]]} if op == "distribute_fpn_proposals" else {})
             key = f"step|{n}|{op}|{j}"
             try:

@@ -100,6 +100,8 @@ transfer_dtype, coalesce_tensor, delete_var, feed, fetch, print, assert, save(_c
 their kernels and executor steps on tools/host_case_bytes.py's dtypes, layouts, attributes, LoDs, files and refusals;
 for collectives, the ring collective ops (Fluid's and Paddle 2.x's), c_embedding and its gradient the same way on
 tools/collectives_case_bytes.py's dtypes, layouts, nranks, PADDLE_TRAINERS_NUM settings and refusals;
+for control_flow, its tensor-array, mask and branch ops the same way and its block ops through tests' programs on
+tools/control_flow_case_bytes.py's;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -1000,6 +1002,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("host_case_bytes").host(results, _record, _direct)
         if "collectives" in families:  # (also the ring collectives and c_embedding: collectives_case_bytes.py's forms)
             importlib.import_module("collectives_case_bytes").collectives(results, _record, _direct)
+        if "control_flow" in families:  # (its op cases, and tools/control_flow_case_bytes.py's forms and programs)
+            importlib.import_module("control_flow_case_bytes").control_flow(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

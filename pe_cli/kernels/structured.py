@@ -226,14 +226,16 @@ def step_kernel(meta, out_kernel, name, check=None, lod=False):
 
 
 def adapter(meta, out_kernel, name):
-    """The op's ``kernel(ins, attrs, ctx=NO_CONTEXT)`` over its meta rule and out-kernel."""
+    """The op's ``kernel(ins, attrs, ctx=NO_CONTEXT, *args)`` over its meta rule and out-kernel; ``args`` (and
+    keywords), for an out-kernel that takes the context, after it: a device's own arithmetic for a driver both
+    devices share (the control-flow ops' sums and zeros, CUDA's ``with_args``)."""
     told = getattr(out_kernel, "takes_context", False)
 
-    def kernel(ins, attrs, ctx=NO_CONTEXT):
+    def kernel(ins, attrs, ctx=NO_CONTEXT, *args, **kwargs):
         decided = meta(attrs, ins, ctx)
         outs = allocate(decided, ins, ctx.inplace or ctx.update_in_place)
         if told:
-            out_kernel(ins, outs, attrs, decided, ctx)
+            out_kernel(ins, outs, attrs, decided, ctx, *args, **kwargs)
         else:
             out_kernel(ins, outs, attrs, decided)
         return _outputs(decided, outs)

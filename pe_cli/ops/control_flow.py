@@ -10,7 +10,11 @@ The tensor array ops are registered in control_flow_arrays.py, IfElse's and sele
 control_flow_branches.py."""
 
 from ..base.dtypes import is_float
-from .define import Attr, fmt_shape, grad_var_name, is_int, register
+from ..kernels.cpu import control_flow as cpu_blocks
+from ..kernels.cpu import control_flow_branches as cpu_branches
+from ..kernels.cpu import recurrent_steps as cpu_steps
+from ..shapes import control_flow as metas
+from .define import Attr, Structured, fmt_shape, grad_var_name, is_int, register
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
 _NAMES = Attr(list)
@@ -92,6 +96,7 @@ register(
         "is_test": False,
         "skip_eager_deletion_vars": _UNSET,
     },
+    structured=Structured(meta=metas.while_meta, cpu=cpu_blocks.while_out, python=True),
     doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
     "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
     "an error naming the loop's source line after max_iterations iterations.",
@@ -105,6 +110,7 @@ register(
     inputs=["X*", "StepScopes", "Out@GRAD*"],
     outputs=["X@GRAD*"],
     attrs=_GRAD_ATTRS,
+    structured=Structured(meta=metas.while_grad_meta, cpu=cpu_blocks.while_grad_out, python=True),
     doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
     "first, each grad op seeing the values the body's overwritten variables had at its forward op.",
 )
@@ -118,6 +124,9 @@ register(
     outputs=["Input@GRAD*", "PreOut@GRAD*"],
     attrs=_GRAD_ATTRS,
     traits=("unset_inputs",),
+    structured=Structured(
+        meta=metas.conditional_block_grad_meta, cpu=cpu_blocks.conditional_block_grad_out, python=True
+    ),
     doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
     "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read; an output of a "
     "block that did not run, which cond's select_input did not pick, has no gradient).",
@@ -134,6 +143,7 @@ register(
     inputs=["Cond*", "Input*"],
     outputs=["Out*", "Scope"],
     attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
+    structured=Structured(meta=metas.conditional_block_meta, cpu=cpu_blocks.conditional_block_out, python=True),
     doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
     "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
     "(unchanged when the block does not run).",
@@ -148,6 +158,7 @@ register(
     inputs=["Cond*", "Input*"],
     outputs=["Out*", "Scope"],
     attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
+    structured=Structured(meta=metas.conditional_block_meta, cpu=cpu_blocks.conditional_block_out, python=True),
     doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
     "conditional_block): the same run, no gradient.",
 )
@@ -183,6 +194,7 @@ register(
     inputs=["Input*", "Reads*"],
     outputs=["Out*", "Scope?"],
     attrs={"sub_block": _BLOCK, "backward_block": Attr(-1, is_int, "a block index, or -1 (none yet)")},
+    structured=Structured(meta=metas.pylayer_meta, cpu=cpu_blocks.pylayer_out, python=True),
     doc="Paddle 2.x's static PyLayer: runs its block (sub_block: the forward ops, built by Python) once in a "
     "child scope; Input: the inputs it was given, Reads: what else it reads from outside (parameters: "
     "no gradient, as Paddle's), Out: what it writes there. Its gradient is not derived: pylayer_grad "
@@ -197,6 +209,7 @@ register(
     inputs=["Input*", "Out@GRAD*"],
     outputs=["Input@GRAD*"],
     attrs={"sub_block": _BLOCK, "seeds": _NAMES, "wanted": _NAMES},
+    structured=Structured(meta=metas.pylayer_grad_meta, cpu=cpu_blocks.pylayer_grad_out, python=True),
     doc="The gradient of pylayer: runs its backward block once with each Out's gradient under the name "
     "seeds gives it (Out's name + @GRAD); Input@GRAD are the values the block wrote under the names "
     "wanted gives (Input's name + @GRAD), zeros where it wrote none.",
@@ -284,6 +297,7 @@ register(
     infer=_infer_recurrent,
     grad=_grad_recurrent,
     grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
+    structured=Structured(meta=metas.recurrent_meta, cpu=cpu_steps.recurrent_out, python=True),
     doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
     "the variable of inputs[i]'s name is inputs[i][t]), each step in a child scope kept in step_scopes; "
     "memory ex_states[j] starts as initial_states[j] and takes the block's states[j] after each step; "
@@ -315,6 +329,7 @@ register(
         "parameter_grads": _NAMES,
     },
     infer=_infer_recurrent_grad,
+    structured=Structured(meta=metas.recurrent_grad_meta, cpu=cpu_steps.recurrent_grad_out, python=True),
     doc="The gradient of recurrent: runs its block (the step block's grad ops) over the kept step "
     "scopes from the last step to the first, carrying the memories' gradients back.",
 )
@@ -332,6 +347,7 @@ register(
     lod="drop",
     infer=_infer_is_empty,
     traits=("result_0d_in_paddle2",),
+    structured=Structured(meta=metas.is_empty_meta, cpu=cpu_branches.is_empty_out),
     doc="Out = whether X holds no element (bool [1]; 0-D in a Paddle 2.x program); a decoding loop stops on an empty beam.",
 )
 
@@ -348,6 +364,7 @@ register(
     lod="drop",
     infer=_infer_get_places,
     attrs={"device_count": 0, "device_type": Attr("AUTO", choices=("AUTO", "CPU", "CUDA"))},
+    structured=Structured(meta=metas.get_places_meta, cpu=cpu_branches.get_places_out),
     doc="Out = the places of device_type (AUTO: the device it runs on), the first device_count of them "
     "(0: all CPU places; one CUDA place); a PLACE_LIST variable (Fluid's deprecated get_places layer).",
 )

@@ -2,7 +2,9 @@
 create_array, write_to_array, read_from_array, lod_array_length, tensor_array_to_tensor and their
 gradients. Their kernels are the family's (pe_cli/kernels/<device>/control_flow.py)."""
 
-from .define import register, renamed
+from ..kernels.cpu import control_flow_arrays as cpu_arrays
+from ..shapes import control_flow as metas
+from .define import Structured, register, renamed
 
 
 # -- tensor arrays (a LoDTensorArray's value is a Python list of tensors) --------------------------
@@ -20,6 +22,7 @@ register(
     lod="drop",
     attrs={"dtype": "float32"},
     infer=_infer_array,
+    structured=Structured(meta=metas.create_array_meta, cpu=cpu_arrays.create_array_out, python=True),
     doc="Out = an empty tensor array. pe's programs before it built Fluid's had it; Fluid's create_array "
     "layer makes the variable only (write_to_array starts an array that has no value).",
 )
@@ -59,6 +62,7 @@ register(
     infer=_infer_array_write,
     grad=_grad_array_write,
     grad_reads=("X", "I"),
+    structured=Structured(meta=metas.write_to_array_meta, cpu=cpu_arrays.write_to_array_out, python=True),
     doc="Out[I] = X (and its LoD), in place: Out is the array it had (a new one when it had none), grown "
     "with empty slots as needed (Fluid's op behind layers.array_write).",
 )
@@ -86,6 +90,7 @@ register(
     infer=_infer_array_read,
     grad=_grad_array_read,
     grad_reads=("X", "I"),
+    structured=Structured(meta=metas.read_from_array_meta, cpu=cpu_arrays.read_from_array_out, python=True),
     doc="Out = X[I], with the LoD it was written with (Fluid's op behind layers.array_read); where slot I is "
     "out of range or never written: zeros shaped like X_W with its LoD when X_W is given (write_to_array's "
     "gradient), else an error naming the array and the index.",
@@ -99,6 +104,7 @@ register(
     lod="drop",
     outputs=["X@GRAD?", "Array@GRAD?"],
     infer=_infer_array_grad,
+    structured=Structured(meta=metas.array_write_grad_meta, cpu=cpu_arrays.array_write_grad_out, python=True),
     doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD (the array before the write) = "
     "Out@GRAD without slot I.",
 )
@@ -108,6 +114,7 @@ register(
     inputs=["Array", "I", "Out@GRAD"],
     lod="drop",
     outputs=["Array@GRAD"],
+    structured=Structured(meta=metas.array_read_grad_meta, cpu=cpu_arrays.array_read_grad_out, python=True),
     doc="Array@GRAD: Out@GRAD at slot I, no gradient elsewhere.",
 )
 
@@ -123,6 +130,7 @@ register(
     outputs=["Out"],
     lod="drop",
     infer=_infer_array_length,
+    structured=Structured(meta=metas.lod_array_length_meta, cpu=cpu_arrays.lod_array_length_out),
     doc="Out = the number of slots of the array X (int64 [1]; Fluid's op behind layers.array_length).",
 )
 
@@ -161,6 +169,7 @@ register(
     infer=_infer_array_to_tensor,
     grad=_grad_array_to_tensor,
     grad_reads=("X",),
+    structured=Structured(meta=metas.tensor_array_to_tensor_meta, cpu=cpu_arrays.tensor_array_to_tensor_out),
     doc="Out = the array's tensors concatenated (use_stack: stacked) along axis; OutIndex = each one's "
     "size along axis.",
 )
@@ -171,5 +180,6 @@ register(
     outputs=["X@GRAD"],
     lod="drop",
     attrs={"axis": 0, "use_stack": False},
+    structured=Structured(meta=metas.tensor_array_to_tensor_grad_meta, cpu=cpu_arrays.tensor_array_to_tensor_grad_out),
     doc="X@GRAD: Out@GRAD cut back into the array's tensors.",
 )

@@ -2,7 +2,9 @@
 (split_lod_tensor, merge_lod_tensor), and select_input / select_output, one of several variables
 picked by a Mask. Their kernels are the family's (pe_cli/kernels/<device>/control_flow.py)."""
 
-from .define import grads_like, register
+from ..kernels.cpu import control_flow_branches as cpu_branches
+from ..shapes import control_flow as metas
+from .define import Structured, grads_like, register
 
 
 # -- IfElse: rows split by a mask, merged back ------------------------------------------------------
@@ -33,6 +35,7 @@ register(
     infer=_infer_split,
     grad=_grad_split,
     grad_reads=("Mask",),
+    structured=Structured(meta=metas.split_lod_tensor_meta, cpu=cpu_branches.split_lod_tensor_out),
     doc="OutTrue = the sequences of X's LoD level `level` (rows, without LoD) where Mask ([count, 1] bool) "
     "holds, OutFalse = the others (IfElse), with their LoD.",
 )
@@ -62,6 +65,7 @@ register(
     infer=_infer_merge,
     grad=_grad_merge,
     grad_reads=("Mask",),
+    structured=Structured(meta=metas.merge_lod_tensor_meta, cpu=cpu_branches.merge_lod_tensor_out),
     doc="Out: sequences of LoD level `level` (rows, without LoD) from InTrue where Mask holds and from "
     "InFalse elsewhere, in Mask's order (IfElse), with their LoD.",
 )
@@ -75,6 +79,7 @@ register(
     needs_lod=True,
     attrs={"level": 0},
     infer=_infer_merge,
+    structured=Structured(meta=metas.merge_lod_tensor_meta, cpu=cpu_branches.merge_lod_tensor_out),
     doc="merge_lod_tensor for inference programs (no gradient).",
 )
 
@@ -113,6 +118,7 @@ register(
     infer=_infer_select_input,
     grad=_grad_select_input,
     grad_reads=("X", "Mask"),
+    structured=Structured(meta=metas.select_input_meta, cpu=cpu_branches.select_input_out),
     doc="Out = X[Mask] (Mask: int32 [1]); the other X's may have no value (a branch that did not run).",
 )
 register(
@@ -125,6 +131,7 @@ register(
     grad=_grad_select_output,
     grad_reads=("Mask",),
     traits=("output_counts",),
+    structured=Structured(meta=metas.select_output_meta, cpu=cpu_branches.select_output_out),
     doc="Out[Mask] = X (Mask: int32 [1]); the other outputs are given no value.",
 )
 register(
@@ -135,6 +142,7 @@ register(
     lod="drop",
     infer=grads_like({"X@GRAD": "X"}),
     traits=("unset_inputs",),
+    structured=Structured(meta=metas.select_input_grad_meta, cpu=cpu_branches.select_input_grad_out),
     doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value (none for those without: a "
     "branch that did not run).",
 )
@@ -144,5 +152,6 @@ register(
     inputs=["Mask", "Out@GRAD*"],
     outputs=["X@GRAD"],
     lod="drop",
+    structured=Structured(meta=metas.select_output_grad_meta, cpu=cpu_branches.select_output_grad_out),
     doc="X@GRAD = Out@GRAD[Mask].",
 )

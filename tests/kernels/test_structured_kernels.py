@@ -90,6 +90,7 @@ from tests.ops import (
     cases_pointwise_math,
     cases_primitive,
     cases_printing,
+    cases_control_flow,
     cases_random,
     cases_sampling,
     cases_selecting,
@@ -491,6 +492,14 @@ CONVERTED = {
         for op in ("fused_batch_norm_act", "inplace_abn", "scaled_dot_product_attention")
         for g in ("", "_grad")
     },
+    # (the values themselves put, fresh; the ops that hold tensor arrays or run a block marked ``python``:
+    # tests/kernels/test_structured_control_flow.py)
+    "tensor arrays": {"create_array", "write_to_array", "read_from_array", "array_write_grad", "array_read_grad"}
+    | {"lod_array_length", "tensor_array_to_tensor", "tensor_array_to_tensor_grad"},
+    "branches and masks": {"split_lod_tensor", "merge_lod_tensor", "merge_lod_tensor_infer", "is_empty", "get_places"}
+    | {f"select_{io}{g}" for io in ("input", "output") for g in ("", "_grad")},
+    "block ops": {"while", "while_grad", "conditional_block", "conditional_block_infer", "conditional_block_grad"}
+    | {"pylayer", "pylayer_grad", "recurrent", "recurrent_grad"},
 }
 CASES = {
     "activation table": [
@@ -716,6 +725,7 @@ CASES["tensor storage"] = cases_tensor_storage.CASES
 CASES["print and assert"] = cases_printing.CASES + cases_assertions.CASES
 CASES["collectives"] = cases_collectives.CASES + [c for c in cases_ring_collectives.CASES if c.op != "c_embedding"]
 CASES["c_embedding"] = [c for c in cases_ring_collectives.CASES if c.op == "c_embedding"]
+CASES["branches and masks"] = cases_control_flow.CASES
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["rnn"] = cases_rnn.CASES
@@ -747,6 +757,7 @@ CASES["tdm"] = cases_tdm.CASES
 # the GEMM ops' too, whose gradients read more than X and Out; dropout's, its draws seeded alike for each fill;
 # the lookups', whose Ids stay ints)
 OWN_TESTS = (
+    "branches and masks",
     "softmax_with_cross_entropy",
     "gemm",
     "dropout",

@@ -1,4 +1,5 @@
-"""Kernels of the recurrent op (StaticRNN) and its gradient, for any device: the step block runs on
+"""Out-kernels of the recurrent op (StaticRNN) and its gradient (meta rules: shapes/control_flow.py; their
+kernels by name: control_flow.py's adapters), for any device: the step block runs on
 the op's device through the BlockRunner (its context's ``block``); the time slices and the stacked outputs
 and gradients are handled on the host, moved with ``to_device``/``to_host`` (the identity on the CPU;
 the CUDA module passes its runtime's)."""
@@ -20,7 +21,7 @@ def _accumulate(total, g):
         total += g
 
 
-def recurrent(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+def recurrent_out(ins, outs, attrs, meta, ctx, to_device=_same, to_host=np.asarray):
     block = ctx.block
     env = block.env(ins, ctx.lod)
     xs = [to_host(x) for x in ins.get("inputs") or []]
@@ -45,10 +46,10 @@ def recurrent(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
         scopes.append(scope)
     if attrs["reverse"]:
         outputs = [out[::-1] for out in outputs]
-    return {"outputs": [to_device(np.stack(out)) for out in outputs], "step_scopes": scopes}
+    outs["outputs"], outs["step_scopes"] = [to_device(np.stack(out)) for out in outputs], scopes
 
 
-def recurrent_grad(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+def recurrent_grad_out(ins, outs, attrs, meta, ctx, to_device=_same, to_host=np.asarray):
     block = ctx.block
     scopes = ins["step_scopes"]
     out_grads = [to_host(g) for g in ins.get("outputs@GRAD") or []]
@@ -71,8 +72,10 @@ def recurrent_grad(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
         for j, name in enumerate(attrs["parameter_grads"]):
             if name:
                 _accumulate(p_grads[j], to_host(scope[name]))
-    return {
-        "inputs@GRAD": [to_device(g) for g in x_grads],
-        "initial_states@GRAD": state_grads,
-        "parameters@GRAD": [to_device(g) for g in p_grads],
-    }
+    outs["inputs@GRAD"] = [to_device(g) for g in x_grads]
+    outs["initial_states@GRAD"] = state_grads
+    outs["parameters@GRAD"] = [to_device(g) for g in p_grads]
+
+
+recurrent_out.takes_context = recurrent_grad_out.takes_context = True  # (the block run; the device's copies)
+recurrent_out.launches = recurrent_grad_out.launches = None
