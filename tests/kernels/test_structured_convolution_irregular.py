@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from op_test import _attrs_with_defaults
+from pe_cli.base.errors import PeError
 from pe_cli.executor.plan import Values, run_step
 from pe_cli.kernels.context import KernelContext
 from pe_cli.ops import registry
@@ -59,6 +60,10 @@ def test_out_kernels_fill_what_they_are_handed(case, dtype):
             np.testing.assert_allclose(outs[slot], want, rtol=max(case.rtol, 1e-5), atol=max(case.atol, 1e-6))
     grad = registry.get(case.op + "_grad")
     gins = _grad_inputs(grad, ins, outs)
+    if case.id == "spp_x_below_its_bins":  # (its gradient refused, as Paddle 2.6.2 refuses it)
+        with pytest.raises(PeError, match="too small for pyramid_height=3"):
+            _run(grad.type, gins, attrs, ctx)
+        return
     every = _run(grad.type, gins, attrs, ctx)
     _same_bits(every, grad.kernel("cpu")(dict(gins), dict(attrs), ctx))
     assert set(every) == {s + "@GRAD" for s in ins if s + "@GRAD" in {o.name for o in grad.outputs}}
