@@ -96,6 +96,8 @@ and their grad ops on tools/rnn_transducer_rows_case_bytes.py's modes, dtypes, l
 for host (no op cases of its own: dependencies', tensor_storage's, printing's and assertions'), the dependency ops,
 transfer_dtype, coalesce_tensor, delete_var, feed, fetch, print, assert, save(_combine) and load(_combine) through
 their kernels and executor steps on tools/host_case_bytes.py's dtypes, layouts, attributes, LoDs, files and refusals;
+for dist (the op cases of distributed and py_func), the parameter-server, parameter-service, reader and py_func ops
+the same way on tools/dist_case_bytes.py's dtypes, ids, row-sparse tables, attributes and refusals;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -166,6 +168,8 @@ def _family_cases(family):
     """The op cases of ``family``: tests/ops/cases_<family>.py's, and for softmax cases_activation's of its ops."""
     if family == "host":
         return []
+    if family == "dist":  # (tools/dist_case_bytes.py's forms; its op cases: distributed's and py_func's)
+        return [c for f in ("distributed", "py_func") for c in importlib.import_module(f"tests.ops.cases_{f}").CASES]
     if family == "softmax":
         return [c for c in importlib.import_module("tests.ops.cases_activation").CASES if c.op in _SOFTMAX_OPS]
     if family == "reshaping":  # (their op cases in three files: manipulation's, flattening's, tensor attributes')
@@ -988,6 +992,8 @@ def dump(root, families, out, threads=1):
                 getattr(importlib.import_module("rnn_transducer_rows_case_bytes"), family)(results, _record, _direct)
         if "host" in families:  # (no op cases of its own: dependencies', tensor_storage's, printing's, assertions')
             importlib.import_module("host_case_bytes").host(results, _record, _direct)
+        if "dist" in families:  # (the op cases: distributed's and py_func's, named beside it)
+            importlib.import_module("dist_case_bytes").dist(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 
