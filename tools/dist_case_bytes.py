@@ -211,7 +211,57 @@ def _services(results, record):
     )
 
 
+def _arrays(results, record):
+    """lod_tensor_to_array and array_to_lod_tensor over rank tables of lod_rank_table, dtypes and LoDs (a level
+    below the ranked one too), the array made back into a tensor; an array of no tensor refused."""
+    from pe_cli.base.tensor_array import TensorArray
+    from pe_cli.kernels.context import KernelContext
+    from pe_cli.ops import registry
+
+    table_of = registry.get("lod_rank_table").kernel("cpu")
+    to_array = registry.get("lod_tensor_to_array").kernel("cpu")
+    for dt in ("float32", "float64", "int64"):
+        for n, (rows, lod) in enumerate(
+            [(9, [[0, 2, 7, 7, 9]]), (9, [[0, 1, 3], [0, 2, 5, 6, 9]]), (4, [[0, 1, 2, 3, 4]]), (0, [[0, 0]])]
+        ):
+            x = (np.arange(rows * 3).reshape(rows, 3) * 1.5 - 4).astype(dt)
+            for level in range(len(lod)):
+                table = table_of({"X": x}, {"level": level}, KernelContext(lod={"X": lod}))["Out"]
+                key = f"{dt}|{n}|{level}"
+                _run(
+                    results,
+                    record,
+                    "lod_tensor_to_array",
+                    key,
+                    lambda x=x, table=table: {"X": x, "RankTable": table},
+                    ctx=lambda lod=lod: KernelContext(lod={"X": lod}),
+                )
+                array = to_array({"X": x, "RankTable": table}, {}, KernelContext(lod={"X": lod}))["Out"]
+                plain = TensorArray(list(array))  # (no LoDs: the rows' one gather)
+
+                def back(array=array, table=table):
+                    return {"X": TensorArray(list(array), list(array.lods)), "RankTable": table}
+
+                _run(results, record, "array_to_lod_tensor", key, back)
+                _run(
+                    results,
+                    record,
+                    "array_to_lod_tensor",
+                    key + "|plain",
+                    lambda a=plain, t=table: {"X": a, "RankTable": t},
+                )
+        table = table_of({"X": np.zeros((2, 1))}, {"level": 0}, KernelContext(lod={"X": [[0, 2]]}))["Out"]
+        _run(
+            results,
+            record,
+            "array_to_lod_tensor",
+            f"{dt}|none",
+            lambda t=table: {"X": TensorArray([None]), "RankTable": t},
+        )
+
+
 def dist(results, record, direct=None):
+    _arrays(results, record)
     _ids_ops(results, record)
     _lookup_sparse(results, record)
     _py_func(results, record)

@@ -28,6 +28,7 @@ from tests.ops import (
     cases_cumulative,
     cases_dependencies,
     cases_diagonals,
+    cases_distributed,
     cases_dropout,
     cases_embedding,
     cases_graph_sampling,
@@ -75,6 +76,7 @@ from tests.ops import (
     cases_momentum,
     cases_normalization,
     cases_numerics,
+    cases_py_func,
     cases_pyramid_hash,
     cases_rank_attention,
     cases_optimizer,
@@ -326,7 +328,8 @@ CONVERTED = {
     | {"fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc"}
     | {"max_sequence_len", "shrink_rnn_memory", "shrink_rnn_memory_grad", "rnn_memory_helper", "rnn_memory_helper_grad"}
     | {"reorder_lod_tensor_by_rank", "reorder_lod_tensor_by_rank_grad"},
-    # (lod_rank_table, lod_tensor_to_array, array_to_lod_tensor: a rank table or a tensor array out or in, not converted)
+    # (lod_rank_table: a rank table out, no tensor, not converted; lod_tensor_to_array and array_to_lod_tensor, a
+    # tensor array out or in, fresh: "rank table arrays", tests/kernels/test_structured_dist.py)
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
     "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
@@ -468,6 +471,16 @@ CONVERTED = {
     "feed and fetch": {"feed", "fetch"},
     "print and assert": {"print", "assert"},
     "tensor files": {"load", "load_combine", "save", "save_combine"},
+    # (the trainer's id and table ops into buffers handed; the ops that talk to servers, read from Python readers or
+    # call Python marked ``python``: tests/kernels/test_structured_dist.py)
+    "ids and sparse tables": {"split_ids", "merge_ids", "ref_by_trainer_id", "lookup_sparse_table"},
+    "parameter server": {"send", "send_barrier", "recv", "fetch_barrier", "listen_and_serv", "prefetch"}
+    | {"distributed_lookup_table", "checkpoint_notify", "recv_save", "fl_listen_and_serv"},
+    "parameter services": {"pull_box_sparse", "push_box_sparse", "pull_sparse", "push_sparse", "pull_sparse_v2"}
+    | {"push_sparse_v2", "push_dense"},
+    "readers": {"create_py_reader", "create_double_buffer_reader", "read"},
+    "py_func": {"py_func"},
+    "rank table arrays": {"lod_tensor_to_array", "array_to_lod_tensor"},
 }
 CASES = {
     "activation table": [
@@ -691,6 +704,10 @@ CASES["weighted_sample_neighbors"] = cases_graph_sampling.CASES
 CASES["dependency ops"] = cases_dependencies.CASES
 CASES["tensor storage"] = cases_tensor_storage.CASES
 CASES["print and assert"] = cases_printing.CASES + cases_assertions.CASES
+CASES["ids and sparse tables"] = cases_distributed.CASES
+CASES["py_func"] = cases_py_func.CASES
+CASES["rank table arrays"] = [c for c in cases_lod_rank.CASES if c.op in CONVERTED["rank table arrays"]]
+CASES["parameter server"] = CASES["parameter services"] = CASES["readers"] = []  # (no op cases: their services')
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["rnn"] = cases_rnn.CASES
@@ -808,6 +825,12 @@ OWN_TESTS = (
     "dependency ops",
     "tensor storage",
     "print and assert",
+    "ids and sparse tables",
+    "parameter server",
+    "parameter services",
+    "readers",
+    "py_func",
+    "rank table arrays",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
