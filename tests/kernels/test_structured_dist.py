@@ -17,7 +17,9 @@ from pe_cli.ops import registry
 from tests.kernels.test_structured_kernels import CASES, CONVERTED
 
 FAMILY = ("ids and sparse tables", "parameter server", "parameter services", "readers", "py_func", "rank table arrays")
+FAMILY += ("block ops",)
 PYTHON = CONVERTED["parameter server"] | CONVERTED["parameter services"] | {"read", "py_func", "lookup_sparse_table"}
+PYTHON |= CONVERTED["block ops"]
 OP_CASES = CASES["ids and sparse tables"] + CASES["py_func"]
 
 
@@ -209,3 +211,16 @@ def test_lod_tensor_to_array_and_back_hand_over_the_steps_and_the_sequences_with
     step = registry.get("array_to_lod_tensor").step_kernel("cpu")
     with pytest.raises(PeError, match="array_to_lod_tensor: the array holds no tensor"):
         step({"X": TensorArray([None]), "RankTable": _table([[0, 2]])}, {}, KernelContext())
+
+
+def test_the_block_ops_say_every_output_unknown_and_run_between_segments():
+    """run_program's and DynamicRNN's outputs are what their blocks write: fresh, (None, None) per variable; a
+    planned step runs them as Python launches (their values: tests/fluid/test_run_program.py, the DynamicRNN
+    layer tests)."""
+    counts = {"Out": 2, "OutScope": 1, "X@GRAD": 1, "Params@GRAD": 0, "outputs": 1, "step_scopes": 1, "writes": 0}
+    ctx = KernelContext(output_counts=counts)
+    for op in sorted(CONVERTED["block ops"]):
+        s = registry.get(op).structured
+        meta = s.meta(_attrs(op), {}, ctx)
+        assert s.python and meta.fresh and s.cpu.takes_context and s.cpu.launches is None
+        assert all(specs == [(None, None)] * counts.get(slot, 0) for slot, specs in meta.outputs.items()), op

@@ -481,6 +481,7 @@ CONVERTED = {
     "readers": {"create_py_reader", "create_double_buffer_reader", "read"},
     "py_func": {"py_func"},
     "rank table arrays": {"lod_tensor_to_array", "array_to_lod_tensor"},
+    "block ops": {"run_program", "run_program_grad", "dynamic_recurrent", "dynamic_recurrent_grad"},
 }
 CASES = {
     "activation table": [
@@ -707,7 +708,9 @@ CASES["print and assert"] = cases_printing.CASES + cases_assertions.CASES
 CASES["ids and sparse tables"] = cases_distributed.CASES
 CASES["py_func"] = cases_py_func.CASES
 CASES["rank table arrays"] = [c for c in cases_lod_rank.CASES if c.op in CONVERTED["rank table arrays"]]
-CASES["parameter server"] = CASES["parameter services"] = CASES["readers"] = []  # (no op cases: their services')
+CASES["parameter server"] = CASES["parameter services"] = CASES["readers"] = CASES[
+    "block ops"
+] = []  # (no op cases: their services')
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["rnn"] = cases_rnn.CASES
@@ -831,6 +834,7 @@ OWN_TESTS = (
     "readers",
     "py_func",
     "rank table arrays",
+    "block ops",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)
