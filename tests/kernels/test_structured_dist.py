@@ -74,6 +74,19 @@ def test_merge_ids_fills_every_row_of_the_buffers_it_is_handed(dtype):
         _run("merge_ids", dict(ins, Ids=[np.array([[9]], np.int64)]), _attrs("merge_ids"))
 
 
+def test_merge_ids_of_rows_of_no_values_gives_its_rows_of_none():
+    """X of width 0 ([rows, 0], as Fluid's kernel sizes Out [ids, X's width]): Out [3, 0] and [0, 0] (main failed with
+    numpy's ValueError: cannot reshape array of size 0 into shape (0))."""
+    ins = {
+        "Ids": [np.array([[3], [0], [3]], np.int64), np.zeros((0, 1), np.int64)],
+        "Rows": [np.array([[0], [3]], np.int64)],
+        "X": [np.zeros((2, 0), np.float32)],
+    }
+    for kernel in (registry.get("merge_ids").kernel("cpu"), registry.get("merge_ids").step_kernel("cpu")):
+        outs = kernel(ins, _attrs("merge_ids"), KernelContext())
+        assert [o.shape for o in outs["Out"]] == [(3, 0), (0, 0)] and outs["Out"][0].dtype == np.float32
+
+
 def test_ref_by_trainer_id_copies_x_of_trainer_id_into_its_buffer_or_its_own_copy():
     xs = [np.full((2, 3), k, np.float32) for k in range(3)]
     for t in range(3):

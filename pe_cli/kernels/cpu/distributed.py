@@ -88,8 +88,7 @@ def merge_ids_out(ins, outs, attrs, meta):
         missing = [i for i in flat if i not in where]
         if missing:
             raise PeError(f"merge_ids: ids {missing[:3]} are in no Rows tensor")
-        width = xs[0].shape[1]
-        out[...] = np.array([xs[k][j] for k, j in (where[i] for i in flat)], dtype=out.dtype).reshape(-1, width)
+        out[...] = np.array([xs[k][j] for k, j in (where[i] for i in flat)], dtype=out.dtype).reshape(out.shape)
 
 
 def ref_by_trainer_id_out(ins, outs, attrs, meta):
