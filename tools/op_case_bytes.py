@@ -102,6 +102,8 @@ for collectives, the ring collective ops (Fluid's and Paddle 2.x's), c_embedding
 tools/collectives_case_bytes.py's dtypes, layouts, nranks, PADDLE_TRAINERS_NUM settings and refusals;
 for control_flow, its tensor-array, mask and branch ops the same way and its block ops through tests' programs on
 tools/control_flow_case_bytes.py's;
+for dist (the op cases of distributed and py_func), the parameter-server, parameter-service, reader and py_func ops
+the same way on tools/dist_case_bytes.py's dtypes, ids, row-sparse tables, attributes and refusals;
 writes every result's dtype, shape and bytes (an error's type and message where one is raised) to FILE
 (.npz); ``--threads 2``: as on a device of two threads (the parallel loops). ``compare A B``: how many results the two files hold, how many are equal, and the first that differ.
 
@@ -172,6 +174,8 @@ def _family_cases(family):
     """The op cases of ``family``: tests/ops/cases_<family>.py's, and for softmax cases_activation's of its ops."""
     if family == "host":
         return []
+    if family == "dist":  # (tools/dist_case_bytes.py's forms; its op cases: distributed's and py_func's)
+        return [c for f in ("distributed", "py_func") for c in importlib.import_module(f"tests.ops.cases_{f}").CASES]
     if family == "softmax":
         return [c for c in importlib.import_module("tests.ops.cases_activation").CASES if c.op in _SOFTMAX_OPS]
     if family == "reshaping":  # (their op cases in three files: manipulation's, flattening's, tensor attributes')
@@ -1004,6 +1008,8 @@ def dump(root, families, out, threads=1):
             importlib.import_module("collectives_case_bytes").collectives(results, _record, _direct)
         if "control_flow" in families:  # (its op cases, and tools/control_flow_case_bytes.py's forms and programs)
             importlib.import_module("control_flow_case_bytes").control_flow(results, _record, _direct)
+        if "dist" in families:  # (the op cases: distributed's and py_func's, named beside it)
+            importlib.import_module("dist_case_bytes").dist(results, _record, _direct)
     np.savez(out, **{f"r{i}": v for i, v in enumerate(results.values())}, keys=np.array(list(results)))
     print(f"{len(results)} results written to {out}")
 

@@ -154,10 +154,10 @@ def lod_signature(ins, ctx):
 
 
 def _frozen(value):
+    """(a duplicable slot's LoDs: one per variable, None for a variable with none, the first's too)"""
     if type(value) is list or type(value) is tuple:
-        return (
-            tuple(_frozen(v) for v in value) if value and type(value[0]) in (list, tuple, np.ndarray) else tuple(value)
-        )
+        nested = any(type(v) in (list, tuple, np.ndarray) for v in value)
+        return tuple(_frozen(v) for v in value) if nested else tuple(value)
     if type(value) is np.ndarray:
         return tuple(value.tolist())
     return value

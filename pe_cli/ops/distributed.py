@@ -6,11 +6,16 @@ Executor runs as the trainers' gradients arrive (pe_cli/executor/pserver.py).
 
 Endpoints name MPI ranks: the servers' endpoints are ranks 0..P-1 in order, trainer i is rank P + i.
 Messages carry host arrays; ``tags`` number the blocks the same way in every process.
+
+Every op here but split_byref (split's) has a structured kernel (shapes/distributed.py, kernels/cpu/distributed.py);
+those that talk to servers, and lookup_sparse_table, whose table grows, are ``Structured(python=True)``.
 """
 
 from ..base.dtypes import VarType
 from ..base.dims import known_numel
-from .define import Attr, dtype_or_none, fmt_shape, int_list, register
+from ..kernels.cpu import distributed as cpu
+from ..shapes import distributed as metas
+from .define import Attr, Structured, dtype_or_none, fmt_shape, int_list, register
 from .manipulation_joining import SPLIT_STRUCTURED, infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
@@ -52,6 +57,7 @@ def _infer_recv(ctx):
 register(
     "send",
     kernel_module="distributed",
+    structured=Structured(meta=metas.link_meta, cpu=cpu.send_out, python=True),
     inputs=["X*"],
     outputs=["Out*"],
     attrs=dict(
@@ -69,6 +75,7 @@ register(
 register(
     "send_barrier",
     kernel_module="distributed",
+    structured=Structured(meta=metas.link_meta, cpu=cpu.send_barrier_out, python=True),
     inputs=["X*"],
     outputs=["Out*"],
     attrs=dict(_WHO, half_async=False),
@@ -77,6 +84,7 @@ register(
 register(
     "recv",
     kernel_module="distributed",
+    structured=Structured(meta=metas.recv_meta, cpu=cpu.recv_out, python=True),
     inputs=["X*"],
     outputs=["Out*"],
     attrs=dict(
@@ -93,6 +101,7 @@ register(
 register(
     "fetch_barrier",
     kernel_module="distributed",
+    structured=Structured(meta=metas.link_meta, cpu=cpu.fetch_barrier_out, python=True),
     inputs=["X*?"],
     outputs=["Out*"],
     attrs=dict(_WHO),
@@ -112,6 +121,7 @@ register(
 register(
     "listen_and_serv",
     kernel_module="distributed",
+    structured=Structured(meta=metas.link_meta, cpu=cpu.listen_and_serv_out, python=True),
     inputs=["X*"],
     outputs=[],
     attrs={
@@ -178,6 +188,7 @@ def _infer_lookup_sparse(ctx):
 register(
     "split_ids",
     kernel_module="distributed",
+    structured=Structured(meta=metas.split_ids_meta, cpu=cpu.split_ids_out),
     inputs=["Ids*"],
     outputs=["Out*"],
     infer=_infer_split_ids,
@@ -189,6 +200,7 @@ register(
 register(
     "merge_ids",
     kernel_module="distributed",
+    structured=Structured(meta=metas.merge_ids_meta, cpu=cpu.merge_ids_out),
     inputs=["Ids*", "Rows*", "X*"],
     outputs=["Out*"],
     infer=_infer_merge_ids,
@@ -199,6 +211,7 @@ register(
 register(
     "ref_by_trainer_id",
     kernel_module="distributed",
+    structured=Structured(meta=metas.ref_by_trainer_id_meta, cpu=cpu.ref_by_trainer_id_out),
     inputs=["X*", "TrainerId"],
     outputs=["Out"],
     infer=_infer_ref,
@@ -208,6 +221,7 @@ register(
 register(
     "lookup_sparse_table",
     kernel_module="distributed",
+    structured=Structured(meta=metas.lookup_sparse_table_meta, cpu=cpu.lookup_sparse_table_out, python=True),
     inputs=["W", "Ids"],
     outputs=["Out"],
     attrs={"padding_idx": Attr(-1, long=True), "auto_grown_table": True, "is_test": False},
@@ -238,6 +252,7 @@ _GRPC = {"trainer_id": 0}
 register(
     "distributed_lookup_table",
     kernel_module="distributed",
+    structured=Structured(meta=metas.distributed_lookup_table_meta, cpu=cpu.distributed_lookup_table_out, python=True),
     inputs=["Ids*", "W"],
     outputs=["Outputs*"],
     attrs=dict(
@@ -256,6 +271,7 @@ register(
 register(
     "prefetch",
     kernel_module="distributed",
+    structured=Structured(meta=metas.prefetch_meta, cpu=cpu.prefetch_out, python=True),
     inputs=["X*"],
     outputs=["Out*"],
     attrs=dict(_GRPC, epmap=Attr(lambda: ["127.0.0.1:6164"])),
@@ -265,6 +281,7 @@ register(
 register(
     "checkpoint_notify",
     kernel_module="distributed",
+    structured=Structured(meta=metas.link_meta, cpu=cpu.checkpoint_notify_out, python=True),
     inputs=[],
     outputs=[],
     attrs=dict(_GRPC, epmap=Attr(lambda: ["127.0.0.1:6164"]), dir="", lookup_table=""),
@@ -273,6 +290,7 @@ register(
 register(
     "recv_save",
     kernel_module="distributed",
+    structured=Structured(meta=metas.link_meta, cpu=cpu.recv_save_out, python=True),
     inputs=[],
     outputs=[],
     attrs=dict(
@@ -292,6 +310,7 @@ register(
 register(
     "fl_listen_and_serv",
     kernel_module="distributed",
+    structured=Structured(meta=metas.link_meta, cpu=cpu.fl_listen_and_serv_out, python=True),
     inputs=["X*"],
     outputs=[],
     attrs={"endpoint": "127.0.0.1:6164", "sync_mode": True, "Fanin": 1, "optimize_blocks": list},

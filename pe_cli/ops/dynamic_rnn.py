@@ -4,7 +4,9 @@ before fluid.layers.DynamicRNN built Fluid's while over the rank-table ops hold 
 longest first; at step t the block sees the t-th token of each sequence still running, and memories
 shrink to those rows."""
 
-from .define import Attr, register
+from ..kernels.cpu import dynamic_rnn as cpu_block
+from ..shapes import block_ops as block_metas
+from .define import Attr, Structured, register
 
 _NAMES = Attr(list)
 
@@ -66,6 +68,7 @@ def _grad_dynamic(g):
 register(
     "dynamic_recurrent",
     kernel_module="dynamic_rnn",
+    structured=Structured(meta=block_metas.dynamic_recurrent_meta, cpu=cpu_block.dynamic_recurrent_out, python=True),
     lod="drop",
     needs_lod=True,
     inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*"],
@@ -107,6 +110,9 @@ def _infer_dynamic_grad(ctx):
 register(
     "dynamic_recurrent_grad",
     kernel_module="dynamic_rnn",
+    structured=Structured(
+        meta=block_metas.dynamic_recurrent_grad_meta, cpu=cpu_block.dynamic_recurrent_grad_out, python=True
+    ),
     lod="drop",
     needs_lod=True,
     inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*", "step_scopes", "outputs@GRAD*"],

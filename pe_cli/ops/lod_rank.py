@@ -63,6 +63,7 @@ def _grad_to_array(g):
 register(
     "lod_tensor_to_array",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.lod_tensor_to_array_meta, cpu=cpu.lod_tensor_to_array_out),
     inputs=["X", "RankTable"],
     outputs=["Out"],
     lod="drop",
@@ -82,6 +83,7 @@ def _grad_from_array(g):
 register(
     "array_to_lod_tensor",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.array_to_lod_tensor_meta, cpu=cpu.array_to_lod_tensor_out),
     inputs=["X", "RankTable"],
     outputs=["Out"],
     lod="drop",

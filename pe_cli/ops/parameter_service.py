@@ -4,7 +4,9 @@ pull_sparse_v2 (pslib's sparse tables, with push_sparse and push_sparse_v2) and 
 tables). They are registered with Fluid's slots and attributes, so programs holding them build, save and
 load; run, their kernels (kernels/<device>/parameter_service.py) say in one line what they need."""
 
-from .define import Attr, register
+from ..kernels.cpu import parameter_service as cpu
+from ..shapes import services as metas
+from .define import Attr, Structured, register
 
 
 def _infer_pull(size_attr, drop_last):
@@ -47,6 +49,7 @@ _PSLIB = {
 register(
     "pull_box_sparse",
     kernel_module="parameter_service",
+    structured=Structured(meta=metas.pull_box_sparse_meta, cpu=cpu.pull_box_sparse_out, python=True),
     inputs=["Ids*"],
     outputs=["Out*"],
     attrs={"size": Attr(1, lambda v: int(v) >= 1, ">= 1")},
@@ -58,6 +61,7 @@ register(
 register(
     "push_box_sparse",
     kernel_module="parameter_service",
+    structured=Structured(meta=metas.push_meta, cpu=cpu.push_box_sparse_out, python=True),
     inputs=["Ids*", "Out@GRAD*"],
     outputs=["Out@GRAD*"],
     attrs={"size": 1},
@@ -67,6 +71,7 @@ for _type, _drop in (("pull_sparse", True), ("pull_sparse_v2", False)):
     register(
         _type,
         kernel_module="parameter_service",
+        structured=Structured(meta=getattr(metas, _type + "_meta"), cpu=getattr(cpu, _type + "_out"), python=True),
         inputs=["Ids*", "W*"],
         outputs=["Out*"],
         attrs=dict(_PSLIB),
@@ -79,6 +84,9 @@ for _type, _drop in (("pull_sparse", True), ("pull_sparse_v2", False)):
     register(
         _type.replace("pull", "push"),
         kernel_module="parameter_service",
+        structured=Structured(
+            meta=metas.push_meta, cpu=getattr(cpu, _type.replace("pull", "push") + "_out"), python=True
+        ),
         inputs=["Ids*", "Out@GRAD*", "W*"],
         outputs=["Out@GRAD*"],
         attrs=dict(_PSLIB),
@@ -87,6 +95,7 @@ for _type, _drop in (("pull_sparse", True), ("pull_sparse_v2", False)):
 register(
     "push_dense",
     kernel_module="parameter_service",
+    structured=Structured(meta=metas.push_meta, cpu=cpu.push_dense_out, python=True),
     inputs=["Ids*"],
     outputs=[],
     attrs={"TableId": -1, "ScaleDataNorm": -1.0, "InputNames": Attr(list)},

@@ -5,7 +5,9 @@ function's results are checked against them), as nothing can be inferred of a Py
 another py_func, as Fluid's: the backward function gets X, Out and Out@GRAD (less
 ``backward_skip_vars``) and returns X@GRAD."""
 
-from .define import Attr, register
+from ..kernels.cpu import py_func as cpu
+from ..shapes import services as metas
+from .define import Attr, Structured, register
 
 
 def _grad(g):
@@ -26,6 +28,7 @@ def _grad(g):
 register(
     "py_func",
     kernel_module="py_func",
+    structured=Structured(meta=metas.py_func_meta, cpu=cpu.py_func_out, python=True),
     inputs=["X*"],
     outputs=["Out*"],
     needs_lod=True,

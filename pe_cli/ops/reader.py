@@ -8,7 +8,9 @@ In pe a reader's queue is drained by the executors, not by an op: before a run's
 that the ops pass along, and ``read`` writes nothing itself: its op says which variables the
 reader fills, as in Fluid's program, and ``Program._inference_optimize`` and pruning remove it."""
 
-from .define import Attr, register
+from ..kernels.cpu import reader as cpu
+from ..shapes import services as metas
+from .define import Attr, Structured, register
 
 _SLOT_ATTRS = {
     "shape_concat": Attr(list),
@@ -26,6 +28,7 @@ _SLOT_ATTRS = {
 register(
     "create_py_reader",
     kernel_module="reader",
+    structured=Structured(meta=metas.create_py_reader_meta, cpu=cpu.create_py_reader_out),
     inputs=["blocking_queue?"],
     outputs=["Out"],
     attrs=_SLOT_ATTRS,
@@ -35,6 +38,7 @@ register(
 register(
     "create_double_buffer_reader",
     kernel_module="reader",
+    structured=Structured(meta=metas.create_double_buffer_reader_meta, cpu=cpu.create_double_buffer_reader_out),
     inputs=["UnderlyingReader"],
     outputs=["Out"],
     attrs={"place": "AUTO"},
@@ -44,6 +48,7 @@ register(
 register(
     "read",
     kernel_module="reader",
+    structured=Structured(meta=metas.read_meta, cpu=cpu.read_out, python=True),
     inputs=["Reader"],
     outputs=["Out*"],
     attrs={"throw_eof_exp": True, "infer_out": True, "drop_last": True},

@@ -8,7 +8,9 @@ run that block through the ``BlockRunner`` the executor hands them as their cont
 or, as Fluid's dygraph gives it, a block of another program (the Block itself: the eager runs of
 Paddle's op tests, pe_cli/fluid/dygraph/eager.py)."""
 
-from .define import Attr, grads_like, is_int, register
+from ..kernels.cpu import run_program as cpu_block
+from ..shapes import block_ops as block_metas
+from .define import Attr, Structured, grads_like, is_int, register
 
 
 def _is_block(value):
@@ -65,6 +67,7 @@ def _grad_run_program(g):
 register(
     "run_program",
     kernel_module="run_program",
+    structured=Structured(meta=block_metas.run_program_meta, cpu=cpu_block.run_program_out, python=True),
     lod="drop",
     needs_lod=True,
     inputs=["X*", "Params*"],
@@ -81,6 +84,7 @@ register(
 register(
     "run_program_grad",
     kernel_module="run_program",
+    structured=Structured(meta=block_metas.run_program_grad_meta, cpu=cpu_block.run_program_grad_out, python=True),
     lod="drop",
     needs_lod=True,
     inputs=["X*", "Params*", "Out@GRAD*", "OutScope"],

@@ -1,10 +1,14 @@
 """Meta rules of the LoD rank table ops whose inputs and outputs are tensors (ops/lod_rank.py): max_sequence_len,
 shrink_rnn_memory, reorder_lod_tensor_by_rank, rnn_memory_helper and their gradients. A rank table is a value (a
 RankTable, which no rule reads): the rows it picks are the out-kernels' (kernels/cpu/lod_rank.py), so
-shrink_rnn_memory's and reorder_lod_tensor_by_rank's Out are ``fresh`` variants. lod_rank_table (its Out a rank
-table), lod_tensor_to_array and array_to_lod_tensor (a tensor array out or in) keep their kernels."""
+shrink_rnn_memory's and reorder_lod_tensor_by_rank's Out are ``fresh`` variants. lod_tensor_to_array's Out is a
+tensor array (no tensor: (None, None), fresh); array_to_lod_tensor's Out the rows of the array's tensors, [-1] + the
+first one's row shape, of its dtype, fresh (an array of no tensor refused in one line). lod_rank_table keeps its
+kernel: its Out is a rank table, no tensor a meta rule could describe."""
 
 import numpy as np
+
+from ..base.errors import PeError
 
 from .structured import Meta
 
@@ -53,3 +57,14 @@ def memory_helper_grad_meta(attrs, ins, facts):
     if dout is None:
         return Meta({"X@GRAD": _spec(ins["X"])}, "zeros")
     return Meta({"X@GRAD": _spec(dout)}, "alias", aliases={"X@GRAD": "Out@GRAD"})
+
+
+def lod_tensor_to_array_meta(attrs, ins, facts):
+    return Meta({"Out": (None, None)}, "array", fresh=True)
+
+
+def array_to_lod_tensor_meta(attrs, ins, facts):
+    first = next((a for a in ins["X"] if a is not None), None)
+    if first is None:
+        raise PeError("array_to_lod_tensor: the array holds no tensor")
+    return Meta({"Out": _rows_of(first)}, "rows", fresh=True)

@@ -29,6 +29,7 @@ from tests.ops import (
     cases_cumulative,
     cases_dependencies,
     cases_diagonals,
+    cases_distributed,
     cases_dropout,
     cases_embedding,
     cases_graph_sampling,
@@ -80,6 +81,7 @@ from tests.ops import (
     cases_momentum,
     cases_normalization,
     cases_numerics,
+    cases_py_func,
     cases_pyramid_hash,
     cases_rank_attention,
     cases_optimizer,
@@ -333,7 +335,8 @@ CONVERTED = {
     | {"fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc"}
     | {"max_sequence_len", "shrink_rnn_memory", "shrink_rnn_memory_grad", "rnn_memory_helper", "rnn_memory_helper_grad"}
     | {"reorder_lod_tensor_by_rank", "reorder_lod_tensor_by_rank_grad"},
-    # (lod_rank_table, lod_tensor_to_array, array_to_lod_tensor: a rank table or a tensor array out or in, not converted)
+    # (lod_rank_table: a rank table out, no tensor, not converted; lod_tensor_to_array and array_to_lod_tensor, a
+    # tensor array out or in, fresh: "rank table arrays", tests/kernels/test_structured_dist.py)
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
     "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
@@ -500,6 +503,17 @@ CONVERTED = {
     | {f"select_{io}{g}" for io in ("input", "output") for g in ("", "_grad")},
     "block ops": {"while", "while_grad", "conditional_block", "conditional_block_infer", "conditional_block_grad"}
     | {"pylayer", "pylayer_grad", "recurrent", "recurrent_grad"},
+    # (the trainer's id and table ops into buffers handed; the ops that talk to servers, read from Python readers or
+    # call Python marked ``python``: tests/kernels/test_structured_dist.py)
+    "ids and sparse tables": {"split_ids", "merge_ids", "ref_by_trainer_id", "lookup_sparse_table"},
+    "parameter server": {"send", "send_barrier", "recv", "fetch_barrier", "listen_and_serv", "prefetch"}
+    | {"distributed_lookup_table", "checkpoint_notify", "recv_save", "fl_listen_and_serv"},
+    "parameter services": {"pull_box_sparse", "push_box_sparse", "pull_sparse", "push_sparse", "pull_sparse_v2"}
+    | {"push_sparse_v2", "push_dense"},
+    "readers": {"create_py_reader", "create_double_buffer_reader", "read"},
+    "py_func": {"py_func"},
+    "rank table arrays": {"lod_tensor_to_array", "array_to_lod_tensor"},
+    "program blocks": {"run_program", "run_program_grad", "dynamic_recurrent", "dynamic_recurrent_grad"},
 }
 CASES = {
     "activation table": [
@@ -726,6 +740,12 @@ CASES["print and assert"] = cases_printing.CASES + cases_assertions.CASES
 CASES["collectives"] = cases_collectives.CASES + [c for c in cases_ring_collectives.CASES if c.op != "c_embedding"]
 CASES["c_embedding"] = [c for c in cases_ring_collectives.CASES if c.op == "c_embedding"]
 CASES["branches and masks"] = cases_control_flow.CASES
+CASES["ids and sparse tables"] = cases_distributed.CASES
+CASES["py_func"] = cases_py_func.CASES
+CASES["rank table arrays"] = [c for c in cases_lod_rank.CASES if c.op in CONVERTED["rank table arrays"]]
+CASES["parameter server"] = CASES["parameter services"] = CASES["readers"] = CASES[
+    "program blocks"
+] = []  # (their services)
 CASES["clip_by_norm"] = [c for c in cases_elementwise.CASES if c.op in CONVERTED["clip_by_norm"]]
 CASES["minus"] = [c for c in cases_elementwise.CASES if c.op == "minus"]
 CASES["rnn"] = cases_rnn.CASES
@@ -856,6 +876,14 @@ OWN_TESTS = (
     "collectives",
     "c_embedding",
     "fused ops",
+    "ids and sparse tables",
+    "parameter server",
+    "parameter services",
+    "readers",
+    "py_func",
+    "rank table arrays",
+    "block ops",
+    "program blocks",
 )
 ALL_CASES = [case for family in sorted(CASES) if family not in OWN_TESTS for case in CASES[family]]
 rng = np.random.default_rng(3)

@@ -9,13 +9,16 @@ sequence with its LoD). Each step's output elements go back in the sequences' or
 array_to_lod_tensor puts them; its LoD is the input's top level over the elements' own. Each step's
 LoD lives in its own scope, kept for the gradient. Rows are gathered and scattered on the host and
 moved with ``to_device``/``to_host`` (the identity on the CPU; the CUDA module passes its runtime's),
-so the steps run on the op's device."""
+so the steps run on the op's device. Out-kernels (meta rules: shapes/block_ops.py), each kernel by name the rule
+and out-kernel."""
 
 import numpy as np
 
 from ...base.errors import PeError
 from ...base.tensor_array import TensorArray
+from ...shapes import block_ops as rules
 from .. import lod_items
+from ..context import NO_CONTEXT
 
 
 class _Steps:
@@ -127,7 +130,9 @@ def _layout(steps, step_lods):
     return index, at, lod
 
 
-def dynamic_recurrent(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+def dynamic_recurrent_out(ins, outs, attrs, meta, ctx, to_device=_same, to_host=np.asarray):
+    """The step block run on each time step: outputs, step_scopes and writes handed over (``to_device`` and
+    ``to_host``: a device's transfers, CUDA's)."""
     block, steps = ctx.block, _schedule(ctx)
     env = block.env(ins, ctx.lod)
     xs = [to_host(x) for x in ins.get("inputs") or []]
@@ -163,10 +168,11 @@ def dynamic_recurrent(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
         outputs.append(to_device(out))
         lods.append(lod)
     ctx.set_lods("outputs", lods)
-    return {"outputs": outputs, "step_scopes": scopes, "writes": block.outputs(env, "writes")}
+    outs.update(outputs=outputs, step_scopes=scopes, writes=block.outputs(env, "writes"))
 
 
-def dynamic_recurrent_grad(ins, attrs, ctx, to_device=_same, to_host=np.asarray):
+def dynamic_recurrent_grad_out(ins, outs, attrs, meta, ctx, to_device=_same, to_host=np.asarray):
+    """The step block's gradient ops run on each time step, last first: the gradients handed over."""
     block, steps = ctx.block, _schedule(ctx)
     xs = ins.get("inputs") or []
     params = [None if isinstance(p, list) else to_host(p) for p in ins.get("parameters") or []]  # (arrays: none)
@@ -198,9 +204,31 @@ def dynamic_recurrent_grad(ins, attrs, ctx, to_device=_same, to_host=np.asarray)
     boots = [to_device(state_grads[j][unsort]) for j, b in enumerate(attrs["boots"]) if b >= 0]
     ctx.set_lods("inputs@GRAD", ctx.lod.get("inputs") or [])
     ctx.set_lods("static_inputs@GRAD", static_lods)
-    return {
-        "inputs@GRAD": [to_device(g) for g in x_grads],
-        "initial_states@GRAD": boots,
-        "static_inputs@GRAD": [to_device(g) for g in static_grads],
-        "parameters@GRAD": [g if isinstance(g, list) else to_device(g) for g in p_grads],
-    }
+    outs.update(
+        {
+            "inputs@GRAD": [to_device(g) for g in x_grads],
+            "initial_states@GRAD": boots,
+            "static_inputs@GRAD": [to_device(g) for g in static_grads],
+            "parameters@GRAD": [g if isinstance(g, list) else to_device(g) for g in p_grads],
+        }
+    )
+
+
+dynamic_recurrent_out.takes_context = dynamic_recurrent_grad_out.takes_context = True  # (the block, the LoDs)
+dynamic_recurrent_out.launches = dynamic_recurrent_grad_out.launches = None
+
+
+def dynamic_recurrent(ins, attrs, ctx=NO_CONTEXT, to_device=_same, to_host=np.asarray):
+    """The kernel by name, CUDA's with its device's transfers: the meta rule and out-kernel."""
+    outs = {}
+    meta = rules.dynamic_recurrent_meta(attrs, ins, ctx)
+    dynamic_recurrent_out(ins, outs, attrs, meta, ctx, to_device, to_host)
+    return outs
+
+
+def dynamic_recurrent_grad(ins, attrs, ctx=NO_CONTEXT, to_device=_same, to_host=np.asarray):
+    """The kernel by name, CUDA's with its device's transfers: the meta rule and out-kernel."""
+    outs = {}
+    meta = rules.dynamic_recurrent_grad_meta(attrs, ins, ctx)
+    dynamic_recurrent_grad_out(ins, outs, attrs, meta, ctx, to_device, to_host)
+    return outs

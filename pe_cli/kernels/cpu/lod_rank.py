@@ -1,8 +1,9 @@
 """Kernels of the LoD rank table ops (pe_cli/ops/lod_rank.py). A rank table's value is a RankTable
 (kernels/rank_table.py). What moves is elements of a LoD level with their own LoD (pe_cli/kernels/lod_items.py),
 as Fluid's ops move them; a tensor without LoD moves by rows. The ops on tensors are out-kernels (their meta rules:
-shapes/lod_rank.py), each kernel by name their adapter, which the CUDA twins run on the host; lod_rank_table,
-lod_tensor_to_array and array_to_lod_tensor (a rank table or a tensor array out or in) keep their kernels."""
+shapes/lod_rank.py), each kernel by name their adapter, which the CUDA twins run on the host; so are
+lod_tensor_to_array and array_to_lod_tensor (a tensor array out or in, fresh); lod_rank_table (a rank table out,
+no tensor) keeps its kernel."""
 
 import numpy as np
 
@@ -36,11 +37,12 @@ def max_sequence_len_out(ins, outs, attrs, meta):
     outs["Out"][0] = table.lengths[0] if len(table.lengths) else 0
 
 
-def lod_tensor_to_array(ins, attrs, ctx):
+def lod_tensor_to_array_out(ins, outs, attrs, meta, ctx):
+    """Out: the tensor array of the table's time steps (each with its LoD), handed over."""
     x, table, lod = ins["X"], ins["RankTable"], _lod(ctx, "X")
     steps = int(table.lengths[0]) if len(table.lengths) else 0
     items = [lod_items.gather(x, lod, table.level + 1, table.rows(t)) for t in range(steps)]
-    return {"Out": TensorArray([rows for rows, _ in items], [sub for _, sub in items])}
+    outs["Out"] = TensorArray([rows for rows, _ in items], [sub for _, sub in items])
 
 
 def _pieces(array, table):
@@ -72,22 +74,23 @@ def _rows_in_order(array, table):
     return stacked[starts[token] + position[seq]]
 
 
-def array_to_lod_tensor(ins, attrs, ctx):
+def array_to_lod_tensor_out(ins, outs, attrs, meta, ctx):
+    """Out: the sequences put back together (the array of no tensor: the meta rule's refusal), handed over, its LoD
+    set on the call's context."""
     array, table = ins["X"], ins["RankTable"]
-    first = next((a for a in array if a is not None), None)
-    if first is None:
-        raise PeError("array_to_lod_tensor: the array holds no tensor")
+    first = next(a for a in array if a is not None)
     lods = getattr(array, "lods", None) or []
     if len(table.offsets) > 1 and not any(lods) and all(a is not None for a in array[: int(table.lengths[0])]):
         lod = table.coarse + [table.offsets.tolist()]
         ctx.set_lod_map({"Out": lod})
-        return {"Out": _rows_in_order(array, table)}
+        outs["Out"] = _rows_in_order(array, table)
+        return
     pieces, subs = _pieces(array, table)
     parts = [array[t][rows] for t, rows in pieces]
     out = np.concatenate(parts) if parts else np.zeros((0,) + first.shape[1:], first.dtype)
     lod = table.coarse + [table.offsets.tolist()] + (lod_items.join(subs, len(subs[0])) if subs else [])
     ctx.set_lod_map({"Out": lod})
-    return {"Out": out}
+    outs["Out"] = out
 
 
 def shrink_rnn_memory_out(ins, outs, attrs, meta, ctx):
@@ -142,6 +145,10 @@ def rnn_memory_helper_grad_out(ins, outs, attrs, meta):
 for _out in (shrink_rnn_memory_out, reorder_lod_tensor_by_rank_out, reorder_lod_tensor_by_rank_grad_out):
     _out.takes_context = True
 # (the CUDA twins run these on the host by name: kernels/cuda/lod_rank.py's HOST_OPS)
+lod_tensor_to_array_out.takes_context = array_to_lod_tensor_out.takes_context = True  # (the LoDs read and set)
+lod_tensor_to_array_out.launches = array_to_lod_tensor_out.launches = None
+lod_tensor_to_array = adapter(rules.lod_tensor_to_array_meta, lod_tensor_to_array_out, "lod_tensor_to_array")
+array_to_lod_tensor = adapter(rules.array_to_lod_tensor_meta, array_to_lod_tensor_out, "array_to_lod_tensor")
 max_sequence_len = adapter(rules.max_sequence_len_meta, max_sequence_len_out, "max_sequence_len")
 shrink_rnn_memory = adapter(rules.shrink_rnn_memory_meta, shrink_rnn_memory_out, "shrink_rnn_memory")
 shrink_rnn_memory_grad = adapter(

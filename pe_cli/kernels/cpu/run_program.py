@@ -1,17 +1,21 @@
 """Kernels of run_program and run_program_grad (pe_cli/ops/run_program.py). They run ops of the block
 global_block names through their context's ``block`` (a BlockRunner: ``env``, ``child``, ``run``) and compute
-nothing themselves, so the CUDA module serves them too (with the device's zeros)."""
+nothing themselves, so the CUDA module serves them too (with the device's zeros). Out-kernels (meta rules:
+shapes/block_ops.py), each kernel by name the rule and out-kernel."""
 
 import numpy as np
 
 from ...base.errors import PeError
+from ...shapes import block_ops as rules
+from ..context import NO_CONTEXT
 
 _GRAD = "@GRAD"
 _SEED_FILLS = ("fill_constant", "fill_any_like")
 
 
-def run_program(ins, attrs, ctx):
-    """Ops [start_op_index, end_op_index) in a fresh scope over X and Params (by their names)."""
+def run_program_out(ins, outs, attrs, meta, ctx):
+    """Ops [start_op_index, end_op_index) in a fresh scope over X and Params (by their names): Out, their values
+    there, and OutScope, that scope, handed over."""
     block = ctx.block
     start, end = attrs["start_op_index"], attrs["end_op_index"]
     if not 0 <= start <= end <= len(block.steps):
@@ -19,12 +23,12 @@ def run_program(ins, attrs, ctx):
             f"run_program: ops [{start}, {end}) are no range of the {len(block.steps)} ops of the block it names"
         )
     scope = block.run(block.child(block.env(ins, ctx.lod)), start=start, stop=end)
-    outs = []
+    values = []
     for name in block.op.output("Out"):
         if name not in scope:
             raise PeError(f"run_program: its ops [{start}, {end}) write no value of Out '{name}'")
-        outs.append(scope[name])
-    return {"Out": outs, "OutScope": [scope]}
+        values.append(scope[name])
+    outs["Out"], outs["OutScope"] = values, [scope]
 
 
 def _seeds(ops, end, count):
@@ -44,8 +48,9 @@ def _seeds(ops, end, count):
     return names, i
 
 
-def run_program_grad(ins, attrs, ctx, zeros=np.zeros_like):
-    """The block's gradient ops in the scope run_program kept, Out@GRAD under the names they read."""
+def run_program_grad_out(ins, outs, attrs, meta, ctx, zeros=np.zeros_like):
+    """The block's gradient ops in the scope run_program kept, Out@GRAD under the names they read; X@GRAD and
+    Params@GRAD handed over (``zeros``: the device's, where the block wrote none)."""
     block = ctx.block
     scopes, grads = ins["OutScope"], ins.get("Out@GRAD") or []
     if not isinstance(scopes, list) or len(scopes) != 1:
@@ -64,8 +69,24 @@ def run_program_grad(ins, attrs, ctx, zeros=np.zeros_like):
     for name, grad in zip(names, grads):
         scope[name] = grad
     block.run(scope, start=start)
-    outs = {}
     for slot in ("X", "Params"):
         given = [scope.get(n + _GRAD) for n in block.op.input(slot)]
         outs[slot + _GRAD] = [g if g is not None else zeros(x) for g, x in zip(given, ins.get(slot) or [])]
+
+
+run_program_out.takes_context = run_program_grad_out.takes_context = True  # (the block, the LoDs)
+run_program_out.launches = run_program_grad_out.launches = None
+
+
+def run_program(ins, attrs, ctx=NO_CONTEXT):
+    """The kernel by name (CUDA's HOST_OPS run it as it is): the meta rule and out-kernel."""
+    outs = {}
+    run_program_out(ins, outs, attrs, rules.run_program_meta(attrs, ins, ctx), ctx)
+    return outs
+
+
+def run_program_grad(ins, attrs, ctx=NO_CONTEXT, zeros=np.zeros_like):
+    """The kernel by name, CUDA's with its device's ``zeros``: the meta rule and out-kernel."""
+    outs = {}
+    run_program_grad_out(ins, outs, attrs, rules.run_program_grad_meta(attrs, ins, ctx), ctx, zeros)
     return outs
