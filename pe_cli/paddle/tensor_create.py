@@ -348,16 +348,24 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
 
 
 def _indices(fn, row, col, offset, dtype):
+    """Paddle 2.6's checks (a TypeError for a row, col or offset that is no int: 4.0 too), col None the row's."""
+    if not isinstance(row, int) or row < 0:
+        raise TypeError(f"paddle.{fn.__name__}: row should be a non-negative int, got {row!r}")
+    if col is not None and (not isinstance(col, int) or col < 0):
+        raise TypeError(f"paddle.{fn.__name__}: col should be a non-negative int, got {col!r}")
+    if not isinstance(offset, int):
+        raise TypeError(f"paddle.{fn.__name__}: offset should be an int, got {offset!r}")
     if dtype not in ("int32", "int64"):
         raise TypeError(f"paddle.{fn.__name__}: dtype must be int32 or int64, got {dtype!r}")
-    return assign_array_like(np.stack(fn(int(row), int(offset), int(col))).astype(dtype))
+    return assign_array_like(np.stack(fn(row, offset, row if col is None else col)).astype(dtype))
 
 
 def tril_indices(row, col, offset=0, dtype="int64"):
-    """[2, n]: the (row, column) indices of the lower triangle (diagonal ``offset``) of a row x col matrix."""
+    """[2, n]: the (row, column) indices of the lower triangle (diagonal ``offset``) of a row x col matrix (col
+    None: row's, as Paddle 2.6's)."""
     return _indices(np.tril_indices, row, col, offset, convert_dtype(dtype))
 
 
 def triu_indices(row, col=None, offset=0, dtype="int64"):
     """[2, n]: the (row, column) indices of the upper triangle (diagonal ``offset``; col defaults to row)."""
-    return _indices(np.triu_indices, row, row if col is None else col, offset, convert_dtype(dtype))
+    return _indices(np.triu_indices, row, col, offset, convert_dtype(dtype))

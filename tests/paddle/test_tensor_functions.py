@@ -197,12 +197,23 @@ def test_logspace_and_triangle_indices():
             (paddle.logspace(0, 2, 3, dtype="int64"), np.array([1, 10, 100])),
             (paddle.tril_indices(3, 4, 1), np.stack(np.tril_indices(3, 1, 4))),
             (paddle.triu_indices(3, offset=-1, dtype="int32"), np.stack(np.triu_indices(3, -1))),
+            # col None: the row's (Paddle 2.6's test_tril_indices_op.py, TestTrilIndicesAPICaseDefault)
+            (paddle.tril_indices(4, None, 2), np.stack(np.tril_indices(4, 2))),
         ]
     with S.scope_guard(Scope()):
         got = S.Executor(paddle.CPUPlace()).run(main, fetch_list=[c[0] for c in cases])
     for i, ((var, want), have) in enumerate(zip(cases, got)):
         np.testing.assert_allclose(have, want, rtol=1e-6, err_msg=str(i))
-    assert [g.dtype.name for g in got] == ["float32", "float64", "int64", "int64", "int32"]
+    assert [g.dtype.name for g in got] == ["float32", "float64", "int64", "int64", "int32", "int64"]
+
+
+@pytest.mark.parametrize("fn", [paddle.tril_indices, paddle.triu_indices])
+@pytest.mark.parametrize("args", [(1.0, 1, 2), (4, -1, 2), (4, 4, 2.0)])
+def test_triangle_indices_refuse_what_is_no_int_as_paddle(fn, args):
+    """A row, col or offset that is no int (4.0 too) or a negative size: Paddle 2.6's TypeError (its
+    test_tril_indices_op.py / test_triu_indices_op.py, TestTrilIndicesAPICaseError); pe took int(4.0)."""
+    with S.program_guard(S.Program(), S.Program()), pytest.raises(TypeError, match="should be a"):
+        fn(*args)
 
 
 def test_dtype_limits_and_parameter_creation():
