@@ -102,7 +102,6 @@ LEFT_OUT = {
     "paddle.nn.utils": "weight_norm/spectral_norm hooks and clip_grad_*_ act on eager Layers and gradients",
     "paddle.onnx": "paddle2onnx is a separate package; pe exports ONNX itself (pe export, docs/ONNX.md)",
     "paddle.profiler": "profiles Paddle's C++ runtime; pe's profiler is paddle.fluid.profiler",
-    "paddle.text.viterbi_decode": "pe lacks the viterbi_decode op",
     "paddle.utils.cpp_extension": "custom C++ ops built against Paddle's headers: pe has no C++ op ABI",
     "paddle.utils.gast": "Paddle's vendored gast, for dygraph-to-static",
     "paddle.utils.dlpack": "DLPack capsules of eager tensors",

@@ -1,6 +1,6 @@
 """Paddle 2.6.2's static-graph modules under ``pe fluid`` (issue 86, item 3): of the 456 modules of
 tests/data/paddle-2.6.2-static-modules.json (the wheel's modules a static-graph program can import),
-at least 246 import through pe's hook (94 before issue 86, 234 before issue 96), by Paddle's module paths; every one that
+at least 247 import through pe's hook (94 before issue 86, 234 before issue 96, 246 before viterbi_decode), by Paddle's module paths; every one that
 does not is left out by tools/paddle_module_manifest.py's LEFT_OUT with why (docs/COMPAT.md lists them).
 ``python tools/paddle_module_manifest.py`` prints the same measure."""
 
@@ -29,7 +29,7 @@ def measured(tool):
 
 def test_the_static_graph_modules_import_or_are_left_out_with_why(measured, tool):
     assert measured["modules"] == 456
-    assert len(measured["imported"]) >= 246
+    assert len(measured["imported"]) >= 247
     assert [m for m in measured["failed"] if tool.left_out_why(m) is None] == []
 
 
