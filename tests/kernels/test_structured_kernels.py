@@ -664,7 +664,7 @@ CASES["sampling"] = cases_sampling.CASES
 CASES["complex"] = cases_complex.CASES
 _INDEXING_FILES = (cases_indexing, cases_indexing_axis, cases_manipulation, cases_gather_scatter, cases_statistics)
 _INDEXING_FILES += (cases_bucketing, cases_broadcasting, cases_index_assignment, cases_folding, cases_framing)
-for _family in (
+INDEXING_FAMILIES = (
     "where, argsort and unique",
     "rearranging",
     "shape and size",
@@ -673,7 +673,8 @@ for _family in (
     "bucketing",
     "broadcast_tensors",
     "framing",
-):
+)
+for _family in INDEXING_FAMILIES:
     CASES[_family] = [c for f in _INDEXING_FILES for c in f.CASES if c.op in CONVERTED[_family]]
 CASES["padding"] = [c for c in cases_padding.CASES + cases_tensor_attrs.CASES if c.op in CONVERTED["padding"]]
 CASES["image"] = [
