@@ -303,3 +303,31 @@ def test_fluid_gradients_differentiate_every_input():
 
 def test_paddle_2_6_gradients_skip_inputs_that_stop_gradients(paddle2):
     assert _gradients_of_data() == ([], [None, None], True)
+
+
+@pytest.mark.parametrize("paddle_2", [False, True])
+def test_static_rnn_finds_each_memory_itself_in_either_release(paddle_2, request):
+    """update_memory looks its memory up by identity: ``mem in memories`` would ask ``==``, which
+    builds an equal op between two Variables (always true as a Python value) and picks the first."""
+    if paddle_2:
+        request.getfixturevalue("paddle2")
+    x = np.arange(12, dtype="float32").reshape(3, 2, 2)
+    h = np.ones((2, 2), "float32")
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        xs = fluid.data("xs", [3, 2, 2], "float32")
+        h0 = fluid.data("h0", [2, 2], "float32")
+        rnn = fluid.layers.StaticRNN()
+        with rnn.step():
+            xt = rnn.step_input(xs)
+            a, b = rnn.memory(init=h0), rnn.memory(init=h0)
+            new_b, new_a = fluid.layers.elementwise_add(b, xt), fluid.layers.elementwise_sub(a, xt)
+            rnn.update_memory(b, new_b)
+            rnn.update_memory(a, new_a)
+            rnn.step_output(new_a)
+            rnn.step_output(new_b)
+        outs = rnn()
+    assert "equal" not in [op.type for block in main.blocks for op in block.ops]
+    got_a, got_b = fluid.Executor(fluid.CPUPlace()).run(main, feed={"xs": x, "h0": h}, fetch_list=list(outs))
+    np.testing.assert_array_equal(got_b, h + np.cumsum(x, axis=0))
+    np.testing.assert_array_equal(got_a, h - np.cumsum(x, axis=0))
