@@ -157,6 +157,23 @@ CASES = {
         q=PROBS[::-1].copy(),
         v=np.array([1.0, 0.0, 1.0], "float32"),
     ),
+    # pe's own modules build their Variable operators by the program's rules (issue 95): 0-D in, 0-D out
+    "bernoulli_0d": case(
+        lambda P, p, v, w: (lambda d: [d.cdf(v), d.cdf(w), d.log_prob(v)])(P.distribution.Bernoulli(p)),
+        grad=False,
+        p=np.array(0.3, "float32"),
+        v=np.array(0.5, "float32"),
+        w=np.array(-0.5, "float32"),
+    ),
+    "constraints": case(
+        lambda P, x, s, v: (lambda C: [C.real(x), C.positive(x), C.positive(v), C.simplex(s)])(
+            P.distribution.constraint
+        ),
+        grad=False,
+        x=np.array([0.5, np.nan, -1.0, 1.5], "float32"),
+        s=np.array([0.2, 0.3, 0.5], "float32"),
+        v=np.array(0.5, "float32"),
+    ),
     # (Paddle 2.6.2's static backward fails through log_prob's broadcast_tensors: the gradients without them)
     "bernoulli_gradients": case(
         lambda P, p, q: (lambda d, o: [d.entropy(), d.mean, d.variance, d.kl_divergence(o)])(

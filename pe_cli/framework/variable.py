@@ -190,3 +190,9 @@ class Parameter(Variable):
 
     def __repr__(self):
         return f"<Parameter {self.name} {self.dtype}{list(self.shape)}>"
+
+
+def position_of(variables, var):
+    """Where ``var`` itself stands in ``variables`` (None: absent), by identity: ``==`` between two
+    Variables builds an ``equal`` op (layers/math_op_patch.py), so ``in`` and ``list.index`` don't ask it."""
+    return next((i for i, v in enumerate(variables) if v is var), None)

@@ -21,6 +21,7 @@ A memory's ``init`` has one row per sequence in the batch's order (Fluid's ``nee
 import contextlib
 
 from ..base.errors import PeError
+from ..framework.variable import position_of
 from .control_flow import block_io, sub_block
 from .helper import LayerHelper
 
@@ -100,9 +101,10 @@ class DynamicRecurrent:
 
     def update_memory(self, ex_mem, new_mem):
         self._inside("update_memory")
-        if ex_mem not in self.memories:
+        at = position_of(self.memories, ex_mem)
+        if at is None:
             raise PeError(f"DynamicRNN.update_memory: '{ex_mem.name}' is not a memory of this DynamicRNN")
-        self.updates[self.memories.index(ex_mem)] = new_mem
+        self.updates[at] = new_mem
 
     def output(self, *outputs):
         self._inside("output")

@@ -4,8 +4,6 @@ its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never
 
 from __future__ import print_function  # noqa: F401 -- Fluid's module has it as a public name
 
-import sys
-
 import numpy as np
 
 from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
@@ -20,8 +18,8 @@ compare_ops = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "_
 
 
 def binary(var, other, op_type, reverse=False):
-    # a Paddle 2.x program's operators follow Paddle 2.6, except in pe's own code (written to Fluid's)
-    if var.block.program._follows_paddle2 and not _from_pe(3):
+    # a Paddle 2.x program's operators follow Paddle 2.6, whoever writes them (a user's script or pe's code)
+    if var.block.program._follows_paddle2:
         return operator_promotion.binary(var, other, op_type, reverse)
     helper = LayerHelper(op_type)
     if not hasattr(other, "name"):
@@ -76,25 +74,19 @@ def _operator(op_type, reverse):
 
 
 def _neg(self):
-    paddle2 = self.block.program._follows_paddle2 and not _from_pe()
+    paddle2 = self.block.program._follows_paddle2
     helper = operator_promotion.TmpHelper("scale") if paddle2 else LayerHelper("scale")
     return scale_op(helper, self, -1.0, 0.0)  # of the same dtype, as Fluid's and Paddle's
 
 
-def _from_pe(depth=2):
-    """Whether the code comparing is pe's own (a module of pe_cli), not a user's program."""
-    return sys._getframe(depth).f_globals.get("__name__", "").startswith("pe_cli.")
-
-
 def _compare_with_number(op_type):
-    """``var == 0`` / ``var != 0`` / ``x == y``: a bool variable, as Fluid 1.8's (its ``(i % 2) == 0``
-    and ``case([(x == y, fn)])`` idioms). In pe's own code (``var in list``), and against anything
-    that is neither a number nor a Variable, it stays Python's identity test."""
+    """``var == 0`` / ``var != 0`` / ``x == y``: a bool variable, as Fluid 1.8's and Paddle 2.6's (the
+    ``(i % 2) == 0`` and ``case([(x == y, fn)])`` idioms), wherever it is written: pe's own code looks a
+    Variable up by identity (framework.variable.position_of). Against anything that is neither a
+    number nor a Variable it stays Python's identity test."""
 
     def method(self, other):
-        if isinstance(other, (int, float, np.number)) and not isinstance(other, bool):
-            return binary(self, other, op_type)
-        if isinstance(other, Variable) and not _from_pe():
+        if isinstance(other, Variable) or (isinstance(other, (int, float, np.number)) and not isinstance(other, bool)):
             return binary(self, other, op_type)
         return NotImplemented
 

@@ -22,6 +22,7 @@ from ..base.errors import PeError
 from .control_flow import block_io, sub_block
 from .creation import fill_constant_batch_size_like
 from ..framework import unique_name
+from ..framework.variable import position_of
 from .helper import LayerHelper
 
 __all__ = ["StaticRNN"]
@@ -71,8 +72,9 @@ class StaticRNN:
             if shape is None or batch_ref is None:
                 raise PeError("StaticRNN.memory: give init=, or shape= and batch_ref=")
             ref, ref_idx = batch_ref, ref_batch_dim_idx
-            if batch_ref in self.step_inputs:  # the step's batch: the outer input's dimension 1
-                ref, ref_idx = self.inputs[self.step_inputs.index(batch_ref)], 1
+            at = position_of(self.step_inputs, batch_ref)
+            if at is not None:  # the step's batch: the outer input's dimension 1
+                ref, ref_idx = self.inputs[at], 1
             program = self.helper.main_program
             program.current_block_idx = self.block.parent_idx
             try:
@@ -96,9 +98,10 @@ class StaticRNN:
 
     def update_memory(self, mem, var):
         self._inside("update_memory")
-        if mem not in self.memories:
+        at = position_of(self.memories, mem)
+        if at is None:
             raise PeError(f"StaticRNN.update_memory: '{mem.name}' is not a memory of this StaticRNN")
-        self.updates[self.memories.index(mem)] = var
+        self.updates[at] = var
 
     def step_output(self, o):
         self._inside("step_output")

@@ -20,6 +20,7 @@ from ..shapes.manipulation import SLICE_END as _END
 from ..framework.variable import Variable
 from .control_flow import array_read
 from .creation import assign_array_like, fill_constant
+from .elementwise import scale
 from .helper import single
 from .indexing import gather_nd, where
 from .manipulation import cast, stack, transpose, unsqueeze
@@ -102,7 +103,9 @@ def _parts(items, paddle2):
         elif isinstance(index, Variable) or _is_int(index):
             bounds["axes"].append(dim)
             bounds["starts"].append(index)
-            bounds["ends"].append(index + 1 if isinstance(index, Variable) or index != -1 else _END)
+            bounds["ends"].append(
+                scale(index, bias=1.0) if isinstance(index, Variable) else _END if index == -1 else index + 1
+            )
             bounds["steps"].append(1)
             bounds["decrease"].append(dim)
         else:

@@ -15,7 +15,6 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import static_mode
 from ..fluid.dygraph import base as dygraph_base
-from ..framework.source import called_function
 from ..framework.variable import Variable
 from ..layers.creation import assign_array_like, evenly_spaced
 from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
@@ -222,8 +221,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     cast to ``dtype``; a list mixing Variables and numbers is stacked. Called by a program that never
     entered static mode (``paddle.enable_static()``), it would make an eager tensor in Paddle: refused
     in one line."""
-    if called_function() == "to_tensor":
-        static_mode.check_eager_call("paddle.to_tensor")
+    static_mode.check_eager_call("paddle.to_tensor")
     if isinstance(data, Variable):
         out = data if dtype is None or convert_dtype(dtype) == convert_dtype(data.dtype) else L.cast(data, dtype)
         out.stop_gradient = stop_gradient

@@ -101,17 +101,38 @@ def test_programs_after_enable_static_follow_paddle_2_6(paddle2):
         np.testing.assert_allclose(g, np.asarray(w).astype(d), rtol=1e-6)
 
 
-def test_pes_own_code_keeps_fluid_1_8s_rules_in_a_paddle_2_program(paddle2):
-    """pe's layers and paddle.* functions were written to Fluid 1.8's operators: a module of pe_cli
-    computing ``a / 7`` inside a Paddle 2.x program still gets an integer division."""
+_EXPRESSIONS = "outs = [a / 7, a // -3, a % -3, -a, a + 1.5, a == a, a != a * 1, f - a]"
+
+
+def _written_in(module):
+    """_EXPRESSIONS written in a module named ``module``: the op types, dtypes and values they build."""
 
     def build(a, f):
-        mine = {"a": a}
-        exec("out = a / 7", {"__name__": "pe_cli.paddle.some_function"}, mine)
-        return [mine["out"], a / 7]
+        mine = {"a": a, "f": f}
+        exec(_EXPRESSIONS, {"__name__": module}, mine)
+        return mine["outs"]
 
-    _, got = _run(build)
-    assert [d for d, _ in got] == ["int64", "float32"]
+    main, got = _run(build)
+    return [op.type for op in main.global_block().ops], got
+
+
+@pytest.mark.parametrize("paddle_2", [False, True])
+def test_an_expression_builds_the_same_program_in_pes_code_as_in_a_users(paddle_2, request):
+    """Which rules a Variable's operators follow is the program's (Program._follows_paddle2), never who
+    wrote the expression: pe's own modules (a name under pe_cli.) get what a user's script gets."""
+    if paddle_2:
+        request.getfixturevalue("paddle2")
+    users, pes = _written_in("users_script"), _written_in("pe_cli.paddle.some_function")
+    assert users[0] == pes[0]
+    assert [d for d, _ in users[1]] == [d for d, _ in pes[1]]
+    for (_, u), (_, p) in zip(users[1], pes[1]):
+        np.testing.assert_array_equal(u, p)
+    quotient, floored = users[1][0], users[1][1]
+    if paddle_2:  # Paddle 2.6: a true division in float32, a floor division that floors
+        assert quotient[0] == "float32" and floored[1].tolist() == (A // -3).tolist() == [[-1, -2], [-4, 4]]
+    else:  # Fluid 1.8: both integer divisions truncate towards zero
+        assert quotient[0] == "int64" and floored[1].tolist() == [[-1, -1], [-3, 4]]
+    assert [d for d, _ in users[1][5:7]] == ["bool", "bool"]  # == and != of two Variables build ops
 
 
 def test_a_scalar_operand_is_0d_in_paddle_2_6(paddle2):
@@ -282,3 +303,31 @@ def test_fluid_gradients_differentiate_every_input():
 
 def test_paddle_2_6_gradients_skip_inputs_that_stop_gradients(paddle2):
     assert _gradients_of_data() == ([], [None, None], True)
+
+
+@pytest.mark.parametrize("paddle_2", [False, True])
+def test_static_rnn_finds_each_memory_itself_in_either_release(paddle_2, request):
+    """update_memory looks its memory up by identity: ``mem in memories`` would ask ``==``, which
+    builds an equal op between two Variables (always true as a Python value) and picks the first."""
+    if paddle_2:
+        request.getfixturevalue("paddle2")
+    x = np.arange(12, dtype="float32").reshape(3, 2, 2)
+    h = np.ones((2, 2), "float32")
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        xs = fluid.data("xs", [3, 2, 2], "float32")
+        h0 = fluid.data("h0", [2, 2], "float32")
+        rnn = fluid.layers.StaticRNN()
+        with rnn.step():
+            xt = rnn.step_input(xs)
+            a, b = rnn.memory(init=h0), rnn.memory(init=h0)
+            new_b, new_a = fluid.layers.elementwise_add(b, xt), fluid.layers.elementwise_sub(a, xt)
+            rnn.update_memory(b, new_b)
+            rnn.update_memory(a, new_a)
+            rnn.step_output(new_a)
+            rnn.step_output(new_b)
+        outs = rnn()
+    assert "equal" not in [op.type for block in main.blocks for op in block.ops]
+    got_a, got_b = fluid.Executor(fluid.CPUPlace()).run(main, feed={"xs": x, "h0": h}, fetch_list=list(outs))
+    np.testing.assert_array_equal(got_b, h + np.cumsum(x, axis=0))
+    np.testing.assert_array_equal(got_a, h - np.cumsum(x, axis=0))

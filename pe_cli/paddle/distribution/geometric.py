@@ -35,8 +35,11 @@ class Geometric(Distribution):
 
     @property
     def variance(self):
-        """(1/p - 1) / p, through paddle.to_tensor as Paddle's: a value without a gradient."""
-        return P.to_tensor(P.divide(self.mean, self.probs), dtype=self.probs.dtype)
+        """(1/p - 1) / p, a value without a gradient: Paddle's passes it through paddle.to_tensor, which
+        in a static program stops its gradient (pe's own code calls no to_tensor: that one refuses an eager call)."""
+        out = P.divide(self.mean, self.probs)
+        out.stop_gradient = True
+        return out
 
     @property
     def stddev(self):

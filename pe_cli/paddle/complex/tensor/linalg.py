@@ -16,5 +16,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
         return layers.matmul(p, q, transpose_x, transpose_y, alpha, name)
 
     if is_real(b) and is_real(d):
-        return ComplexVariable(mm(a, c) - mm(b, d), mm(a, d) + mm(b, c))
+        return ComplexVariable(  # explicit layers, not Variable operators: the same ops in either release's program
+            layers.elementwise_sub(mm(a, c), mm(b, d)), layers.elementwise_add(mm(a, d), mm(b, c))
+        )
     return ComplexVariable(mm(a, c), mm(b, c) if is_real(b) else mm(a, d))

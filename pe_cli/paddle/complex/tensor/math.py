@@ -1,5 +1,6 @@
 """``paddle.complex.tensor.math``: elementwise add, sub, mul and div, trace, sum and kron of complex
-tensors (x = a + bi, y = c + di; a real operand has no imaginary part)."""
+tensors (x = a + bi, y = c + di; a real operand has no imaginary part). Built with explicit layers, not
+Variable operators, so a Paddle 2.x program gets the same ops as a Fluid one."""
 
 from ..helper import complex_variable_exists, is_complex, is_real
 from ....fluid import layers
@@ -47,8 +48,8 @@ def elementwise_mul(x, y, axis=-1, name=None):
     bd = mul(b, d) if is_real(b) and is_real(d) else None
     bc = mul(b, c) if is_real(b) else None
     ad = mul(a, d) if is_real(d) else None
-    real = ac - bd if is_real(bd) else ac
-    imag = bc + ad if is_real(bc) and is_real(ad) else bc if is_real(bc) else ad
+    real = layers.elementwise_sub(ac, bd) if is_real(bd) else ac
+    imag = layers.elementwise_add(bc, ad) if is_real(bc) and is_real(ad) else bc if is_real(bc) else ad
     return ComplexVariable(real, imag)
 
 
@@ -56,8 +57,9 @@ def elementwise_div(x, y, axis=-1, name=None):
     """x * conj(y) / |y|^2."""
     complex_variable_exists([x, y], "elementwise_div")
     c, d = _parts(y)
-    y_conj = ComplexVariable(c, -d) if is_real(d) else c
-    e = 1 / (layers.pow(c, 2.0) + layers.pow(d, 2.0)) if is_real(d) else 1 / layers.pow(c, 2.0)
+    y_conj = ComplexVariable(c, layers.scale(d, -1.0)) if is_real(d) else c
+    norm = layers.elementwise_add(layers.pow(c, 2.0), layers.pow(d, 2.0)) if is_real(d) else layers.pow(c, 2.0)
+    e = layers.elementwise_div(layers.fill_constant([1], norm.dtype, 1.0), norm)
     return elementwise_mul(elementwise_mul(x, y_conj, axis=axis, name=name), e, axis=axis, name=name)
 
 
@@ -82,5 +84,8 @@ def kron(x, y, name=None):
     complex_variable_exists([x, y], "kron")
     (a, b), (c, d) = _parts(x), _parts(y)
     if is_real(b) and is_real(d):
-        return ComplexVariable(layers.kron(a, c) - layers.kron(b, d), layers.kron(a, d) + layers.kron(b, c))
+        return ComplexVariable(
+            layers.elementwise_sub(layers.kron(a, c), layers.kron(b, d)),
+            layers.elementwise_add(layers.kron(a, d), layers.kron(b, c)),
+        )
     return ComplexVariable(layers.kron(a, c), layers.kron(b, c) if is_real(b) else layers.kron(a, d))
