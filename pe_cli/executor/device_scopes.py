@@ -108,16 +108,14 @@ class DeviceScopes:
         are kept for its local execution scope, stored there only when someone looks (``exec_scopes``)
         or a later run's names differ: a run reads nothing from them but the names it reads before
         writing (``gather``), so storing ~100 arrays per device every step was wasted work."""
-        scope, home = self.scope, self._home
+        scope, home, one_update = self.scope, self._home, self.graph.shared_updates
         for d in range(self.n):
             vals = values[d]
             own, shared = self.param_scopes[d], vals.shared
             for name in self._persist[d]:  # (an array another name or device shares goes back lent)
                 array, lent = vals[name], bool(shared) and name in shared
-                if home[name] != d and values[home[name]].get(name) is array:  # (a collective's value as it is)
-                    lent = True  # one array in two devices' scopes: written in place by neither, unless the
-                    if name not in self.graph.shared_updates:  # graph orders its one update after every reader
-                        scope.var(name).tensor._lent = True
+                if home[name] != d and name not in one_update and values[home[name]].get(name) is array:
+                    lent = scope.var(name).tensor._lent = True  # one array in two devices' scopes, unordered
                 (scope if home[name] == d else own).set_array(name, array, lent=lent)
             pending, lod = self._pending[d], lods[d]
             if pending is not None and (pending[0].keys() != vals.keys() or pending[1].keys() != lod.keys()):
@@ -160,6 +158,7 @@ class DeviceScopes:
         by no other device from the same variable, unless the name is in ``shared_updates`` (one device
         updates it, after every device's readers: the graph orders them). ``per_device``: each device's
         (feeds, LoDs)."""
+        scopes = [self.scope, *self.param_scopes[1:]]
         sources = [{} for _ in range(self.n)]  # per device: name -> the scope variable it reads
         for d in range(self.n):
             for name in scope_reads[d]:
@@ -171,10 +170,12 @@ class DeviceScopes:
             fed = per_device[d][0]
             for name in self._persist[d]:
                 held = sources[d].get(name)
-                if name not in in_place or name in fed or held is None or held.tensor._lent:
+                if name not in in_place or name in fed or held is None:
                     continue
                 if getattr(vals.get(name), "base", None) is not None:  # (a view: another array's memory)
                     continue
+                if any((v := s.vars.get(name)) is not None and v.tensor._lent for s in scopes):
+                    continue  # (lent by a device's scope: a broadcast may have put the array in several)
                 if name not in shared_updates and any(sources[e].get(name) is held for e in range(self.n) if e != d):
                     continue
                 donated.add(name)

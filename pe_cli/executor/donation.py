@@ -27,27 +27,36 @@ array a run is about to write is known, not counted:
 from ..ops import registry
 
 
-def in_place_names(ops):
+def in_place_names(ops, inplace_inputs=False):
     """The names an op of ``ops`` may write in place: those its updates write over their inputs
-    (ParamOut = Param) and the input the ops declared in-place (``OpDef.inplace``) may write over."""
+    (ParamOut = Param) and, with ``inplace_inputs`` (the enable_inplace pass may mark steps), the
+    input each op declared in-place (``OpDef.inplace``) may write over."""
     names = set()
     for op in ops:
         opdef = registry.get(op.type)
         if opdef.has("updates_in_place"):
             names.update(n for n in op.input_arg_names if n in op.output_arg_names)
-        if opdef.inplace:
+        if inplace_inputs and opdef.inplace:
             names.update(op.inputs.get(opdef.inplace[1], ()))
     return frozenset(names)
 
 
 def watch_names(steps, names):
-    """Sets each step's ``watch``: whether one of its inputs or outputs is among ``names`` (written
-    in place by some step), other than the names the step itself updates in place."""
+    """Sets each step's ``watch``: what of it holds a name among ``names`` (written in place by some
+    step), other than the names the step itself updates in place: ((slot, index, name) of each such
+    input, whether such a name is among its outputs); () where none is."""
     for step in steps:
         if not hasattr(step, "op"):
             continue
-        own = set(step.updates)
-        step.watch = any(n in names and n not in own for n in (*step.op.input_arg_names, *step.op.output_arg_names))
+        own = step.updates
+        ins = tuple(
+            (slot, i if dup else None, n)
+            for slot, slot_names, dup in step.inputs
+            for i, n in enumerate(slot_names)
+            if n in names and n not in own
+        )
+        out = any(n in names and n not in own for _, slot_names, _ in step.outputs for n in slot_names)
+        step.watch = (ins, out) if ins or out else ()
 
 
 def _owner(array):
@@ -55,31 +64,57 @@ def _owner(array):
     return array if base is None else base
 
 
-def _arrays(pairs):
-    for slot_names, value in pairs:
-        if type(value) is list:
-            yield from zip(slot_names, value)
-        elif value is not None:
-            yield slot_names[0], value
-
-
 def note_aliases(step, ins, outs, values):
     """After a watched step: the names whose memory an output now shares with an input (an alias or a
-    view) go to ``values.shared``, so that no later step of the run writes over them."""
+    view: a reshape's Meta, a passed-through gradient) go to ``values.shared``, so that no later step of
+    the run writes over them."""
+    watched, watched_out = step.watch
+    if not watched_out:  # (the common case, a parameter's reader: a pass over its outputs, no names)
+        for slot, i, _ in watched:
+            array = ins.get(slot)
+            if i is not None and array is not None:
+                array = array[i]
+            if array is None:
+                continue
+            owner = _owner(array)
+            for out in outs.values():
+                if type(out) is list:
+                    if any(o is not None and _owner(o) is owner for o in out):
+                        break
+                elif out is not None and _owner(out) is owner:
+                    break
+            else:
+                continue
+            break
+        else:
+            return
     shared = getattr(values, "shared", None)
-    if shared is None:
-        return
-    # (the dead input an enable_inplace step wrote over shares its memory with no one else: no mark)
-    dead = step.inplace if step.inplace not in shared else None
-    inputs = [
-        (n, a, _owner(a)) for n, a in _arrays((names, ins.get(slot)) for slot, names, _ in step.inputs) if n != dead
+    if shared is not None:
+        _mark_shared(step, ins, outs, shared)
+
+
+def _mark_shared(step, ins, outs, shared):
+    """Marks every (input, output) pair of the step that shares memory (outputs of watched names, or
+    over watched inputs)."""
+    dead = step.inplace if step.inplace not in shared else None  # (the dead input it wrote over: shared by none)
+    pairs = [
+        (n, _owner(a))
+        for slot, names, dup in step.inputs
+        for n, a in (zip(names, ins.get(slot) or ()) if dup else [(names[0], ins.get(slot))])
+        if a is not None and n != dead
     ]
-    for name, out in _arrays((names, outs.get(slot)) for slot, names, _ in step.outputs):
-        owner = _owner(out)
-        for in_name, array, in_owner in inputs:
-            if in_name != name and (out is array or owner is in_owner):
-                shared.add(in_name)
-                shared.add(name)
+    for slot, names, dup in step.outputs:
+        value = outs.get(slot)
+        if value is None:
+            continue
+        for name, out in zip(names, value) if dup else [(names[0], value)]:
+            if out is None:
+                continue
+            owner = _owner(out)
+            for in_name, in_owner in pairs:
+                if in_name != name and owner is in_owner:
+                    shared.add(in_name)
+                    shared.add(name)
 
 
 def may_update(values, names):

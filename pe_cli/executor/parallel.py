@@ -111,7 +111,9 @@ class DataParallelEngine:
         self._whole = {self.graph.fed_loss_grad} if self.graph.fed_loss_grad else set()
         self._steps = {}  # (op id, device) -> OpStep, shared by the schedules
         # what updates and in-place ops may write (donation.py), of the program and of the graph's
-        self._in_place = in_place_names([*self.block.ops, *self.graph.program.global_block().ops])
+        self._in_place = in_place_names(
+            [*self.block.ops, *self.graph.program.global_block().ops], bool(build_strategy.enable_inplace)
+        )
         self._schedules = {}  # fetch names -> Schedule
         self._node_context = _NodeContext(self)
         self.num_threads = exec_strategy.num_threads or self.n * 4
