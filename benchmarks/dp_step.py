@@ -54,19 +54,18 @@ def variant(name):
     calibrated schedule), ``heavyUS`` (nodes of at least US microseconds, calibrated, run without the
     token), ``gemmUS`` (as base, and the GEMM nodes of at least US microseconds too), ``alone`` (the
     caller runs every node, no second thread), ``perdevice`` (a thread per device whatever the
-    other processes' load, as before 2026-11-28's ``threads.run_threads``), ``oldholders`` (as base, with the update check's
-    reference count by the generator sums it had before 2026-11-28)."""
+    other processes' load, as before 2026-11-28's ``threads.run_threads``). (``oldholders``, the update check's
+    reference count as it was before 2026-11-28, went with the reference counts: executor/donation.py.)"""
     from pe_cli.executor import parallel_scheduler as ps
-    from pe_cli.executor.device_scopes import DeviceScopes
 
     global _RUN_THREADS
     from pe_cli.kernels.cpu import runtime
 
     if _RUN_THREADS is None:
         _RUN_THREADS = runtime.run_threads
-    match = re.fullmatch(r"(base|oldholders|alone|perdevice|heavy|gemm)(\d*)", name)
-    if not match or bool(match.group(2)) == (match.group(1) in ("base", "oldholders", "alone", "perdevice")):
-        raise ValueError(f"unknown variant {name!r}: base, oldholders, alone, perdevice, heavyUS or gemmUS")
+    match = re.fullmatch(r"(base|alone|perdevice|heavy|gemm)(\d*)", name)
+    if not match or bool(match.group(2)) == (match.group(1) in ("base", "alone", "perdevice")):
+        raise ValueError(f"unknown variant {name!r}: base, alone, perdevice, heavyUS or gemmUS")
     kind, us = match.group(1), float(match.group(2) or 0) * 1e-6
 
     def apply(pe_model):
@@ -80,28 +79,8 @@ def variant(name):
         sched.heavy = heavy
         sched.shared = any(heavy) and kind != "alone"
         runtime.run_threads = _one_per_device if kind == "perdevice" else _RUN_THREADS
-        scopes = pe_model.program._engine.scopes
-        scopes.allow_updates = (
-            _old_allow_updates.__get__(scopes) if kind == "oldholders" else DeviceScopes.allow_updates.__get__(scopes)
-        )
 
     return apply
-
-
-def _old_allow_updates(self, values, shared_updates):
-    """DeviceScopes.allow_updates as it was before 2026-11-28 (its holders count by generator sums)."""
-    scopes, pending, seen = [self.scope] + self.param_scopes[1:], self._pending, self._seen
-
-    def holders(name, array):
-        count = sum(1 for s in scopes if (v := s.vars.get(name)) is not None and v.tensor._array is array)
-        count += sum(1 for p in pending if p is not None and p[0].get(name) is array)
-        count += seen.get(name) is array
-        if name in shared_updates:
-            count += sum(1 for vals in values if vals.get(name) is array) - 1
-        return count
-
-    for vals in values:
-        vals.scope_held, vals.dense_updates, vals.holders = self.persistable, True, holders
 
 
 def _one_per_device(devices):

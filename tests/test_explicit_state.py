@@ -22,7 +22,6 @@ UNDERSCORE_ATTRS = {}
 
 # calls of sys.getrefcount / sys._getframe still made, file -> count
 STACK_AND_REFCOUNTS = {
-    "pe_cli/executor/plan.py": 1,  # getrefcount: whether an in-place kernel or update may write its input
     "pe_cli/framework/source.py": 2,  # the op's source line; called_function: a message's name
     "pe_cli/data/reader_processes.py": 1,  # a warning's stacklevel (the user's line)
     "pe_cli/kernels/cuda/_simulator.py": 1,  # the CUDA simulator's shared arrays, one per call site

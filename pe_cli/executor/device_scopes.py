@@ -54,6 +54,12 @@ class DeviceScopes:
     def to_device(self, d, array):
         return self.memory[d].to_device(array)
 
+    def _own_copy(self, d, array):
+        """Device ``d``'s own copy of a persistable array (devices of one memory: a copy, so that no
+        device's update in place writes another's)."""
+        moved = self.to_device(d, array)
+        return moved.copy() if moved is array and hasattr(moved, "copy") else moved
+
     # -- parameters ------------------------------------------------------------------------------
     def prepare_params(self):
         if self.share_from is not None:
@@ -70,9 +76,9 @@ class DeviceScopes:
         if not self.params_ready:
             for d, names in self._copies.items():
                 for name in names:
-                    array = self.scope.get_array(name)
+                    array = self.scope.held_array(name)
                     if array is not None:
-                        self.param_scopes[d].set_array(name, self.to_device(d, array))
+                        self.param_scopes[d].set_array(name, self._own_copy(d, array), lent=False)
                         self._seen[name] = array
             self.params_ready = True
         else:
@@ -85,7 +91,7 @@ class DeviceScopes:
             return
         changed = [
             (name, array)
-            for name, array in ((name, self.scope.get_array(name)) for name in self._seen)
+            for name, array in ((name, self.scope.held_array(name)) for name in self._seen)
             if array is not self._seen[name]
         ]
         for name, array in changed:
@@ -94,7 +100,7 @@ class DeviceScopes:
                 continue
             for d, names in self._copies.items():
                 if name in names:
-                    self.param_scopes[d].set_array(name, self.to_device(d, array))
+                    self.param_scopes[d].set_array(name, self._own_copy(d, array), lent=False)
 
     # -- after and before a run ------------------------------------------------------------------
     def save(self, values, lods):
@@ -102,19 +108,21 @@ class DeviceScopes:
         are kept for its local execution scope, stored there only when someone looks (``exec_scopes``)
         or a later run's names differ: a run reads nothing from them but the names it reads before
         writing (``gather``), so storing ~100 arrays per device every step was wasted work."""
-        scope, home = self.scope, self._home
+        scope, home, one_update = self.scope, self._home, self.graph.shared_updates
         for d in range(self.n):
             vals = values[d]
-            vals.holders = None  # (allow_updates': it refers to every device's values, a cycle)
-            own = self.param_scopes[d]
-            for name in self._persist[d]:
-                (scope if home[name] == d else own).set_array(name, vals[name])
+            own, shared = self.param_scopes[d], vals.shared
+            for name in self._persist[d]:  # (an array another name or device shares goes back lent)
+                array, lent = vals[name], bool(shared) and name in shared
+                if home[name] != d and name not in one_update and values[home[name]].get(name) is array:
+                    lent = scope.var(name).tensor._lent = True  # one array in two devices' scopes, unordered
+                (scope if home[name] == d else own).set_array(name, array, lent=lent)
             pending, lod = self._pending[d], lods[d]
             if pending is not None and (pending[0].keys() != vals.keys() or pending[1].keys() != lod.keys()):
                 self._store_local(d)  # not overwritten name for name by this run: store it first
             self._pending[d] = (vals, lod)
         for name in self._seen:
-            self._seen[name] = scope.get_array(name)
+            self._seen[name] = scope.held_array(name)
 
     def _store_local(self, d):
         """Stores device ``d``'s pending temporaries and feeds in its local execution scope."""
@@ -143,32 +151,34 @@ class DeviceScopes:
             self._exec_scopes[d] = parent.new_scope()
             self._pending[d] = None
 
-    def allow_updates(self, values, shared_updates):
-        """Devices of one memory: lets an update write a persistable array in place (plan._may_update)
-        when it is held only by the scopes, the last run's values, and, for a name in
-        ``shared_updates`` (one device updates it after every device's readers), the devices' values."""
-        scope_vars = [s.vars for s in [self.scope] + self.param_scopes[1:]]
-        last = [p[0] for p in self._pending if p is not None]
-        seen = self._seen
-
-        def holders(name, array):  # (plain loops: an update of every parameter asks, a step)
-            count = seen.get(name) is array
-            for held in scope_vars:
-                v = held.get(name)
-                if v is not None and v.tensor._array is array:
-                    count += 1
-            for vals in last:
-                if vals.get(name) is array:
-                    count += 1
-            if name in shared_updates:
-                for vals in values:
-                    if vals.get(name) is array:
-                        count += 1
-                count -= 1
-            return count
-
-        for vals in values:
-            vals.scope_held, vals.dense_updates, vals.holders = self.persistable, True, holders
+    def donate(self, values, scope_reads, per_device, shared_updates, in_place):
+        """Devices of one memory: gives each device's run the names whose arrays its updates may write
+        in place (pe_cli/executor/donation.py): persistables among ``in_place`` that the device writes
+        and read from its scopes (not fed), held by a variable the scope has not lent, no view, and read
+        by no other device from the same variable, unless the name is in ``shared_updates`` (one device
+        updates it, after every device's readers: the graph orders them). ``per_device``: each device's
+        (feeds, LoDs)."""
+        scopes = [self.scope, *self.param_scopes[1:]]
+        sources = [{} for _ in range(self.n)]  # per device: name -> the scope variable it reads
+        for d in range(self.n):
+            for name in scope_reads[d]:
+                if name in self.persistable:
+                    sources[d][name] = self._exec_scopes[d].find_var(name)
+        for d, vals in enumerate(values):
+            vals.dense_updates = True
+            donated = vals.donated = set()
+            fed = per_device[d][0]
+            for name in self._persist[d]:
+                held = sources[d].get(name)
+                if name not in in_place or name in fed or held is None:
+                    continue
+                if getattr(vals.get(name), "base", None) is not None:  # (a view: another array's memory)
+                    continue
+                if any((v := s.vars.get(name)) is not None and v.tensor._lent for s in scopes):
+                    continue  # (lent by a device's scope: a broadcast may have put the array in several)
+                if name not in shared_updates and any(sources[e].get(name) is held for e in range(self.n) if e != d):
+                    continue
+                donated.add(name)
 
     def gather(self, scope_reads, per_device):
         """Each device's values for one run: its feeds, then what it reads before writing, from
@@ -194,7 +204,7 @@ class DeviceScopes:
                     )
                 array = last.get(name) if name not in persistable else None
                 if array is None:
-                    array = scope.get_array(name)
+                    array = scope.held_array(name)
                 if array is None and var is not None and var.type == VarType.RAW:
                     array = RAW_VALUE  # no tensor (cudnn_lstm's Cache): its readers do not read it
                 if array is None:

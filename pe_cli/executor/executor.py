@@ -31,6 +31,7 @@ from .feeding import (
 )
 from .fetched import fetched
 from . import graphed, nan_check, step_plan
+from .donation import in_place_names, watch_names
 from .plan import OpStep, Values, prior_reads, run_steps, scope_traffic
 from .pruning import cache_key, prune_program, split_fetch_list
 from .pserver import serve
@@ -48,6 +49,9 @@ class _Plan:
         self.scope_reads, self.persistable_writes = scope_traffic(block)
         self.prior_reads = prior_reads(block)
         self.written_back = frozenset(self.persistable_writes)
+        self.in_place = in_place_names(block.ops)  # what updates and in-place ops may write (donation.py)
+        self.donatable = self.in_place & self.written_back  # what a run may be donated of them
+        watch_names(self.steps, self.in_place)
         self.program = program
         self.place = place
         self._frees = {}
@@ -83,6 +87,7 @@ class _Plan:
                 OpStep(step.op, self.place, blocked=marks[i]) if i in marks else step
                 for i, step in enumerate(self.steps)
             ]
+            watch_names(steps, self.in_place)
         return steps
 
 
@@ -279,10 +284,10 @@ class Executor:
         return results
 
     def _store(self, plan, values, scope, feed):
-        lods = values.lods
+        lods, shared = values.lods, values.shared
         for name in plan.persistable_writes:  # a state's LoD (detection_map's lists) is kept too
-            if name in values:  # else an output its kernel leaves unwritten (dropout's Mask when is_test):
-                scope.set_array(name, values[name], lods.get(name))  # as Fluid's, it stays uninitialised
+            if name in values:  # else unwritten (dropout's Mask when is_test: uninitialised, as Fluid's)
+                scope.set_array(name, values[name], lods.get(name), lent=bool(shared) and name in shared)
         for name in feed:  # as Fluid's feed op: a fed persistable variable keeps its value in the scope
             name = name if isinstance(name, str) else name.name
             var = plan.block.vars.get(name)
@@ -311,8 +316,10 @@ class Executor:
         memory = self._memory
         for name in values:
             values[name] = memory.to_device(values[name])
-        values.scope_held = plan.written_back.difference(values)  # read from the scope, written back
-        values.dense_updates = self._concurrent == 1 and not nan_check.ENABLED
+        values.dense_updates = not nan_check.ENABLED
+        # donated: read from the scope, written back, no view, not lent; none with other executors on it
+        donatable = plan.donatable if self._concurrent == 1 else ()
+        donated = values.donated = set() if donatable else values.donated
         for name in plan.scope_reads:
             if name in values:
                 continue
@@ -332,8 +339,10 @@ class Executor:
                 array = memory.to_device(array)
                 var = block.vars.get(name)
                 if memory.keeps_parameters and var is not None and var.persistable:
-                    held.tensor._array = array  # stays on the device
+                    held.tensor._array, held.tensor._lent = array, False  # stays on the device: pe's copy
             values[name] = array
+            if name in donatable and not held.tensor._lent and getattr(array, "base", None) is None:
+                donated.add(name)
         for name in plan.prior_reads:  # what an output held, for the kernels that read it
             held = scope.find_var(name)
             if name not in values and held is not None and held.tensor._array is not None:
@@ -348,7 +357,7 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
         name = item if isinstance(item, str) else item.name
         array = values.get(name)
         if array is None:
-            array = scope.get_array(name)
+            array = scope.held_array(name)  # (copied below: lends nothing)
         if array is None:
             if block.has_var(name):  # declared, but no op of this run wrote it and no feed or scope holds it
                 raise PeError(

@@ -21,6 +21,7 @@ from ..base.errors import PeError, did_you_mean
 from ..framework import OpRole, Program, default_main_program
 from ..base.places import CPUPlace, CUDAPlace, Place
 from .device_scopes import DeviceScopes
+from .donation import in_place_names, watch_names
 from .feed_split import merge_fetch, split_feed, split_sizes  # noqa: F401 -- split_sizes: public
 from .feeding import feed_lr_scheduler, reader_feeds
 from . import nan_check, planned_parallel, step_plan
@@ -109,6 +110,10 @@ class DataParallelEngine:
         # batch), else it is split like a batch (Fluid's rule)
         self._whole = {self.graph.fed_loss_grad} if self.graph.fed_loss_grad else set()
         self._steps = {}  # (op id, device) -> OpStep, shared by the schedules
+        # what updates and in-place ops may write (donation.py), of the program and of the graph's
+        self._in_place = in_place_names(
+            [*self.block.ops, *self.graph.program.global_block().ops], bool(build_strategy.enable_inplace)
+        )
         self._schedules = {}  # fetch names -> Schedule
         self._node_context = _NodeContext(self)
         self.num_threads = exec_strategy.num_threads or self.n * 4
@@ -182,6 +187,7 @@ class DataParallelEngine:
             step = self._steps[key] = OpStep(
                 op, self.places[device], seed_offset=device, inplace=inplace, blocked=blocked
             )
+            watch_names([step], self._in_place)
         return step
 
     # -- running ---------------------------------------------------------------------------------------
@@ -220,11 +226,11 @@ class DataParallelEngine:
         """At the first run of several trainers: every persistable value of the scope (parameters,
         optimizer state) as trainer 0 holds it, so all trainers start from the same point."""
         scope = self.scopes.scope
-        names = sorted(n for n in self.scopes.persistable if scope.get_array(n) is not None)
+        names = sorted(n for n in self.scopes.persistable if scope.held_array(n) is not None)
         for name, array in zip(
             names,
             self.processes.broadcast(
-                [scope.get_array(n) for n in names], label="parameters from trainer 0", names=names
+                [scope.held_array(n) for n in names], label="parameters from trainer 0", names=names
             ),
         ):
             scope.set_array(name, array)
@@ -266,7 +272,7 @@ class DataParallelEngine:
         for _ in range(self.exec_strategy.num_iteration_per_run):
             values = self.scopes.gather(sched.scope_reads, per_device)
             if self.runtime.SHARED_MEMORY and not nan_check.ENABLED:  # (a failed check changes no scope)
-                self.scopes.allow_updates(values, self.graph.shared_updates)
+                self.scopes.donate(values, sched.scope_reads, per_device, self.graph.shared_updates, self._in_place)
             results = [None] * len(unique)
             loop_start = profiler.clock()
             planned = self._planned and planned_parallel.run(self, sched, values, results, per_device[0][0])

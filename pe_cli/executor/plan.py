@@ -4,7 +4,6 @@ An op with a structured kernel on the step's device (pe_cli/shapes/structured.py
 its step's kernel (kernels/structured.step_kernel) keeps the meta rule's decision per shape signature of
 its inputs, allocates the outputs that decision says and calls the out-kernel into them."""
 
-import sys
 from time import perf_counter
 
 import numpy as np
@@ -12,6 +11,7 @@ import numpy as np
 from .. import kernels
 from ..kernels.context import KernelContext, takes_context
 from . import nan_check
+from .donation import may_overwrite, may_update, note_aliases
 from ..base.errors import EnforceNotMet, OpEnforceError, OpError, PeError
 from ..ops import registry
 from ..base.selected_rows import SelectedRows
@@ -41,6 +41,7 @@ class OpStep:
         "context",
         "told",
         "fixed_context",
+        "watch",
     )
 
     def __init__(self, op, device, seed_offset=0, inplace=False, blocked=frozenset()):
@@ -95,6 +96,7 @@ class OpStep:
             if opdef.has("updates_in_place")
             else ()
         )
+        self.watch = False  # it holds a name another step may write in place (donation.watch_names)
 
     def _context(self, opdef, rng, seed_offset, blocked):
         """What the executor tells the kernel beyond the attributes (kernels/context.py), where it takes it."""
@@ -199,24 +201,26 @@ def rng_seed(op, seed_offset):
 
 class Values(dict):
     """One run's values on one device (name -> array), with the LoD of those that have one
-    (``lods``: name -> offsets per level). The LoD travels with the value through every op.
-    ``scope_held``: names whose array the executor read from its scope and writes back there at the
-    end of the run (the scope's reference to it is the one other it expects). ``dense_updates``: an
-    update may write a dense parameter in place too (where ``_may_update``), not only a few rows of
-    one; the sequential executor allows it when no other executor shares its scope at once and
-    NaN checks are off (a failed check leaves the scope as the run found it). ``holders``: for devices
-    sharing one memory, ``holders(name, array)`` counts the references the other devices and the
-    scopes hold to the array (the graph runs every reader of it before its update); None: the scope's one."""
+    (``lods``: name -> offsets per level). The LoD travels with the value through every op. What
+    the run may write in place (pe_cli/executor/donation.py): ``donated``, the names whose arrays an
+    update may write (the executor's, from the plan and the scope); ``dense_updates``, a dense
+    parameter too, not only a few rows of one (no NaN check on: a failed check leaves the scope as
+    the run found it); ``shared``, names a step found sharing memory with another name this run;
+    ``kept``, names whose arrays a planned step keeps as its buffers."""
 
-    __slots__ = ("lods", "scope_held", "dense_updates", "holders")
+    __slots__ = ("lods", "donated", "dense_updates", "shared", "kept")
 
     def __init__(self, arrays=(), lods=None):
         if arrays:  # (dict.__init__ and dict(lods or {}) cost a tenth of a tiny run's gathering)
             self.update(arrays)
         self.lods = dict(lods) if lods else {}
-        self.scope_held = set()
+        self.donated = _NOTHING
         self.dense_updates = False
-        self.holders = None
+        self.shared = set()
+        self.kept = _NOTHING
+
+
+_NOTHING = frozenset()
 
 
 def _input_lods(step, lods):
@@ -256,39 +260,6 @@ def _pass_lod(step, values, lods, in_lods, outs, ctx=None):
         for n, lod in zip(names, per_var.get(slot, ()) if dup else ()):
             if lod:
                 lods[n] = lod
-
-
-def _refs(values, name):
-    """How many references hold ``values[name]`` (counted from here), or -1 when it is a view."""
-    x = values.get(name)
-    return -1 if x is None or getattr(x, "base", None) is not None else sys.getrefcount(x)
-
-
-_ALONE = _refs({"x": np.empty(1)}, "x")  # the count of an array only ``values`` holds
-
-
-def _may_update(values, names, ins):
-    """True when each array of ``names`` is held by ``values``, the scope it goes back to and the
-    op's inputs ``ins`` alone (no other name, view, fetch, device or thread), so an update may write
-    it in place."""
-    held = getattr(values, "scope_held", None)
-    if not held:
-        return False
-    holders = values.holders
-    for n in names:
-        if n not in held:
-            return False
-        array, uses, v = values.get(n), 0, None
-        for v in ins.values():
-            if v is array:
-                uses += 1
-            elif type(v) is list:  # a duplicable slot (a fused update's Param list) holds it once more
-                uses += sum(1 for x in v if x is array)
-        others = 1 if holders is None else holders(n, array)
-        del array, v  # (their references would count below)
-        if _refs(values, n) != _ALONE + others + uses:
-            return False
-    return True
 
 
 def _profiled(step, ins, attrs, ctx, profile):
@@ -360,15 +331,16 @@ def run_step(step, values, profile=None):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
     the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
     With a ``profile`` (pe_cli/base/profiler.py), the kernel's time is recorded in it. A step marked
-    in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
-    ``values`` holds the input's array (no other name, view, fetch or scope)."""
-    inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE
+    in-place (the enable_inplace pass) lets its kernel write over that input, and an update over its
+    parameter and state, only where the run's explicit state allows it (pe_cli/executor/donation.py:
+    donated to the run, no view, shared with no other name)."""
+    inplace = step.inplace is not None and may_overwrite(values, step.inplace)
     ins, sparse = _gather(step, values)
     lods = getattr(values, "lods", None)
     # an update (a few rows of a table, or a dense parameter where the executor allows it) writes in
-    # place where only values, the scope and its inputs hold the arrays
+    # place the names donated to the run
     update = bool(
-        step.updates and (sparse or getattr(values, "dense_updates", False)) and _may_update(values, step.updates, ins)
+        step.updates and (sparse or getattr(values, "dense_updates", False)) and may_update(values, step.updates)
     )
     in_lods = _input_lods(step, lods or {}) if lods or step.needs_lod else None
     ctx = None
@@ -379,6 +351,8 @@ def run_step(step, values, profile=None):
         ctx = step.context.for_call(in_lods if step.needs_lod else None, rng, inplace, update)
     outs = _call(step, ins, step.attrs, ctx, profile)
     _store(step, values, outs)
+    if step.watch:  # (an output sharing the memory of a name another step may write in place)
+        note_aliases(step, ins, outs, values)
     made = ctx is not None and (ctx.out_lod is not None or ctx.out_lods is not None)
     if lods is not None and (in_lods is not None or made):
         _pass_lod(step, values, lods, in_lods or {}, outs, ctx)  # (a LoD the kernel made, from no LoD input)

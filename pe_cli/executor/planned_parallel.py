@@ -103,6 +103,7 @@ class PlannedRun:
         alone = threads is not None and threads < 2
         for d, plan in enumerate(self.plans):
             values[d].update(plan.buffers)
+            values[d].kept = plan.buffers.keys()  # (no enable_inplace step writes over a buffer)
         done, runners = set(), self.sched.runners
         timing = self.runs < CALIBRATION_RUNS
         for k in range(self.phases):

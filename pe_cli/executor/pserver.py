@@ -58,7 +58,8 @@ class _Server:
         self.program = blocks_program(program, blocks)
 
     def parameters(self):
-        return {tag: self.scope.get_array(name) for tag, name in self.params.items()}
+        # (sent, the send complete before the next update: kept by no one, lent to no one)
+        return {tag: self.scope.held_array(name) for tag, name in self.params.items()}
 
     def update(self, arrived):
         """Puts each trainer's blocks where the optimize blocks read them (a finished trainer's as

@@ -129,13 +129,28 @@ class Scope:
         for n in names:
             self.vars.pop(n, None)
 
-    # Hot-path helpers for executors: plain arrays in and out.
+    # Plain arrays in and out. An array handed out without a copy is *lent* (LoDTensor._lent): no run
+    # writes it in place until the variable holds a new array of pe's own (pe_cli/executor/donation.py).
     def get_array(self, name):
+        """The variable's array itself (None where none), lent to the caller, who may keep it."""
+        v = self.find_var(name)
+        if v is None:
+            return None
+        v.tensor._lent = True
+        return v.tensor._array
+
+    def held_array(self, name):
+        """The variable's array for pe's executors, which neither keep it past a run nor hand it out
+        uncopied: it lends nothing."""
         v = self.find_var(name)
         return None if v is None else v.tensor._array
 
-    def set_array(self, name, array, lod=None):
+    def set_array(self, name, array, lod=None, lent=True):
+        """Makes ``array`` the variable's value. ``lent``: the caller (or another name) may still hold
+        it, so no run writes it in place; False only for an array a run made or copied and no one else
+        holds (the executors' write-backs)."""
         t = self.var(name).tensor
+        t._lent = lent or (t._lent and t._array is array)
         t._array = array
         if lod is not None:
             t._lod = lod

@@ -30,7 +30,8 @@ from ..base import user_cache
 from ..base.errors import PeError
 from ..kernels.cpu.runtime import numba_cache
 from ..kernels.cpu.runtime.loops import module_name
-from .plan import _may_update, run_step
+from .donation import may_update
+from .plan import run_step
 
 _compiled = {}  # source hash -> the segment's numba dispatcher
 _compile_seconds = [0.0]  # summed over the segments compiled (or loaded) in this process
@@ -139,8 +140,8 @@ class Segment:
     def run(self, values):
         """Runs the segment's launches on ``values`` (one device's); raises Stale, before any ran,
         where a value it reads is not as planned."""
-        for name in self.updates:  # written in place where nothing else holds it, else over a copy
-            if not (getattr(values, "dense_updates", False) and _may_update(values, (name,), {})):
+        for name in self.updates:  # written in place where donated to the run (donation.py), else over a copy
+            if not (getattr(values, "dense_updates", False) and may_update(values, (name,))):
                 value = values.get(name)
                 if value is not None:
                     values[name] = value.copy()

@@ -45,6 +45,8 @@ class SelectedRowsVar:
     def get_tensor(self):
         """The values (one row per entry of rows()); ``set`` on it sets them."""
         held = self._held()
+        if held is not None:
+            self._var.tensor._lent = True  # (its values array handed out: no run writes it in place)
         return _Values(self, None if held is None else held.numpy()[1])
 
     def _store(self, values=None):
@@ -52,6 +54,7 @@ class SelectedRowsVar:
             self._values = values
         if self._values is not None:
             self._var.tensor._array = SelectedRows(np.asarray(self._rows, np.int64), self._values, self._height)
+            self._var.tensor._lent = True  # (the caller's values array)
 
 
 class _Values(LoDTensor):

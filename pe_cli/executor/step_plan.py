@@ -18,7 +18,7 @@ plan's buffers (fixed) and the values it reads from outside (fed, read from the 
 Python launch or a collective), each checked before the call against the shape and dtype it was
 planned for: a value that changed raises ``Stale`` before anything ran, and the executor runs the
 rest of the step op by op and plans again. An update launch (momentum) writes its Param and state
-in place where the executor allows it (``plan._may_update``), else over a copy it puts in the values.
+in place where the run was donated it (pe_cli/executor/donation.py), else over a copy it puts in the values.
 """
 
 import os
@@ -200,6 +200,7 @@ class PlannedStep:
         """One step over ``values``; False where a value was not as planned (the step then ran op by
         op from there, and the plan should be dropped)."""
         values.update(self.plan.buffers)
+        values.kept = self.plan.buffers.keys()  # (no enable_inplace step writes over a buffer)
         steps = self.plan.steps
         for n, entry in enumerate(self.entries):
             if type(entry) is int:

@@ -7,8 +7,7 @@ to an idle thread. Threads join a run only then: a worker is started at the firs
 and once it has joined it stays *parked* on the token's condition between runs instead of leaving,
 so that the next run's hand-over wakes it directly. A run therefore wakes no thread to start, none
 to end (its caller goes on as soon as the last node has run: it never waits for a worker to leave),
-and exactly one per hand-over. A parked worker holds no reference to a finished run, so an update of
-the next run may still write its arrays in place (plan._may_update counts references).
+and exactly one per hand-over. A parked worker holds no reference to a finished run.
 """
 
 import heapq

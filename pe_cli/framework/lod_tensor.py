@@ -21,6 +21,9 @@ class LoDTensor:
         if isinstance(array, list) and lod is None and all(isinstance(level, list) for level in array):
             array, lengths = None, array
         self._array = None if array is None else np.asarray(array)
+        # lent: the array may be held outside this tensor (a caller's array it was made around, or one
+        # handed out without a copy), so no run writes it in place (pe_cli/executor/donation.py)
+        self._lent = self._array is not None
         self._lod = [[int(v) for v in level] for level in (lod or [])]
         self._placed = None
         if lengths is not None:
@@ -29,6 +32,7 @@ class LoDTensor:
     # -- the dense part ------------------------------------------------------------------------
     def set(self, array, place=None):
         self._array = np.array(array, copy=True) if not isinstance(array, np.ndarray) else array.copy()
+        self._lent = False  # (its own copy)
         self._placed = place
 
     def _place(self):
@@ -37,13 +41,20 @@ class LoDTensor:
         return self._placed if self._placed is not None else CPUPlace()
 
     def __array__(self, dtype=None, copy=None):
+        """The values as numpy: ``numpy.array(tensor)`` a copy; ``numpy.asarray(tensor)`` the tensor's own
+        array where it is one of that dtype on the host, which is then lent (no run writes it in place)."""
         if self._array is None:
             raise PeError("this LoDTensor holds no data yet: set() it or run the program that writes it")
         array = self._array
         if hasattr(array, "copy_to_host"):  # on a GPU (a CUDA place's scope): copy to the host
             array = array.copy_to_host()
         array = np.asarray(array)  # a kernel's 0-D value may be a numpy scalar: numpy wants an ndarray
-        return array if dtype is None else array.astype(dtype)
+        array = array if dtype is None else array.astype(dtype, copy=False)
+        if copy:
+            return array.copy()
+        if array is self._array or array.base is self._array or _owner(array) is _owner(self._array):
+            self._lent = True
+        return array
 
     def shape(self):
         return list(self._array.shape) if self._array is not None else []
@@ -77,8 +88,11 @@ class LoDTensor:
         self._alloc(np.int32)
 
     def _mutable_data(self, place, dtype):
-        """Fluid's: the address of the tensor's memory as ``dtype`` (a VarType or any dtype spelling)."""
-        return int(self._alloc(np.dtype(convert_dtype(dtype))).ctypes.data)
+        """Fluid's: the address of the tensor's memory as ``dtype`` (a VarType or any dtype spelling),
+        which the caller may keep writing: the array is lent."""
+        address = int(self._alloc(np.dtype(convert_dtype(dtype))).ctypes.data)
+        self._lent = True
+        return address
 
     def __getitem__(self, index):
         """Fluid's slicing of a Tensor: a new tensor holding ``array[index]`` (no LoD)."""
@@ -177,6 +191,11 @@ class LoDTensor:
             f"\tlod: {lod}\n\tdim: {', '.join(str(d) for d in array.shape)}\n\tlayout: NCHW\n"
             f"\tdtype: {kind}\n\tdata: [{values}]\n"
         )
+
+
+def _owner(array):
+    base = getattr(array, "base", None)
+    return array if base is None else base
 
 
 # numpy dtype -> the C++ type name Fluid's tensor text gives

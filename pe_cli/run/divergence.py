@@ -1,9 +1,9 @@
 """Divergence: a run whose loss became NaN or Inf stops, and says where the first bad value came
 from; a checkpoint never holds non-finite parameters.
 
-Kernels never modify arrays in place (each writes new ones; a sparse update writes in place only
-an array nothing else references, and these references are such a hold), so the persistable arrays
-a scope holds before a step stay as they were: keeping references to them (``StepStart``) costs no
+Kernels never modify arrays in place (each writes new ones; an update writes in place only an array
+donated to the run, never one the scope lent, and ``Scope.get_array`` lends these: executor/donation.py),
+so the persistable arrays a scope holds before a step stay as they were: keeping references to them (``StepStart``) costs no
 copy, only the memory of one step's old parameters. When the loss turns out non-finite, the step is run
 again from them on one device, through the plain Executor, with ``check_nan_inf`` on: the first op
 that writes a NaN or Inf is named, with its layer and the line of the model file that built it.

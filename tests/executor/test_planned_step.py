@@ -192,7 +192,7 @@ def test_value_not_as_planned_runs_op_by_op(monkeypatch):
     def fortran_weight(step, scope, main):
         if step == 3:
             name = main.all_parameters()[0].name
-            scope.set_array(name, np.asfortranarray(scope.get_array(name)))
+            scope.set_array(name, np.asfortranarray(scope.get_array(name)), lent=False)  # (held by no one else)
 
     from pe_cli.executor import step_plan
 

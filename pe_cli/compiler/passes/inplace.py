@@ -1,11 +1,12 @@
 """The enable_inplace pass (``BuildStrategy.enable_inplace``): an op declared in the registry as able
 to write an output over an input (``register(..., inplace=(output slot, input slot))``: the
 activations with a numba loop and their gradients, elementwise_add, scale) does so where that
-input is dead afterwards: this op is the only reader of its last version, and it is not fed,
-fetched, persistable, skipped or read from a scope. The marked compute node is a copy (same id)
-with ``attrs['inplace']``; at run time the step writes over the input only when nothing but the
-executor's values holds its array (pe_cli/executor/plan.py), so an aliased value is never
-overwritten. The arithmetic is the same, so the numbers are bitwise unchanged."""
+input is dead afterwards: this op is the only reader of its last version, which an op computed (not
+a collective, whose value the devices of one memory may share), and it is not fed, fetched,
+persistable, skipped or read from a scope. The marked compute node is a copy (same id)
+with ``attrs['inplace']``; at run time the step writes over the input only where its array is the
+run's own (no view, no planned step's buffer, sharing memory with no other name:
+pe_cli/executor/donation.py), so an aliased value is never overwritten. The arithmetic is the same, so the numbers are bitwise unchanged."""
 
 import copy
 
@@ -50,6 +51,8 @@ def _dead_input(graph, node, pinned):
         return None
     last = versions[-1]
     if last.consumers != [node] or last not in node.inputs:
+        return None
+    if last.producer.kind != COMPUTE:  # a collective's value (an all-reduced sum, a broadcast): devices share it
         return None
     if sum(1 for n in node.op.input_arg_names if n == name) != 1:  # read through another slot too
         return None
