@@ -145,15 +145,22 @@ for _n, _type in ((2, "unpool"), (3, "unpool3d")):
     register(
         _type,
         kernel_module="pooling_mask",
-        inputs=["X", "Indices"],
+        inputs=["X", "Indices"] + (["OutputSizeTensorList*?"] if _n == 2 else []),
         outputs=["Out"],
         attrs=_unpool_attrs(_n),
         infer=_infer_unpool(_n),
+        attr_tensors={"OutputSizeTensorList": "output_size"} if _n == 2 else None,
         grad=_grad_unpool(_type),
         grad_reads=("X", "Indices"),
         doc=f"Max unpooling of {_n + 2}-D X: Out = zeros [N, C] + output_size (default (in - 1) * stride - "
         f"2 * padding + ksize) with X written at its Indices position (flat, within its plane); an index "
-        f"outside the plane is an error.",
+        f"outside the plane is an error."
+        + (
+            " OutputSizeTensorList (one int [1] tensor a dim) gives output_size when the op runs (Paddle 2.x's "
+            "output_size holding Variables, a VARS attribute; unpool3d's takes none)."
+            if _n == 2
+            else ""
+        ),
         structured=Structured(meta=meta_rules.unpool_meta, cpu=getattr(cpu_mask, _type.upper())),
     )
     register(
