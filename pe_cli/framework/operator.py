@@ -1,5 +1,6 @@
 """Operator: one op in a Block, as plain data (type, named input/output slots, attributes)."""
 
+from ..base.dtypes import VarType
 from ..base.errors import ArgumentTypeError
 from .op_desc import OpDesc
 from .variable import Variable
@@ -103,6 +104,11 @@ class Operator:
 
     def attr(self, name):
         return self.attrs[name]
+
+    def row_sparse_outputs(self):
+        """The output slots whose variable is declared SELECTED_ROWS (load reads a SelectedRows file into one)."""
+        find = self.block._find_var_recursive
+        return frozenset(s for s, names in self.outputs.items() if names and _row_sparse(find(names[0])))
 
     def all_attrs(self):
         """The attributes; one given by a Variable is that Variable (Paddle 2.x's)."""
@@ -225,3 +231,7 @@ def slot_names(slots):
         values = value if isinstance(value, (list, tuple)) else [value]
         out[slot] = [v if isinstance(v, str) else v.decode() if isinstance(v, bytes) else v.name for v in values]
     return out
+
+
+def _row_sparse(var):
+    return getattr(var, "type", None) == VarType.SELECTED_ROWS

@@ -246,6 +246,44 @@ def test_save_and_load_through_their_out_kernels(tmp_path):
     assert not os.path.exists(str(tmp_path / "never"))
 
 
+# the file Paddle 2.6.2's save op wrote for rows [1, 4, 4], height 6, values arange(6).reshape(3, 2) + 0.5 (float32)
+_PADDLE_SR_FILE = (
+    "0000000003000000000000000100000000000000040000000000000004000000000000000600000000000000000000000600000008051003"
+    "10020000003f0000c03f0000204000006040000090400000b040"
+)
+
+
+def test_a_selected_rows_saved_by_save_loads_back_through_load(tmp_path):
+    """A program's save op writes a SELECTED_ROWS variable in Paddle's format (the bytes Paddle 2.6.2's wrote) and its
+    load op reads it back into a SELECTED_ROWS variable (Paddle's load_sr kernel): rows, height and values, where
+    load read it as a LoDTensor and failed ("a LoD level of 1 bytes is not a list of uint64 offsets")."""
+    from pe_cli import fluid
+
+    path = str(tmp_path / "sr.bin")
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    sr = scope.var("sr").get_selected_rows()
+    sr.set_height(6)
+    sr.set_rows([1, 4, 4])
+    sr.get_tensor().set(np.arange(6, dtype="float32").reshape(3, 2) + 0.5, fluid.CPUPlace())
+    save, load = fluid.Program(), fluid.Program()
+    v = save.global_block().create_var(
+        name="sr", type=fluid.core.VarDesc.VarType.SELECTED_ROWS, dtype="float32", persistable=True
+    )
+    save.global_block().append_op(type="save", inputs={"X": [v]}, outputs={}, attrs={"file_path": path})
+    o = load.global_block().create_var(
+        name="out", type=fluid.core.VarDesc.VarType.SELECTED_ROWS, dtype="float32", persistable=True
+    )
+    load.global_block().append_op(type="load", inputs={}, outputs={"Out": [o]}, attrs={"file_path": path})
+    with fluid.scope_guard(scope):
+        exe.run(save)
+        exe.run(load)
+    with open(path, "rb") as f:
+        assert f.read().hex() == _PADDLE_SR_FILE
+    got = scope.var("out").get_selected_rows()
+    assert (list(got.rows()), got.height()) == ([1, 4, 4], 6)
+    assert np.array(got.get_tensor()).tolist() == [[0.5, 1.5], [2.5, 3.5], [4.5, 5.5]]
+
+
 def test_a_planned_step_runs_print_between_its_segments():
     """relu, print, relu planned: the relus' launches in segments of their own, print a Python launch between
     them (a step that runs it, printing its values)."""
