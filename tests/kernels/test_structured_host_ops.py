@@ -167,6 +167,30 @@ def test_coalesce_tensor_outputs_are_views_of_its_fused_buffer(attrs):
         assert np.array_equal(out, want)
 
 
+def test_coalesce_tensor_outputs_take_the_buffers_dtype_as_paddle():
+    """Output[i] are views of the buffer, in the dtype attribute's dtype (Paddle 2.6's ShareDataWith), when built and
+    when run, where the build-time rule gave Input's dtype; copy_data copies an Input's bytes, so an int32 Input in a
+    float32 buffer is reinterpreted (Paddle 2.6.2's values: 1 -> 1e-45, -2 -> NaN; pe converted the values), and an
+    Input of another itemsize is refused (Paddle copies part of the slice and leaves the rest unset)."""
+    from pe_cli import fluid
+
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        a = fluid.data("a", [2, 3], "int32")
+        o, f = main.global_block().create_var(name="o"), main.global_block().create_var(name="f")
+        main.global_block().append_op(
+            "coalesce_tensor", {"Input": [a]}, {"Output": [o], "FusedOutput": [f]}, {"dtype": "float32"}
+        )
+    assert (o.dtype, f.dtype) == ("float32", "float32")
+    xs = [np.arange(6, dtype=np.int32).reshape(2, 3) + 1, np.arange(5, dtype=np.int32) - 2]
+    meta, outs = _run("coalesce_tensor", {"Input": xs}, _attrs("coalesce_tensor", dtype="float32", copy_data=True))
+    assert [d for _, d in meta.outputs["Output"]] == [np.float32] * 2
+    assert [out.view(np.int32).tolist() for out in outs["Output"]] == [x.tolist() for x in xs]
+    assert outs["Output"][0][0, 0] == np.float32(1e-45) and np.isnan(outs["Output"][1][:2]).all()
+    with pytest.raises(PeError, match=r"copy_data of Input\[0\] \(int32\) into a float64 buffer: Paddle copies"):
+        _run("coalesce_tensor", {"Input": xs}, _attrs("coalesce_tensor", dtype="float64", copy_data=True))
+
+
 def test_feed_gives_the_holders_value_and_its_lod_and_refuses_a_missing_one():
     a, b = rng.uniform(size=(3, 2)), np.arange(4)
     holder = TensorArray([a, b], [[[0, 1, 3]], None])
