@@ -121,7 +121,7 @@ def _infer_unpool(n):
             ctx.fail(f"X {fmt_shape(x)} must be {n + 2}-D and Indices {fmt_shape(idx)} of its shape")
         if ctx.dtype("Indices") not in ("int32", "int64"):
             ctx.fail(f"Indices is {ctx.dtype('Indices')}; it holds int positions (a max pool's mask)")
-        out = unpool_out(x[2:], ctx.attrs)
+        out = [-1] * n if ctx.has_input("OutputSizeTensorList") else unpool_out(x[2:], ctx.attrs)  # (Paddle's)
         if any(o == 0 or o < -1 for o in out):
             ctx.fail(f"the output size {out} of X {fmt_shape(x)} must be positive")
         ctx.set_output("Out", list(x[:2]) + out, ctx.dtype("X"))

@@ -94,7 +94,8 @@ def test_squeeze_refuses_axes_given_as_tensors(axis):
 
 def test_max_unpool2d_reads_an_output_size_holding_tensors_when_it_runs():
     """Paddle 2.6's static max_unpool2d takes output_size holding Variables (a VARS attribute, unchecked against the
-    default size): Out's dims unknown when built, the values and gradient Paddle 2.6.2 gave (loss sum(Out * W));
+    default size, shown as Vars[...]): Out's dims unknown when built, the values and gradient Paddle 2.6.2 gave (loss
+    sum(Out * W));
     pe failed on int() of the Variable. A Tensor alone is Paddle's AssertionError; unpool3d takes no Variable there,
     Paddle's ValueError."""
     x_value = np.arange(32, dtype="float32").reshape(1, 2, 4, 4)[:, :, ::-1].copy()
@@ -107,6 +108,9 @@ def test_max_unpool2d_reads_an_output_size_holding_tensors_when_it_runs():
         weights = paddle.assign(np.arange(50, dtype="float32").reshape(1, 2, 5, 5))
         (dx,) = paddle.static.gradients([paddle.sum(out * weights)], [x])
         assert list(out.shape) == [1, 2, -1, -1]
+        op = next(op for op in main.global_block().ops if op.type == "unpool")
+        assert [v.dtype for v in op.all_attrs()["output_size"]] == ["int32", "int32"]
+        assert "output_size=Vars[" in str(main)  # (Paddle's text; its test_unpool_op.py TestOutputSizeTensor asks)
         with pytest.raises(AssertionError, match="output_size must be None, a list or a tuple"):
             paddle.nn.functional.max_unpool2d(pooled, mask, 2, 2, output_size=paddle.full([2], 5, "int32"))
         with pytest.raises(ValueError, match="unpool3d takes only ints there"):

@@ -286,15 +286,13 @@ def _unpool(n, x, indices, kernel_size, stride, padding, output_size, fn, name):
     sizes = _unpool_size(x, ksize, strides, paddings, output_size, fn)
     helper = LayerHelper("unpool" if n == 2 else "unpool3d", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    inputs = {"X": [x], "Indices": [indices]}
     if holds_variable(sizes) and n == 3:  # (Paddle 2.6's attribute check)
         raise ValueError(f"{fn}: output_size holds a Variable; Paddle 2.6's unpool3d takes only ints there")
-    if holds_variable(sizes):  # Paddle's static shape: each such dim unknown
-        inputs["OutputSizeTensorList"] = shape_tensor_list(f"{fn}: output_size", sizes)
-        sizes = [-1] * n
+    if holds_variable(sizes):  # Paddle's VARS attribute (ints made constants), read when the op runs
+        sizes = shape_tensor_list(f"{fn}: output_size", sizes)
     helper.append_op(
         "unpool" if n == 2 else "unpool3d",
-        inputs,
+        {"X": [x], "Indices": [indices]},
         {"Out": [out]},
         {"unpooling_type": "max", "ksize": ksize, "strides": strides, "paddings": paddings, "output_size": sizes},
     )
