@@ -87,8 +87,8 @@ class KernelContext:
 
     def for_call(self, lod=None, rng=None, inplace=False, update_in_place=False):
         """A context for one call of the kernel: this one's fixed facts (outputs, counts, block, blocked
-        slots, input names, the op's state, zero_dim, paddle2, row_sparse), the call's own LoD, Generator (None: this one's) and
-        permissions, no output LoD yet."""
+        slots, input names, the op's state, zero_dim, paddle2, row_sparse), the call's own LoD, Generator (None: this
+        one's) and permissions, no output LoD yet."""
         rng = self.rng if rng is None else rng
         return KernelContext(
             rng,
