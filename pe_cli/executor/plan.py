@@ -112,6 +112,7 @@ class OpStep:
             op_state=op.run_state,
             zero_dim=op.zero_dim,
             paddle2=op.paddle2,
+            row_sparse=op.row_sparse_outputs() if opdef.has("row_sparse_outputs") else None,
         )
 
     @property

@@ -11,21 +11,30 @@ from ..ops import registry
 from .variable import Variable
 
 
+def _variables(value):
+    """Whether ``value`` is a list of Variables (Paddle's VARS attribute: unpool's output_size)."""
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(v, Variable) for v in value)
+
+
 def to_slots(op_type, inputs, attrs):
-    """(inputs, attrs, {attribute: slot}) with the attributes given by a Variable moved to their slots."""
-    given = [name for name, value in attrs.items() if isinstance(value, Variable)]
+    """(inputs, attrs, {attribute: slot}) with the attributes given by a Variable moved to their slots (a list of
+    Variables to the attribute's duplicable slot)."""
+    given = [name for name, value in attrs.items() if isinstance(value, Variable) or _variables(value)]
     if not given:
         return inputs, attrs, {}
     opdef = registry.get(op_type)
     duplicable = {s.name for s in opdef.inputs if s.duplicable}
     slots = {attr: slot for slot, attr in opdef.attr_tensors.items() if slot not in duplicable}
+    lists = {attr: slot for slot, attr in opdef.attr_tensors.items() if slot in duplicable}
     inputs, attrs, moved = dict(inputs or {}), dict(attrs), {}
     for name in given:
-        if name not in slots:
+        many = not isinstance(attrs[name], Variable)
+        if name not in (lists if many else slots):
+            shown = [v.name for v in attrs[name]] if many else attrs[name].name
             raise ArgumentTypeError(
-                f"{op_type}: attribute '{name}' takes a value, not a Variable "
-                f"('{attrs[name].name}'); those a Variable may give: {sorted(slots) or 'none'}"
+                f"{op_type}: attribute '{name}' takes a value, not {'Variables' if many else 'a Variable'} "
+                f"({shown!r}); those a Variable may give: {sorted(slots) or 'none'}"
             )
-        inputs[slots[name]] = [attrs.pop(name)]
-        moved[name] = slots[name]
+        inputs[(lists if many else slots)[name]] = list(attrs.pop(name)) if many else [attrs.pop(name)]
+        moved[name] = (lists if many else slots)[name]
     return inputs, attrs, moved

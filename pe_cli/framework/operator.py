@@ -1,6 +1,8 @@
 """Operator: one op in a Block, as plain data (type, named input/output slots, attributes)."""
 
+from ..base.dtypes import VarType
 from ..base.errors import ArgumentTypeError
+from ..ops import registry
 from .op_desc import OpDesc
 from .variable import Variable
 
@@ -39,6 +41,13 @@ class _VarName(str):
 
     def __repr__(self):
         return f"Var[{self}]"
+
+
+class _VarNames(list):
+    """An attribute given by a list of Variables, in an op's text: ``Vars[a, b]``, as Paddle's."""
+
+    def __repr__(self):
+        return f"Vars[{', '.join(self)}]"
 
 
 class OpRole:
@@ -104,14 +113,24 @@ class Operator:
     def attr(self, name):
         return self.attrs[name]
 
+    def row_sparse_outputs(self):
+        """The output slots whose variable is declared SELECTED_ROWS (load reads a SelectedRows file into one)."""
+        find = self.block._find_var_recursive
+        return frozenset(s for s, names in self.outputs.items() if names and _row_sparse(find(names[0])))
+
     def all_attrs(self):
-        """The attributes; one given by a Variable is that Variable (Paddle 2.x's)."""
+        """The attributes; one given by a Variable is that Variable (by Variables: their list; Paddle 2.x's)."""
+        find = self.block._find_var_recursive
         given = {
-            a: self.block._find_var_recursive(self.inputs[s][0])
+            a: [find(n) for n in self.inputs[s]] if self._listed(s) else find(self.inputs[s][0])
             for a, s in self.attr_vars.items()
             if self.inputs.get(s)
         }
         return dict(self.attrs, **given)
+
+    def _listed(self, slot):
+        """Whether the attribute ``slot`` gives is a list of Variables (a duplicable slot: Paddle's VARS)."""
+        return registry.get(self.type).input_slot(slot).duplicable
 
     def attr_type(self, name):
         return attr_type_of(self.attrs[name])
@@ -186,7 +205,12 @@ class Operator:
             return ", ".join(f"{k}=[{', '.join(v)}]" for k, v in d.items())
 
         shown = dict(
-            self.attrs, **{a: _VarName(self.inputs[s][0]) for a, s in self.attr_vars.items() if self.inputs.get(s)}
+            self.attrs,
+            **{
+                a: _VarNames(self.inputs[s]) if self._listed(s) else _VarName(self.inputs[s][0])
+                for a, s in self.attr_vars.items()
+                if self.inputs.get(s)
+            },
         )
         attrs = ", ".join(f"{k}={v!r}" for k, v in sorted(shown.items()) if not k.startswith("_"))
         where = f"  # {self.source}" if self.source else ""
@@ -225,3 +249,7 @@ def slot_names(slots):
         values = value if isinstance(value, (list, tuple)) else [value]
         out[slot] = [v if isinstance(v, str) else v.decode() if isinstance(v, bytes) else v.name for v in values]
     return out
+
+
+def _row_sparse(var):
+    return getattr(var, "type", None) == VarType.SELECTED_ROWS

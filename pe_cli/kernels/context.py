@@ -27,7 +27,9 @@ class KernelContext:
     - ``op_state``: the dict the op keeps from run to run (``Operator.run_state``: print's count of
       prints, per op as Fluid's op object keeps it), or None;
     - ``zero_dim``: a reduction's result with no dim left is 0-D, not [1] (``Operator.zero_dim``);
-    - ``paddle2``: the op computes Paddle 2.x's meaning where it differs from Fluid 1.8's (``Operator.paddle2``).
+    - ``paddle2``: the op computes Paddle 2.x's meaning where it differs from Fluid 1.8's (``Operator.paddle2``);
+    - ``row_sparse``: the output slots whose variables are declared SELECTED_ROWS (trait ``row_sparse_outputs``),
+      or None: not said.
 
     A kernel hands back a LoD only it knows (computed from values) with ``set_lod(slot, lod)`` (or
     ``set_lod_map``), and a duplicable output's LoD per variable with ``set_lods(slot, lods)``: the
@@ -46,6 +48,7 @@ class KernelContext:
         "op_state",
         "zero_dim",
         "paddle2",
+        "row_sparse",
         "out_lod",
         "out_lods",
     )
@@ -64,6 +67,7 @@ class KernelContext:
         op_state=None,
         zero_dim=False,
         paddle2=False,
+        row_sparse=None,
     ):
         self.rng = rng
         self.lod = {} if lod is None else lod
@@ -77,13 +81,14 @@ class KernelContext:
         self.op_state = op_state
         self.zero_dim = zero_dim
         self.paddle2 = paddle2
+        self.row_sparse = row_sparse
         self.out_lod = None
         self.out_lods = None
 
     def for_call(self, lod=None, rng=None, inplace=False, update_in_place=False):
         """A context for one call of the kernel: this one's fixed facts (outputs, counts, block, blocked
-        slots, input names, the op's state, zero_dim, paddle2), the call's own LoD, Generator (None: this one's) and
-        permissions, no output LoD yet."""
+        slots, input names, the op's state, zero_dim, paddle2, row_sparse), the call's own LoD, Generator (None: this
+        one's) and permissions, no output LoD yet."""
         rng = self.rng if rng is None else rng
         return KernelContext(
             rng,
@@ -98,6 +103,7 @@ class KernelContext:
             self.op_state,
             self.zero_dim,
             self.paddle2,
+            self.row_sparse,
         )
 
     def replace(self, lod):

@@ -4,7 +4,7 @@ bias and an activation), mul and matmul; spectral_norm and bilinear_tensor_produ
 __all__ = ["matmul", "mul", "fc", "spectral_norm", "bilinear_tensor_product"]
 import numpy as np
 
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..training.initializer import NormalInitializer
 from ..training.param_attr import ParamAttr
@@ -81,6 +81,10 @@ def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
     check_type(dim, "dim", int, "spectral_norm")
     check_type(power_iters, "power_iters", int, "spectral_norm")
     check_type(eps, "eps", float, "spectral_norm")
+    if dim not in (0, 1):  # (Paddle 2.6's check, its op's too; Fluid 1.8's layer indexed the shape first)
+        raise ArgumentValueError(
+            f"The input `dim` must be 0 (if weight in fc) or 1 (if weight in conv), but received dim={dim}"
+        )
     helper = LayerHelper("spectral_norm", name=name)
     h = weight.shape[dim]
     w = int(np.prod(weight.shape)) // h

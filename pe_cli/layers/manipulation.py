@@ -335,6 +335,8 @@ def roll(input, shifts, dims=None):
 def unstack(x, axis=0, num=None):
     """The ``num`` slices of ``x`` along ``axis`` (that dim removed), as a list (num None: the dim's size): the
     unstack op."""
+    if axis is not None and not -len(x.shape) <= axis < len(x.shape):  # (Paddle 2.6's check; Fluid 1.8: IndexError)
+        raise ArgumentValueError(f"`axis` must be in the range [-{len(x.shape)}, {len(x.shape)})")
     if num is None:
         if axis is None or x.shape[axis] <= 0:
             raise ArgumentValueError("unknown unstack number")

@@ -23,6 +23,8 @@ TRAITS = {
     "ctx.outputs, the set of its output slots that name a variable",
     "output_counts": "its kernels are given ctx.output_counts, output slot -> the number of variables it "
     "names (select_output writes one of several)",
+    "row_sparse_outputs": "its kernels are given ctx.row_sparse, the output slots whose variables are declared "
+    "SELECTED_ROWS (load reads a SelectedRows file into one, as Paddle's load_sr kernel)",
     "paddle2_semantics": "computes otherwise in Paddle 2.x than in Fluid 1.8 for some attributes or values: in a program "
     "that follows Paddle 2.6 (built after paddle.enable_static(), or a model Paddle 2.x saved) "
     "it gets Operator.paddle2 (framework/program_release.mark_paddle2), which its shape inference reads "

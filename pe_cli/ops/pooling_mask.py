@@ -121,7 +121,7 @@ def _infer_unpool(n):
             ctx.fail(f"X {fmt_shape(x)} must be {n + 2}-D and Indices {fmt_shape(idx)} of its shape")
         if ctx.dtype("Indices") not in ("int32", "int64"):
             ctx.fail(f"Indices is {ctx.dtype('Indices')}; it holds int positions (a max pool's mask)")
-        out = unpool_out(x[2:], ctx.attrs)
+        out = [-1] * n if ctx.has_input("OutputSizeTensorList") else unpool_out(x[2:], ctx.attrs)  # (Paddle's)
         if any(o == 0 or o < -1 for o in out):
             ctx.fail(f"the output size {out} of X {fmt_shape(x)} must be positive")
         ctx.set_output("Out", list(x[:2]) + out, ctx.dtype("X"))
@@ -145,15 +145,22 @@ for _n, _type in ((2, "unpool"), (3, "unpool3d")):
     register(
         _type,
         kernel_module="pooling_mask",
-        inputs=["X", "Indices"],
+        inputs=["X", "Indices"] + (["OutputSizeTensorList*?"] if _n == 2 else []),
         outputs=["Out"],
         attrs=_unpool_attrs(_n),
         infer=_infer_unpool(_n),
+        attr_tensors={"OutputSizeTensorList": "output_size"} if _n == 2 else None,
         grad=_grad_unpool(_type),
         grad_reads=("X", "Indices"),
         doc=f"Max unpooling of {_n + 2}-D X: Out = zeros [N, C] + output_size (default (in - 1) * stride - "
         f"2 * padding + ksize) with X written at its Indices position (flat, within its plane); an index "
-        f"outside the plane is an error.",
+        f"outside the plane is an error."
+        + (
+            " OutputSizeTensorList (one int [1] tensor a dim) gives output_size when the op runs (Paddle 2.x's "
+            "output_size holding Variables, a VARS attribute; unpool3d's takes none)."
+            if _n == 2
+            else ""
+        ),
         structured=Structured(meta=meta_rules.unpool_meta, cpu=getattr(cpu_mask, _type.upper())),
     )
     register(

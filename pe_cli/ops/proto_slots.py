@@ -1,9 +1,9 @@
 """The input slots pe declares for an op that the op's own proto in a release lacks: Paddle 2.x's slots pe gives
 its Fluid ops (gather's Axis, the reductions' AxisTensor), pe's own for an attribute a Variable gives (dropout's
-DropoutProbTensor), and Fluid's that Paddle 2.6 dropped. Fluid and Paddle write every input slot their proto
-declares, empty ones too; the model writer (framework/fluid_model_write.py) writes these only where they hold a
-variable, so a program that uses none of them is written as the release writes it. tests/io/test_proto_slots.py
-checks the tables against the two releases' op inventories (tests/data)."""
+DropoutProbTensor, unpool's OutputSizeTensorList), and Fluid's that Paddle 2.6 dropped. Fluid and Paddle write
+every input slot their proto declares, empty ones too; the model writer (framework/fluid_model_write.py) writes
+these only where they hold a variable, so a program that uses none of them is written as the release writes it.
+tests/io/test_proto_slots.py checks the tables against the two releases' op inventories (tests/data)."""
 
 # op type -> its slots Fluid 1.8.5's proto lacks
 NOT_IN_FLUID18 = {
@@ -26,6 +26,7 @@ NOT_IN_FLUID18 = {
     "roi_align": ("RoisNum",),
     "roi_pool": ("RoisNum",),
     "roll": ("ShiftsTensor",),
+    "unpool": ("OutputSizeTensorList",),
 }
 
 # op type -> its slots Paddle 2.6.2's proto lacks
@@ -48,4 +49,5 @@ NOT_IN_PADDLE26 = {
     "reduce_sum": ("AxisTensor", "AxisTensorList"),
     "roi_align": ("RoisLod",),
     "roi_pool": ("RoisLod",),
+    "unpool": ("OutputSizeTensorList",),
 }

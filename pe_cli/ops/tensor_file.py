@@ -41,9 +41,12 @@ register(
     # (it has no input: needs_lod makes the executor pass the LoD the kernel read from the file on)
     needs_lod=True,
     lod="drop",
+    traits=("row_sparse_outputs",),
     structured=Structured(meta=metas.load_meta, cpu=cpu_file.load_out, python=True),
     doc="Out = the LoDTensor (values and LoD) serialized in the file file_path (float16 with load_as_fp16); "
-    "with seek >= 0, the `shape` values of it that start at value `seek` (row-major), as Fluid's.",
+    "with seek >= 0, the `shape` values of it that start at value `seek` (row-major), as Fluid's. An Out declared "
+    "SELECTED_ROWS: the SelectedRows the file holds (save's format; Paddle's load_sr kernel, which reads no seek "
+    "or load_as_fp16).",
 )
 register(
     "load_combine",

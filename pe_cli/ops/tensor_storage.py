@@ -14,8 +14,8 @@ def _infer_coalesce(ctx):
         ctx.fail(f"Input has {ctx.num_inputs('Input')} tensors and Output {ctx.num_outputs('Output')}")
     if ctx.attrs["check_name"] and ctx.op.inputs["Input"] != ctx.op.outputs["Output"]:
         ctx.fail("check_name: Output must name the Input variables")
-    for i in range(ctx.num_inputs("Input")):
-        ctx.set_output("Output", ctx.shape("Input", i), ctx.dtype("Input", i), i=i)
+    for i in range(ctx.num_inputs("Input")):  # (views of the buffer: its dtype, as Paddle 2.6's ShareDataWith)
+        ctx.set_output("Output", ctx.shape("Input", i), ctx.attrs["dtype"], i=i)
     ctx.set_output("FusedOutput", [-1], ctx.attrs["dtype"])  # its length depends on the place's alignment
 
 
@@ -34,8 +34,10 @@ register(
     infer=_infer_coalesce,
     lod="drop",
     structured=Structured(meta=metas.coalesce_meta, cpu=cpu_storage.coalesce_out),
-    doc="FusedOutput = one buffer holding each Input (copy_data) or the value constant (set_constant) in a "
-    "slice rounded up to the allocation unit; Output[i] = its slice, in Input[i]'s shape.",
+    doc="FusedOutput = one buffer of dtype holding each Input (copy_data) or the value constant (set_constant) in a "
+    "slice rounded up to the allocation unit; Output[i] = its slice, in Input[i]'s shape and the buffer's dtype. "
+    "copy_data copies an Input's bytes unconverted (Paddle's phi::Copy): an Input of another dtype of the same "
+    "size is reinterpreted, one of another size refused.",
 )
 register(
     "delete_var",

@@ -10,7 +10,7 @@ from .. import layers as L
 from ..layers.manipulation import reshape_variable
 from ..layers.manipulation import tiled
 from ..layers.checks import check_type, check_variable_and_dtype
-from ..base.errors import FluidUnsupported, PeError, ShapeError
+from ..base.errors import ArgumentValueError, FluidUnsupported, PeError, ShapeError
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from ..base.dtypes import VarType
@@ -167,6 +167,12 @@ def unbind(input, axis=0):
 
 
 def unstack(x, axis=0, num=None):
+    """The ``num`` slices of x along ``axis``, with Paddle 2.6's checks of both (a dim of unknown size takes any
+    num: Paddle compares it with -1)."""
+    if not -len(x.shape) <= axis < len(x.shape):
+        raise ArgumentValueError(f"`axis` must be in the range [-{len(x.shape)}, {len(x.shape)})")
+    if num is not None and x.shape[axis] >= 0 and not 0 <= num <= x.shape[axis]:
+        raise ArgumentValueError(f"`num` must be in the range [0, {x.shape[axis]})")
     return L.unstack(x, axis=axis, num=num)
 
 

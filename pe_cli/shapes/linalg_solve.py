@@ -101,14 +101,21 @@ def slogdeterminant_grad_meta(attrs, ins, facts):
     return _det_grad(ins["Input"], ins["Out@GRAD"].shape[1:])
 
 
+def vector_rhs(x_shape, y_shape):
+    """Whether solve's Y is a (batch of) vector(s), one column each: Paddle 2.6's is_vector_rhs (solve_kernel_impl.h),
+    Y 1-D, or Y of X's shape without its last dim."""
+    return len(y_shape) == 1 or (len(y_shape) == len(x_shape) - 1 and tuple(y_shape) == tuple(x_shape[:-1]))
+
+
 def solve_meta(attrs, ins, facts):
-    """solve: X^-1 Y over the batch dims both broadcast to (Y a vector: one column)."""
+    """solve: X^-1 Y over the batch dims both broadcast to (Y a vector, vector_rhs: one column)."""
     x, y = ins["X"], ins["Y"]
-    ym = (y.shape[0], 1) if len(y.shape) == 1 else tuple(y.shape)
+    vector = vector_rhs(x.shape, y.shape)
+    ym = tuple(y.shape) + (1,) if vector else tuple(y.shape)
     if not (_matrices(x.shape) and _matrices(ym)):
         return numpy_meta({"Out": ((-1,), x.dtype)})
     out = batch(x.shape[:-2], ym[:-2]) + ym[-2:]
-    return numpy_meta({"Out": (out[:-1] if len(y.shape) == 1 else out, x.dtype)})
+    return numpy_meta({"Out": (out[:-1] if vector else out, x.dtype)})
 
 
 def solve_grad_meta(attrs, ins, facts):

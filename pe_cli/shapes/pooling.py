@@ -179,9 +179,20 @@ def _pool2d_other(attrs, shape, outputs, geo, paddle2):
     return None
 
 
+def _averages_floats(op, attrs, dtype):
+    """Refuses an average pool of an int X: Paddle 2.6's CPU pools have no int kernel, and an int mean has no one
+    rounding pe could take for Paddle's (a max pool of ints is exact: pe computes it)."""
+    if attrs["pooling_type"] == "avg" and np.dtype(dtype).kind in "iub":
+        raise PeError(
+            f"{op}: average pooling of {np.dtype(dtype).name} X: Paddle 2.6 has no integer pool kernel, and pe "
+            f"averages float X only; cast X to float32 or float64 first"
+        )
+
+
 def pool2d_meta(attrs, ins, facts):
     """pool2d: X [N, C, H, W] (an NHWC X is transposed before, kernels/layout.py) -> Out [N, C, Ho, Wo]."""
     shape, dtype = tuple(ins["X"].shape), ins["X"].dtype
+    _averages_floats("pool2d", attrs, dtype)
     if attrs["adaptive"]:
         outputs = {"Out": (shape[:2] + tuple(adaptive_size(attrs, shape[2:])), dtype)}
         return _pool2d_other(attrs, shape, outputs, None, facts.paddle2)
@@ -201,6 +212,7 @@ def pool2d_grad_meta(attrs, ins, facts):
     """pool2d_grad: (X, Out, Out@GRAD) -> X@GRAD of X's shape and dtype."""
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     shape, dtype = tuple(x.shape), x.dtype
+    _averages_floats("pool2d_grad", attrs, dtype)
     outputs = {"X@GRAD": (shape, dtype)}
     geo = None if attrs["adaptive"] else PoolGeometry(shape, attrs, facts.paddle2)
     other = _pool2d_other(attrs, shape, outputs, geo, facts.paddle2)

@@ -187,3 +187,20 @@ def test_rank_attention_of_an_empty_batch_gives_empty_outputs():
     assert {k: v.shape for k, v in outs.items()} == {"Out": (0, 4), "InputHelp": (0, 6), "InsRank": (0, 1)}
     douts, _ = _filled("rank_attention_grad", dict(ins, **{"Out@GRAD": np.ones((0, 4))}), {"MaxRank": 2}, {})
     assert douts["RankParam@GRAD"].shape == (12, 4) and not douts["RankParam@GRAD"].any()
+
+
+@pytest.mark.parametrize("op", ["batch_norm_grad_grad", "instance_norm_grad_grad"])
+def test_norm_grad_grads_of_an_empty_batch_give_empty_outputs(op):
+    """X [0, C, H, W]: DX and DDY empty, DScale [C] zeros (a sum over no values), where pe failed with numpy's
+    reshape error. Paddle 2.6.2 refuses the forward of an empty batch (batch_norm: "Each dimension of input tensor is
+    expected to be -1 or a positive number", instance_norm: "The Input variable X has not been initialized")."""
+    x, c = np.zeros((0, 3, 2, 2), np.float32), np.ones(3, np.float32)
+    stats = c if op == "batch_norm_grad_grad" else np.zeros(0, np.float32)
+    ins = {"X": x, "Scale": c, "SavedMean": stats, "SavedVariance": stats, "DY": x, "DDX": x, "DDScale": c, "DDBias": c}
+    outs = registry.get(op).kernel("cpu")(ins, registry.get(op).default_attrs())
+    assert {k: (v.shape, v.dtype) for k, v in outs.items()} == {
+        "DX": (x.shape, x.dtype),
+        "DDY": (x.shape, x.dtype),
+        "DScale": ((3,), x.dtype),
+    }
+    assert not outs["DScale"].any()

@@ -155,3 +155,21 @@ def test_spp_of_an_empty_batch_is_empty():
     assert out.shape == (0, 42) and out.dtype == np.float32
     dx = registry.get("spp_grad").kernel("cpu")({"X": x, "Out": out, "Out@GRAD": out}, attrs)["X@GRAD"]
     assert dx.shape == (0, 2, 4, 4)
+
+
+@pytest.mark.parametrize("op", ["deformable_conv", "deformable_conv_v1"])
+def test_deformable_conv_of_an_empty_batch_is_empty(op):
+    """Input [0, C, H, W]: Output [0, M, Ho, Wo], Filter@GRAD zeros (a sum over no samples), the other gradients
+    empty, where pe failed with numpy's reshape error. Paddle 2.6.2's CPU kernel dies of SIGFPE on this input
+    (deformable_conv_kernel_impl.h: ``batch_size % min(64, batch_size)``, a remainder by 0); pe gives the empty
+    result, which is what the op means."""
+    f = np.float32
+    ins = {"Input": np.zeros((0, 2, 4, 4), f), "Offset": np.zeros((0, 18, 2, 2), f), "Filter": np.ones((3, 2, 3, 3), f)}
+    if op == "deformable_conv":
+        ins["Mask"] = np.zeros((0, 9, 2, 2), f)
+    attrs = registry.get(op).default_attrs()
+    out = registry.get(op).kernel("cpu")(ins, dict(attrs))["Output"]
+    assert (out.shape, out.dtype) == ((0, 3, 2, 2), np.float32)
+    grads = registry.get(op + "_grad").kernel("cpu")(dict(ins, **{"Output@GRAD": out}), dict(attrs))
+    assert {k: v.shape for k, v in grads.items()} == {k + "@GRAD": v.shape for k, v in ins.items()}
+    assert not grads["Filter@GRAD"].any()

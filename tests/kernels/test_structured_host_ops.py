@@ -167,6 +167,30 @@ def test_coalesce_tensor_outputs_are_views_of_its_fused_buffer(attrs):
         assert np.array_equal(out, want)
 
 
+def test_coalesce_tensor_outputs_take_the_buffers_dtype_as_paddle():
+    """Output[i] are views of the buffer, in the dtype attribute's dtype (Paddle 2.6's ShareDataWith), when built and
+    when run, where the build-time rule gave Input's dtype; copy_data copies an Input's bytes, so an int32 Input in a
+    float32 buffer is reinterpreted (Paddle 2.6.2's values: 1 -> 1e-45, -2 -> NaN; pe converted the values), and an
+    Input of another itemsize is refused (Paddle copies part of the slice and leaves the rest unset)."""
+    from pe_cli import fluid
+
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        a = fluid.data("a", [2, 3], "int32")
+        o, f = main.global_block().create_var(name="o"), main.global_block().create_var(name="f")
+        main.global_block().append_op(
+            "coalesce_tensor", {"Input": [a]}, {"Output": [o], "FusedOutput": [f]}, {"dtype": "float32"}
+        )
+    assert (o.dtype, f.dtype) == ("float32", "float32")
+    xs = [np.arange(6, dtype=np.int32).reshape(2, 3) + 1, np.arange(5, dtype=np.int32) - 2]
+    meta, outs = _run("coalesce_tensor", {"Input": xs}, _attrs("coalesce_tensor", dtype="float32", copy_data=True))
+    assert [d for _, d in meta.outputs["Output"]] == [np.float32] * 2
+    assert [out.view(np.int32).tolist() for out in outs["Output"]] == [x.tolist() for x in xs]
+    assert outs["Output"][0][0, 0] == np.float32(1e-45) and np.isnan(outs["Output"][1][:2]).all()
+    with pytest.raises(PeError, match=r"copy_data of Input\[0\] \(int32\) into a float64 buffer: Paddle copies"):
+        _run("coalesce_tensor", {"Input": xs}, _attrs("coalesce_tensor", dtype="float64", copy_data=True))
+
+
 def test_feed_gives_the_holders_value_and_its_lod_and_refuses_a_missing_one():
     a, b = rng.uniform(size=(3, 2)), np.arange(4)
     holder = TensorArray([a, b], [[[0, 1, 3]], None])
@@ -244,6 +268,44 @@ def test_save_and_load_through_their_out_kernels(tmp_path):
     with pytest.raises(PeError, match="save_combine: SaveCombineOp only supports LoDTensor"):
         registry.get("save_combine").structured.meta(_attrs("save_combine"), {"X": [x, sr]}, KernelContext())
     assert not os.path.exists(str(tmp_path / "never"))
+
+
+# the file Paddle 2.6.2's save op wrote for rows [1, 4, 4], height 6, values arange(6).reshape(3, 2) + 0.5 (float32)
+_PADDLE_SR_FILE = (
+    "0000000003000000000000000100000000000000040000000000000004000000000000000600000000000000000000000600000008051003"
+    "10020000003f0000c03f0000204000006040000090400000b040"
+)
+
+
+def test_a_selected_rows_saved_by_save_loads_back_through_load(tmp_path):
+    """A program's save op writes a SELECTED_ROWS variable in Paddle's format (the bytes Paddle 2.6.2's wrote) and its
+    load op reads it back into a SELECTED_ROWS variable (Paddle's load_sr kernel): rows, height and values, where
+    load read it as a LoDTensor and failed ("a LoD level of 1 bytes is not a list of uint64 offsets")."""
+    from pe_cli import fluid
+
+    path = str(tmp_path / "sr.bin")
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    sr = scope.var("sr").get_selected_rows()
+    sr.set_height(6)
+    sr.set_rows([1, 4, 4])
+    sr.get_tensor().set(np.arange(6, dtype="float32").reshape(3, 2) + 0.5, fluid.CPUPlace())
+    save, load = fluid.Program(), fluid.Program()
+    v = save.global_block().create_var(
+        name="sr", type=fluid.core.VarDesc.VarType.SELECTED_ROWS, dtype="float32", persistable=True
+    )
+    save.global_block().append_op(type="save", inputs={"X": [v]}, outputs={}, attrs={"file_path": path})
+    o = load.global_block().create_var(
+        name="out", type=fluid.core.VarDesc.VarType.SELECTED_ROWS, dtype="float32", persistable=True
+    )
+    load.global_block().append_op(type="load", inputs={}, outputs={"Out": [o]}, attrs={"file_path": path})
+    with fluid.scope_guard(scope):
+        exe.run(save)
+        exe.run(load)
+    with open(path, "rb") as f:
+        assert f.read().hex() == _PADDLE_SR_FILE
+    got = scope.var("out").get_selected_rows()
+    assert (list(got.rows()), got.height()) == ([1, 4, 4], 6)
+    assert np.array(got.get_tensor()).tolist() == [[0.5, 1.5], [2.5, 3.5], [4.5, 5.5]]
 
 
 def test_a_planned_step_runs_print_between_its_segments():

@@ -11,6 +11,7 @@ import pytest
 
 from op_test import _attrs_with_defaults
 from pe_cli.base.activations import TABLE
+from pe_cli.base.errors import PeError
 from pe_cli.base.places import CPUPlace
 from pe_cli.executor.plan import OpStep, Values, run_step
 from pe_cli.framework import Program
@@ -1291,6 +1292,24 @@ def test_a_pool2d_step_decides_its_meta_once_per_shape_signature(data_format):
         (nchw((2, 3, 6, 6)), "loop", "max_pool_2x2"),
         (nchw((2, 3, 8, 8)), "numpy", ""),
     ]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float16"])
+def test_pool2d_of_an_empty_batch_of_numpys_dtypes_is_empty(dtype):
+    """pool2d and pool2d_grad of X [0, 2, 4, 4] in a dtype numpy's path takes (3x3 windows, stride 1: window by
+    window): Out [0, 2, 2, 2] and X@GRAD [0, 2, 4, 4] of X's dtype, where the max gradient failed with numpy's
+    reshape error (a -1 in a reshape of 0 elements); an average pool of ints is refused in one line (Paddle 2.6 has
+    no integer pool kernel), where it failed with numpy's cast error."""
+    x = np.zeros((0, 2, 4, 4), dtype)
+    attrs = dict(registry.get("pool2d").default_attrs(), pooling_type="max", ksize=[3, 3], strides=[1, 1])
+    out = registry.get("pool2d").kernel("cpu")({"X": x}, dict(attrs))["Out"]
+    dx = registry.get("pool2d_grad").kernel("cpu")({"X": x, "Out": out, "Out@GRAD": out}, dict(attrs))["X@GRAD"]
+    assert (out.shape, out.dtype, dx.shape, dx.dtype) == ((0, 2, 2, 2), x.dtype, x.shape, x.dtype)
+    attrs["pooling_type"] = "avg"
+    if dtype == "int32":
+        for op, ins in (("pool2d", {"X": x}), ("pool2d_grad", {"X": x, "Out": out, "Out@GRAD": out})):
+            with pytest.raises(PeError, match=f"{op}: average pooling of int32 X: Paddle 2.6 has no integer pool"):
+                registry.get(op).kernel("cpu")(ins, dict(attrs))
 
 
 def test_a_step_keeps_the_metas_of_a_few_signatures():

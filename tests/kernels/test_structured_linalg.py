@@ -222,3 +222,21 @@ def test_values_and_shapes_numpy_refuses_are_refused_as_before(op, ins, error, m
     (numpy's own): refused, with the line the op's kernel gave."""
     with pytest.raises(error, match=message):
         registry.get(op).kernel("cpu")(ins, registry.get(op).default_attrs())
+
+
+def test_solve_takes_a_batch_of_vectors_as_paddle_does():
+    """Y of X's shape without its last dim is a batch of vectors (Paddle 2.6's is_vector_rhs; Paddle's
+    test_solve_op.py TestSolveOpBatched_case1): Out of Y's shape and the gradients Paddle 2.6.2 gave (a static
+    program, loss sum(Out * W)); pe took Y as one matrix and failed with numpy's gufunc error."""
+    x = np.array([[[2.0, 1.0], [1.0, 3.0]], [[4.0, 1.0], [0.0, 2.0]]])
+    y = np.array([[1.0, 2.0], [3.0, -1.0]])
+    attrs = registry.get("solve").default_attrs()
+    meta = registry.get("solve").structured.meta(attrs, {"X": x, "Y": y}, KernelContext())
+    assert meta.outputs["Out"][0] == (2, 2)
+    out = registry.get("solve").kernel("cpu")({"X": x, "Y": y}, attrs)["Out"]
+    np.testing.assert_allclose(out, [[0.2, 0.6], [0.875, -0.5]], rtol=1e-12)
+    d = np.array([[1.0, -1.0], [0.5, 2.0]])
+    grads = registry.get("solve_grad").kernel("cpu")({"X": x, "Y": y, "Out": out, "Out@GRAD": d}, attrs)
+    paddle_dx = [[[-0.16, -0.48], [0.12, 0.36]], [[-0.109375, 0.0625], [-0.8203125, 0.46875]]]
+    np.testing.assert_allclose(grads["X@GRAD"], paddle_dx, rtol=1e-12)
+    np.testing.assert_allclose(grads["Y@GRAD"], [[0.8, -0.6], [0.125, 0.9375]], rtol=1e-12)

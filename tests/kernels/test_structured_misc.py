@@ -193,6 +193,19 @@ def test_segment_pool_of_ints_is_paddles(dtype):
         assert out.dtype == dtype and out.ravel().tolist() == values, kind
 
 
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_segment_pool_grad_of_ints_divides_as_paddle(dtype):
+    """MEAN's gradient of integer X: Out@GRAD divided by the segment's count toward zero (C++'s division in Paddle
+    2.6.2's int kernel; its values recorded here), where pe failed with numpy's cast error."""
+    x = np.arange(15, dtype=dtype).reshape(5, 3)
+    ids = np.array([0, 0, 0, 2, 2], dtype)
+    d = np.array([[7, -7, 5], [1, 2, 3], [-5, 4, 9]], dtype)
+    outs = _run("segment_pool", {"X": x, "SegmentIds": ids}, {"pooltype": "MEAN"}, KernelContext())
+    gins = {"X": x, "SegmentIds": ids, "Out": outs["Out"], "SummedIds": outs["SummedIds"], "Out@GRAD": d}
+    dx = _run("segment_pool_grad", gins, {"pooltype": "MEAN"}, KernelContext())["X@GRAD"]
+    assert dx.dtype == dtype and dx.tolist() == [[2, -2, 1]] * 3 + [[-2, 2, 4]] * 2
+
+
 def test_renorm_and_masked_select_refuse_what_would_be_another_op():
     """renorm along an axis X lacks (pe wrapped axis 5 of a 2-D X onto axis 1; paddle.renorm refuses it) and
     masked_select of a Mask that is not bool (numpy gathered X's rows at its values) are refused in one line, by the

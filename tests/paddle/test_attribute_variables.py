@@ -90,3 +90,40 @@ def test_squeeze_refuses_axes_given_as_tensors(axis):
         ax = paddle.full([1], 1, "int64")
         with pytest.raises(FluidUnsupported, match=r"^paddle.squeeze\(axis=Tensor\): pe takes axis as an int"):
             paddle.squeeze(x, axis=ax if axis == "tensor" else [ax])
+
+
+def test_max_unpool2d_reads_an_output_size_holding_tensors_when_it_runs():
+    """Paddle 2.6's static max_unpool2d takes output_size holding Variables (a VARS attribute, unchecked against the
+    default size, shown as Vars[...]): Out's dims unknown when built, the values and gradient Paddle 2.6.2 gave (loss
+    sum(Out * W));
+    pe failed on int() of the Variable. A Tensor alone is Paddle's AssertionError; unpool3d takes no Variable there,
+    Paddle's ValueError."""
+    x_value = np.arange(32, dtype="float32").reshape(1, 2, 4, 4)[:, :, ::-1].copy()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [1, 2, 4, 4], "float32")
+        x.stop_gradient = False
+        pooled, mask = paddle.nn.functional.max_pool2d(x, 2, 2, return_mask=True)
+        out = paddle.nn.functional.max_unpool2d(pooled, mask, 2, 2, output_size=[paddle.full([1], 5, "int64"), 5])
+        weights = paddle.assign(np.arange(50, dtype="float32").reshape(1, 2, 5, 5))
+        (dx,) = paddle.static.gradients([paddle.sum(out * weights)], [x])
+        assert list(out.shape) == [1, 2, -1, -1]
+        op = next(op for op in main.global_block().ops if op.type == "unpool")
+        assert [v.dtype for v in op.all_attrs()["output_size"]] == ["int32", "int32"]
+        assert "output_size=Vars[" in str(main)  # (Paddle's text; its test_unpool_op.py TestOutputSizeTensor asks)
+        with pytest.raises(AssertionError, match="output_size must be None, a list or a tuple"):
+            paddle.nn.functional.max_unpool2d(pooled, mask, 2, 2, output_size=paddle.full([2], 5, "int32"))
+        with pytest.raises(ValueError, match="unpool3d takes only ints there"):
+            paddle.nn.functional.max_unpool3d(
+                paddle.unsqueeze(pooled, 2),
+                paddle.unsqueeze(mask, 2),
+                [1, 2, 2],
+                output_size=[1, 4, paddle.full([1], 5, "int32")],
+            )
+    got, grad = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": x_value}, fetch_list=[out, dx])
+    want = np.zeros((2, 5, 5), "float32")  # Paddle 2.6.2's: each plane's maxima at their flat 4x4 positions in 5x5
+    want[0, 0, 1], want[0, 0, 3], want[0, 1, 4], want[0, 2, 1] = 13, 15, 5, 7
+    want[1, 0, 1], want[1, 0, 3], want[1, 1, 4], want[1, 2, 1] = 29, 31, 21, 23
+    np.testing.assert_array_equal(got, want[None])
+    paddle_dx = [[[0, 1, 0, 3], [0] * 4, [0, 9, 0, 11], [0] * 4], [[0, 26, 0, 28], [0] * 4, [0, 34, 0, 36], [0] * 4]]
+    np.testing.assert_array_equal(grad, np.array([paddle_dx], "float32"))

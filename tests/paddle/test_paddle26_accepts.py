@@ -52,6 +52,35 @@ def test_what_paddle_refuses_raises_its_class(paddle2):
             paddle.norm(x, p=[2])  # Paddle 2.6.2: ValueError ("unspport p for p-order vector norm")
 
 
+@pytest.mark.parametrize(
+    "build, message",
+    [  # Paddle 2.6.2's messages (test_unstack_op.py's TestUnstackZeroInputOp, test_spectral_norm_op.py's errors)
+        (lambda x, w: paddle.unstack(x, axis=2), r"`axis` must be in the range \[-2, 2\)"),
+        (lambda x, w: paddle.unstack(x, axis=-3), r"`axis` must be in the range \[-2, 2\)"),
+        (lambda x, w: paddle.unstack(x, axis=1, num=4), r"`num` must be in the range \[0, 3\)"),
+        (lambda x, w: paddle.static.nn.spectral_norm(w, dim=1382376303), r"`dim` must be 0 \(if weight in fc\)"),
+        (lambda x, w: paddle.static.nn.spectral_norm(w, dim=-1), r"or 1 \(if weight in conv\), but received dim=-1"),
+        (lambda x, w: paddle.static.nn.spectral_norm(w, dim=2), "but received dim=2"),
+    ],
+    ids=[
+        "unstack_axis_2",
+        "unstack_axis_-3",
+        "unstack_num_4",
+        "spectral_norm_dim_huge",
+        "spectral_norm_dim_-1",
+        "spectral_norm_dim_2",
+    ],
+)
+def test_unstack_and_spectral_norm_refuse_as_paddle_does(paddle2, build, message):
+    """An axis or dim out of range: Paddle 2.6.2's ValueError and message, where pe raised IndexError (tuple index
+    out of range) or, for spectral_norm's dim -1 and 2 of a 3-D weight, built an op Paddle's InferMeta refuses."""
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = paddle.static.data("x", [2, 3], "float32")
+        w = paddle.static.data("w", [2, 4, 3], "float32")
+        with pytest.raises(ValueError, match=message):
+            build(x, w)
+
+
 def test_random_draws_of_shape_empty_are_0d(paddle2):
     """Paddle 2.6.2 draws one value of shape [] as a 0-D tensor (its ZeroDim op tests build inputs so);
     pe refused ("The size of 'shape' in uniform_random can't be zero"). A Fluid 1.8 program still refuses

@@ -47,7 +47,7 @@ def backward(x, out, dout, geo, is_max, exclusive):
                 taken |= hit
         else:
             for oh, ow, sl in geo.windows():
-                win = xp[sl].reshape(n, c, -1)
+                win = xp[sl].reshape(n, c, geo.kh * geo.kw)  # (not -1: an empty batch has no size to infer)
                 first = np.argmax(win == out[:, :, oh, ow, None], axis=-1)
                 onehot = np.zeros(win.shape, dtype=x.dtype)
                 np.put_along_axis(onehot, first[..., None], dout[:, :, oh, ow, None], axis=-1)

@@ -251,6 +251,8 @@ def _deformable_forward(ins, attrs):
     x, weight, offset = ins["Input"], ins["Filter"], ins["Offset"]
     n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
     dg = attrs["deformable_groups"]
+    if n == 0:  # an empty batch: an empty Output (Paddle 2.6.2's dies of SIGFPE: batch % min(64, batch))
+        return {"Output": np.zeros((0, weight.shape[0], ho, wo), x.dtype)}
     s, _ = _samples(x, weight.shape, offset, attrs)
     if "Mask" in ins:
         s = s * ins["Mask"].reshape(n, dg, 1, -1)
@@ -267,6 +269,14 @@ def _deformable_grads(ins, attrs):
     x, weight, offset, dout = ins["Input"], ins["Filter"], ins["Offset"], ins["Output@GRAD"]
     n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
     dg, groups, m = attrs["deformable_groups"], attrs["groups"], weight.shape[0]
+    if n == 0:  # an empty batch: Filter@GRAD a sum of nothing, the others empty
+        empty = {"Input@GRAD": x, "Offset@GRAD": offset, "Mask@GRAD": ins.get("Mask")}
+        grads = {
+            k: np.zeros(v.shape, x.dtype if k != "Offset@GRAD" else offset.dtype)
+            for k, v in empty.items()
+            if v is not None
+        }
+        return dict(grads, **{"Filter@GRAD": np.zeros(weight.shape, weight.dtype)})
     s, corners = _samples(x, weight.shape, offset, attrs)
     mask = ins["Mask"].reshape(n, dg, 1, -1) if "Mask" in ins else 1.0
     cols = (s * mask).reshape(n, groups, c * kh * kw // groups, ho * wo)

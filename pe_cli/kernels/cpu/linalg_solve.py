@@ -65,9 +65,9 @@ def _slogdeterminant_grad(ins, attrs):
 
 
 def _solve(x, y):
-    """(Out, Y as matrices, whether Y was a vector)."""
-    vector = y.ndim == 1
-    ym = y[:, None] if vector else y
+    """(Out, Y as matrices, whether Y was a (batch of) vector(s): rules.vector_rhs, Paddle's is_vector_rhs)."""
+    vector = rules.vector_rhs(x.shape, y.shape)
+    ym = y[..., None] if vector else y
     out = np.linalg.solve(x, np.broadcast_to(ym, np.broadcast_shapes(x.shape[:-2], ym.shape[:-2]) + ym.shape[-2:]))
     return out, ym, vector
 
@@ -84,7 +84,7 @@ def _solve_grad(ins, attrs):
     dy = np.linalg.solve(_t(x), np.broadcast_to(dm, out.shape))
     dx = -dy @ _t(out)
     dyv = _sum_to(dy, ym.shape)
-    return {"X@GRAD": _sum_to(dx, x.shape).astype(x.dtype), "Y@GRAD": (dyv[:, 0] if vector else dyv).astype(y.dtype)}
+    return {"X@GRAD": _sum_to(dx, x.shape).astype(x.dtype), "Y@GRAD": (dyv[..., 0] if vector else dyv).astype(y.dtype)}
 
 
 def _triangle(x, attrs):

@@ -37,9 +37,16 @@ def _projected(v, xh):
     return v - v.mean(-1, keepdims=True) - xh * (v * xh).mean(-1, keepdims=True)
 
 
+def _empty(x, c):
+    """An empty X's: DX and DDY empty, DScale [C] a sum of nothing (its means over no values are NaN)."""
+    return {"DX": np.zeros(x.shape, x.dtype), "DDY": np.zeros(x.shape, x.dtype), "DScale": np.zeros(c, x.dtype)}
+
+
 def _instance_norm_grad_grad(ins, attrs):
     x = ins["X"]
     n, c = x.shape[:2]
+    if x.size == 0:
+        return _empty(x, c)
     grouped = {k: _groups(ins, k, n, c) for k in ("X", "DY", "SavedMean", "SavedVariance", "DDX")}
     dx, ddy, dscale = _grad_grad(
         grouped, _channels(ins, "Scale", c), _channels(ins, "DDScale", c), _channels(ins, "DDBias", c), False
@@ -56,6 +63,8 @@ def _batch_norm_grad_grad(ins, attrs):
     """Each channel's values as one group ([1, C, M]: NCHW's [N, C, S] with N and S joined, NHWC's rows)."""
     x = ins["X"]
     c = ins["SavedVariance"].size
+    if x.size == 0:
+        return _empty(x, c)
     nchw = attrs["data_layout"] != "NHWC" and x.ndim > 2
 
     def grouped(v):

@@ -48,8 +48,11 @@ def _segment_pool_grad(ins, attrs):
     kind = attrs["pooltype"]
     dx = d[ids].astype(x.dtype, copy=True)
     if kind == "MEAN":
-        counts = np.bincount(ids, minlength=out.shape[0]).astype(x.dtype)
-        dx /= counts[ids].reshape((-1,) + (1,) * (x.ndim - 1))
+        counts = np.bincount(ids, minlength=out.shape[0]).astype(x.dtype)[ids].reshape((-1,) + (1,) * (x.ndim - 1))
+        if dx.dtype.kind in "iu":  # Paddle 2.6.2's int kernel: C++'s division, toward zero
+            dx = (dx - np.fmod(dx, counts)) // counts
+        else:
+            dx /= counts
     elif kind in ("MAX", "MIN"):
         dx *= x == out[ids]
     return {"X@GRAD": dx}

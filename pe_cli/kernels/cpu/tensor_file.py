@@ -10,7 +10,7 @@ import numpy as np
 from ...base.atomic_file import write_file
 from ...base.errors import PeError
 from ...base.limits import read_regular_file
-from ...base.lod_tensor_file import read_lod_tensors, write_lod_tensor, write_selected_rows
+from ...base.lod_tensor_file import read_lod_tensors, read_selected_rows, write_lod_tensor, write_selected_rows
 from ...base.npy import read_npy
 from ...base.selected_rows import SelectedRows
 from ...base.dims import numel
@@ -60,6 +60,12 @@ def _fp16(array, attrs):
 
 
 def load_out(ins, outs, attrs, meta, ctx):
+    if "Out" in (ctx.row_sparse or ()):  # Paddle's load_sr: the file's SelectedRows, as save wrote it
+        rows, height, values = read_selected_rows(
+            _file_bytes("load", attrs["file_path"]), f"load: {attrs['file_path']}"
+        )
+        outs["Out"] = SelectedRows(np.asarray(rows, np.int64), values, height)
+        return
     array, lod = read_tensor_file(attrs["file_path"])
     outs["Out"] = _fp16(_part(array, attrs), attrs)
     if lod:

@@ -7,14 +7,15 @@ from ..structured import adapter
 
 
 def coalesce_out(ins, outs, attrs, meta):
-    """coalesce_tensor's "fused": the buffer numpy makes (zeros, or ``constant``), each Input copied into its span
-    with copy_data, and Output[i] its span as a view in Input[i]'s shape."""
+    """coalesce_tensor's "fused": the buffer numpy makes (zeros, or ``constant``), each Input's bytes copied into its
+    span with copy_data (another dtype of its size reinterpreted, as Paddle's), and Output[i] its span as a view in
+    Input[i]'s shape."""
     inputs, dtype, (spans,) = ins["Input"], meta.outputs["FusedOutput"][1], meta.args
     (total,) = meta.outputs["FusedOutput"][0]
     fused = np.full(total, attrs["constant"], dtype) if attrs["set_constant"] else np.zeros(total, dtype)
     if attrs["copy_data"]:
         for a, (start, size) in zip(inputs, spans):
-            fused[start : start + size] = np.asarray(a).reshape(-1)
+            fused[start : start + size] = np.ascontiguousarray(a).reshape(-1).view(dtype)  # its bytes, as Paddle's
     outs["FusedOutput"] = fused
     outs["Output"] = [fused[start : start + size].reshape(np.shape(a)) for a, (start, size) in zip(inputs, spans)]
 

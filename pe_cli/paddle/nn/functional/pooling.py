@@ -6,7 +6,9 @@ int32 (NCHW / NCDHW only, no ceil_mode, symmetric paddings, 'SAME' padding none,
 max_unpool1d/2d/3d write values back at such positions (the unpool / unpool3d ops)."""
 
 from .... import layers as L
+from ....base.errors import ArgumentAssertionError
 from ....layers.helper import LayerHelper
+from ....layers.shape_tensor import holds_variable, shape_tensor_list
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 from .conv import one_d, one_d_padding
@@ -260,11 +262,14 @@ def _unpool_size(x, ksize, strides, paddings, output_size, fn):
     default = [(spatial[d] - 1) * strides[d] + ksize[d] - 2 * paddings[d] for d in range(n)]
     if output_size is None:
         return default
-    if not isinstance(output_size, (list, tuple)):
-        raise ValueError(f"{fn}: output_size must be a list or tuple, got {output_size!r}")
-    sizes = [int(v) for v in (output_size[2:] if len(output_size) == n + 2 else output_size)]
+    if not isinstance(output_size, (list, tuple)):  # (Paddle's assert: a Tensor too)
+        raise ArgumentAssertionError(f"{fn}: output_size must be None, a list or a tuple, got {output_size!r}")
+    sizes = list(output_size[2:] if len(output_size) == n + 2 else output_size)
     if len(sizes) != n:
         raise ValueError(f"{fn}: output_size {list(output_size)} must have {n} or {n + 2} entries")
+    if holds_variable(sizes):  # read when the op runs, unchecked (Paddle 2.6's VARS attribute)
+        return sizes
+    sizes = [int(v) for v in sizes]
     for d in range(n):
         if not default[d] - strides[d] < sizes[d] < default[d] + strides[d]:
             raise ValueError(
@@ -281,6 +286,10 @@ def _unpool(n, x, indices, kernel_size, stride, padding, output_size, fn, name):
     sizes = _unpool_size(x, ksize, strides, paddings, output_size, fn)
     helper = LayerHelper("unpool" if n == 2 else "unpool3d", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
+    if holds_variable(sizes) and n == 3:  # (Paddle 2.6's attribute check)
+        raise ValueError(f"{fn}: output_size holds a Variable; Paddle 2.6's unpool3d takes only ints there")
+    if holds_variable(sizes):  # Paddle's VARS attribute (ints made constants), read when the op runs
+        sizes = shape_tensor_list(f"{fn}: output_size", sizes)
     helper.append_op(
         "unpool" if n == 2 else "unpool3d",
         {"X": [x], "Indices": [indices]},
@@ -296,7 +305,7 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
         raise ValueError(f"max_unpool1d: data_format must be 'NCL', got {data_format!r}")
     k = _ints(kernel_size, 1, "max_unpool1d: kernel_size")
     s = None if stride is None else _ints(stride, 1, "max_unpool1d: stride")
-    size = None if output_size is None else [1] + [int(v) for v in list(output_size)[-1:]]
+    size = None if output_size is None else [1] + list(output_size)[-1:]
     out = _unpool(
         2,
         TM.unsqueeze(x, 2),
