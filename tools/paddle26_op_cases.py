@@ -1185,3 +1185,90 @@ CASES.update(
         "deformable_conv_v1_dilated": _deformable(False, dg=2, pad=2, dilation=2),
     }
 )
+
+
+# graph_message_passing: paddle.geometric's send_u_recv, send_ue_recv and send_uv (row 4 of X receives no edge;
+# no destination gets one source twice, so MAX / MIN have no ties)
+_SRC = np.array([0, 1, 2, 0, 4, 3], np.int64)
+_DST = np.array([1, 2, 1, 0, 1, 3], np.int64)
+
+
+def _recv(x, attrs, src=_SRC, dst=_DST, out_size=None, grad=True):
+    inputs = {"X": x, "Src_index": src, "Dst_index": dst}
+    if out_size is not None:
+        inputs["Out_size"] = np.array([out_size], np.int32)
+    return case("graph_send_recv", inputs, attrs, outputs=("Out", "Dst_count"), grad=("X",) if grad else ())
+
+
+def _ue_recv(x, y, attrs, src=_SRC, dst=_DST, grad=True):
+    inputs = {"X": x, "Y": y, "Src_index": src, "Dst_index": dst}
+    return case("graph_send_ue_recv", inputs, attrs, outputs=("Out", "Dst_count"), grad=("X", "Y") if grad else ())
+
+
+def _uv(x, y, op, src=_SRC, dst=_DST, grad=True):
+    inputs = {"x": x, "y": y, "src_index": src, "dst_index": dst}
+    return case("graph_send_uv", inputs, {"message_op": op}, outputs=("out",), grad=("x", "y") if grad else ())
+
+
+_INTS = np.array([[-7, 3], [5, -2], [1, 1], [4, -9], [0, 6]])
+CASES.update({f"graph_send_recv_{k.lower()}": _recv(u(5, 3), {"reduce_op": k}) for k in ("SUM", "MEAN", "MAX", "MIN")})
+CASES.update(
+    {
+        "graph_send_recv_max_3d": _recv(u(5, 2, 3).astype(np.float32), {"reduce_op": "MAX"}, grad=False),
+        "graph_send_recv_mean_out_size": _recv(u(5, 3), {"reduce_op": "MEAN", "out_size": [7]}),
+        "graph_send_recv_sum_out_size_tensor": _recv(u(5, 2), {"reduce_op": "SUM"}, out_size=6),
+        "graph_send_recv_min_out_size_below_rows": _recv(u(5, 2), {"reduce_op": "MIN", "out_size": [4]}),
+        "graph_send_recv_mean_int32": _recv(
+            _INTS.astype(np.int32), {"reduce_op": "MEAN"}, _SRC.astype(np.int32), _DST.astype(np.int32), grad=False
+        ),
+        "graph_send_recv_max_int64": _recv(_INTS, {"reduce_op": "MAX"}, grad=False),
+        "graph_send_recv_sum_column_index": _recv(
+            u(5, 3), {"reduce_op": "SUM"}, _SRC.reshape(-1, 1), _DST.reshape(-1, 1)
+        ),
+        "graph_send_recv_mean_no_edges": _recv(
+            u(5, 3), {"reduce_op": "MEAN"}, np.zeros(0, np.int64), np.zeros(0, np.int64), grad=False
+        ),
+    }
+)
+CASES.update(
+    {
+        f"graph_send_ue_recv_{m.lower()}_{k.lower()}": _ue_recv(u(5, 3), u(6, 3), {"message_op": m, "reduce_op": k})
+        for m in ("ADD", "MUL")
+        for k in ("SUM", "MEAN", "MAX", "MIN")
+    }
+)
+CASES.update(
+    {
+        "graph_send_ue_recv_mul_mean_broadcast": _ue_recv(
+            u(5, 3, 1), u(6, 1, 2), {"message_op": "MUL", "reduce_op": "MEAN"}
+        ),
+        "graph_send_ue_recv_add_max_edge_scalar": _ue_recv(
+            u(5, 3).astype(np.float32),
+            u(6, 1).astype(np.float32),
+            {"message_op": "ADD", "reduce_op": "MAX"},
+            grad=False,
+        ),
+        "graph_send_ue_recv_add_sum_fewer_dims": _ue_recv(
+            u(5, 2, 3), u(6, 3), {"message_op": "ADD", "reduce_op": "SUM", "out_size": [6]}
+        ),
+        "graph_send_ue_recv_mul_mean_int32": _ue_recv(
+            _INTS.astype(np.int32),
+            np.array([[2], [-1], [3], [1], [-2], [5]], np.int32),
+            {"message_op": "MUL", "reduce_op": "MEAN"},
+            _SRC.astype(np.int32),
+            _DST.astype(np.int32),
+            grad=False,
+        ),
+    }
+)
+CASES.update(
+    {
+        "graph_send_uv_add": _uv(u(5, 3), u(5, 3), "ADD"),
+        "graph_send_uv_mul": _uv(u(5, 3), u(5, 3), "MUL"),
+        "graph_send_uv_mul_broadcast": _uv(u(5, 3, 1), u(5, 1, 4), "MUL"),
+        "graph_send_uv_add_float32_column": _uv(
+            u(5, 4).astype(np.float32), u(5, 1).astype(np.float32), "ADD", grad=False
+        ),
+        "graph_send_uv_mul_int64": _uv(_INTS, _INTS[::-1].copy(), "MUL", grad=False),
+    }
+)

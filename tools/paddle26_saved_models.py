@@ -476,7 +476,35 @@ def _static_feed_op_output(paddle):
     return [h], [paddle.nn.functional.relu(paddle.matmul(h, w)) * 3.0], [_x([2, 4], 21)]
 
 
+def _static_graph_message_passing(paddle):
+    """paddle.geometric's message passing (send_u_recv of each reduce_op, an int out_size and a tensor one;
+    send_ue_recv of 1-D edge weights, sub and div; send_uv) and segment_sum, over node features a parameter
+    mixes."""
+    geo = paddle.geometric
+    x = paddle.static.data("x", [5, 3], "float32")
+    src = paddle.static.data("src", [6], "int64")
+    dst = paddle.static.data("dst", [6], "int64")
+    e = paddle.static.data("e", [6], "float32")
+    size = paddle.static.data("size", [1], "int64")
+    seg = paddle.static.data("seg", [5], "int64")
+    w = paddle.static.create_parameter(
+        [3, 4], "float32", default_initializer=paddle.nn.initializer.Assign(_x([3, 4], 22))
+    )
+    h = paddle.matmul(x, w)
+    outs = [geo.send_u_recv(h, src, dst, op) for op in ("sum", "mean", "max", "min")]
+    outs += [geo.send_u_recv(h, src, dst, "mean", out_size=7), geo.send_u_recv(h, src, dst, "sum", out_size=size)]
+    outs += [geo.send_ue_recv(h, e, src, dst, m, r) for m, r in (("add", "sum"), ("sub", "max"), ("mul", "mean"))]
+    outs += [geo.send_ue_recv(h, e, src, dst, "div", "min", out_size=6)]
+    col = paddle.sum(x, axis=1, keepdim=True)
+    outs += [geo.send_uv(h, h, src, dst, "add"), geo.send_uv(h, col, src, dst, "mul")]
+    outs += [geo.send_uv(h, paddle.sum(x, axis=1), src, dst, "sub"), geo.segment_sum(h, seg)]
+    values = [_x([5, 3], 23), np.array([0, 1, 2, 0, 4, 3]), np.array([1, 2, 1, 0, 1, 3])]
+    values += [np.abs(_x([6], 24)) + 0.5, np.array([6]), np.array([0, 0, 1, 3, 3])]
+    return [x, src, dst, e, size, seg], outs, values
+
+
 STATIC = {
+    "static_graph_message_passing": _static_graph_message_passing,
     "static_feed_op_output": _static_feed_op_output,
     "static_vision_ops": _static_vision_ops,
     "static_grid_sample": _static_grid_sample,

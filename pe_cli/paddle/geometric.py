@@ -1,27 +1,156 @@
-"""``paddle.geometric`` (Paddle 2.x's graph learning functions) in static mode: ``weighted_sample_neighbors``
-(the registry's op of that name, pe_cli/ops/graph_sampling.py). The module's other names (message passing,
-segment pooling, reindexing, uniform sampling) are not in pe: they raise one line saying so."""
+"""``paddle.geometric`` (Paddle 2.x's graph learning functions) in static mode: the message passing functions
+``send_u_recv``, ``send_ue_recv`` and ``send_uv`` (the registry's graph_send_recv, graph_send_ue_recv and
+graph_send_uv, pe_cli/ops/graph_message_passing.py), the segment poolings ``segment_sum`` / ``mean`` / ``min`` /
+``max`` (segment_pool, pe_cli/ops/segment_pooling.py) and ``weighted_sample_neighbors`` (pe_cli/ops/
+graph_sampling.py), each built as Paddle 2.6.2's static branch builds it (its ops, slots, attributes and argument
+checks). The module's other names (reindexing, uniform sampling) are not in pe: they raise one line saying so."""
+
+import numpy as np
 
 from ..base.errors import unsupported
-from ..layers.checks import check_variable_and_dtype
+from ..framework.variable import Variable
+from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
+from .tensor_manip import cast, reshape
 
-__all__ = ["weighted_sample_neighbors"]
+__all__ = ["send_u_recv", "send_ue_recv", "send_uv", "segment_sum", "segment_mean", "segment_min", "segment_max"]
+__all__ += ["weighted_sample_neighbors"]
 
-_NOT_YET = "pe has no op for it yet (of paddle.geometric, pe has weighted_sample_neighbors)"
-for _name in (
-    "send_u_recv",
-    "send_ue_recv",
-    "send_uv",
-    "segment_sum",
-    "segment_mean",
-    "segment_min",
-    "segment_max",
-    "reindex_graph",
-    "reindex_heter_graph",
-    "sample_neighbors",
-):
+_NOT_YET = "pe has no op for it yet (of paddle.geometric, pe has send_u_recv, send_ue_recv, send_uv, segment_*, weighted_sample_neighbors)"
+for _name in ("reindex_graph", "reindex_heter_graph", "sample_neighbors"):
     globals()[_name] = unsupported(f"paddle.geometric.{_name}", _NOT_YET)
+
+_VALUES = ("float32", "float64", "int32", "int64", "float16")
+_REDUCE_OPS = ("sum", "mean", "max", "min")
+_MESSAGE_OPS = ("add", "sub", "mul", "div")
+
+
+def _check_ops(reduce_op=None, message_op=None):
+    if message_op is not None and message_op not in _MESSAGE_OPS:
+        raise ValueError(f"message_op should be `add`, `sub`, `mul`, `div`, but received {message_op}")
+    if reduce_op is not None and reduce_op not in _REDUCE_OPS:
+        raise ValueError(f"reduce_op should be `sum`, `mean`, `max` or `min`, but received {reduce_op}")
+
+
+def _out_size(inputs, attrs, out_size, layer):
+    """Paddle's get_out_size_tensor_inputs: ``out_size`` an int (the attribute) or an int tensor (Out_size,
+    cast to int32), None the attribute [0]."""
+    if isinstance(out_size, Variable) or out_size:
+        check_type(out_size, "out_size", (int, np.int32, np.int64, Variable), layer)
+    if isinstance(out_size, Variable):
+        check_dtype(out_size.dtype, "out_size", ["int32", "int64"], layer)
+    if out_size is None:
+        attrs["out_size"] = [0]
+    elif isinstance(out_size, (int, np.int32, np.int64)):
+        attrs["out_size"] = [int(out_size)]
+    elif isinstance(out_size, Variable):
+        out_size.stop_gradient = True
+        inputs["Out_size"] = [cast(out_size, "int32") if out_size.dtype == "int64" else out_size]
+    else:
+        raise TypeError("Out_size only supports Variable or int.")
+
+
+def _with_rank(x, n):
+    """``x`` with 1s after its first dim up to ``n`` dims (Paddle's reshape_lhs_rhs): the first dim copied (0),
+    the rest ``x``'s own."""
+    rest = list(x.shape[1:])
+    if sum(d < 0 for d in rest) > 1:
+        raise ValueError(
+            f"pe: send_ue_recv / send_uv: {x.name}'s dims after the first {rest} have more than one unknown"
+        )
+    return reshape(x, [0] + [1] * (n - len(x.shape)) + rest)
+
+
+def _lhs_rhs(x, y, message_op):
+    """Paddle's reshape_lhs_rhs and its message ops: 1-D operands as one column, the ranks made equal; ``sub`` as
+    ``add`` of -y, ``div`` as ``mul`` of 1 / (y + 1e-12)."""
+    x = reshape(x, [-1, 1]) if len(x.shape) == 1 else x
+    y = reshape(y, [-1, 1]) if len(y.shape) == 1 else y
+    if len(x.shape) != len(y.shape):
+        n = max(len(x.shape), len(y.shape))
+        x, y = _with_rank(x, n), _with_rank(y, n)
+    if message_op == "sub":
+        return x, -y, "add"
+    if message_op == "div":
+        return x, 1.0 / (y + 1e-12), "mul"
+    return x, y, message_op
+
+
+def _indices(src_index, dst_index, layer, names=("Src_index", "Dst_index")):
+    check_variable_and_dtype(src_index, names[0], ("int32", "int64"), layer)
+    check_variable_and_dtype(dst_index, names[1], ("int32", "int64"), layer)
+
+
+def _received(layer_name, op, inputs, attrs, x, out_size, name):
+    _out_size(inputs, attrs, out_size, op)
+    helper = LayerHelper(layer_name, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    dst_count = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op(op, inputs, {"Out": [out], "Dst_count": [dst_count]}, attrs)
+    return out
+
+
+def send_u_recv(x, src_index, dst_index, reduce_op="sum", out_size=None, name=None):
+    """Out[d] = the ``reduce_op`` (sum, mean, max, min) of x[src_index[i]] over the edges i with dst_index[i] = d;
+    ``out_size`` rows (x's where None or <= 0)."""
+    _check_ops(reduce_op)
+    op = "graph_send_recv"
+    check_variable_and_dtype(x, "X", _VALUES, op)
+    _indices(src_index, dst_index, op)
+    inputs = {"X": [x], "Src_index": [src_index], "Dst_index": [dst_index]}
+    return _received("send_u_recv", op, inputs, {"reduce_op": reduce_op.upper()}, x, out_size, name)
+
+
+def send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_op="sum", out_size=None, name=None):
+    """Out[d] = the ``reduce_op`` of x[src_index[i]] ``message_op`` (add, sub, mul, div) y[i] over the edges i
+    with dst_index[i] = d."""
+    _check_ops(reduce_op, message_op)
+    x, y, message_op = _lhs_rhs(x, y, message_op)
+    op = "graph_send_ue_recv"
+    check_variable_and_dtype(x, "X", _VALUES, op)
+    check_variable_and_dtype(y, "Y", _VALUES, op)
+    _indices(src_index, dst_index, op)
+    inputs = {"X": [x], "Y": [y], "Src_index": [src_index], "Dst_index": [dst_index]}
+    attrs = {"message_op": message_op.upper(), "reduce_op": reduce_op.upper()}
+    return _received("send_ue_recv", op, inputs, attrs, x, out_size, name)
+
+
+def send_uv(x, y, src_index, dst_index, message_op="add", name=None):
+    """out[i] = x[src_index[i]] ``message_op`` (add, sub, mul, div) y[dst_index[i]], one row per edge."""
+    _check_ops(message_op=message_op)
+    x, y, message_op = _lhs_rhs(x, y, message_op)
+    op = "graph_send_uv"
+    check_variable_and_dtype(x, "x", ("int32", "int64", "float32", "float64", "float16"), op)
+    check_variable_and_dtype(y, "y", ("int32", "int64", "float32", "float64", "float16"), op)
+    _indices(src_index, dst_index, op, ("src_index", "dst_index"))
+    helper = LayerHelper(op, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    inputs = {"x": [x], "y": [y], "src_index": [src_index], "dst_index": [dst_index]}
+    helper.append_op(op, inputs, {"out": [out]}, {"message_op": message_op.upper()})
+    return out
+
+
+def _segment(kind):
+    def pool(data, segment_ids, name=None):
+        check_variable_and_dtype(data, "X", _VALUES + ("uint16",), "segment_pool")
+        check_variable_and_dtype(segment_ids, "SegmentIds", ("int32", "int64"), "segment_pool")
+        helper = LayerHelper(f"segment_{kind}", name=name)
+        out = helper.create_variable_for_type_inference(data.dtype)
+        summed_ids = helper.create_variable_for_type_inference(data.dtype)
+        helper.append_op(
+            "segment_pool",
+            {"X": [data], "SegmentIds": [segment_ids]},
+            {"Out": [out], "SummedIds": [summed_ids]},
+            {"pooltype": kind.upper()},
+        )
+        return out
+
+    pool.__name__ = pool.__qualname__ = f"segment_{kind}"
+    pool.__doc__ = f"Out[s] = the {kind} of the rows of ``data`` whose sorted ``segment_ids`` is s (segment_pool)."
+    return pool
+
+
+segment_sum, segment_mean, segment_min, segment_max = (_segment(k) for k in ("sum", "mean", "min", "max"))
 
 
 def weighted_sample_neighbors(

@@ -1,11 +1,14 @@
 """paddle.geometric in static mode: weighted_sample_neighbors builds the registry's op and samples a
-CSC graph fed at run time; Paddle's argument errors; the module's other names refuse in one line."""
+CSC graph fed at run time; send_u_recv, send_ue_recv and send_uv build Paddle 2.6.2's message-passing ops
+(their values against Paddle's: tests/paddle/test_paddle26_static_builds.py, tests/ops/cases_graph_message_passing.py)
+and refuse what Paddle's kernels do not compute; Paddle's argument errors; the module's other names refuse in one
+line."""
 
 import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.base.errors import FluidUnsupported
+from pe_cli.base.errors import FluidUnsupported, PeError
 
 
 def test_weighted_sample_neighbors_in_a_static_program():
@@ -35,5 +38,77 @@ def test_weighted_sample_neighbors_in_a_static_program():
     got, n, e = paddle.static.Executor().run(main, feed=feed, fetch_list=[out, count, out_eids])
     assert n.tolist() == [2, 2] and len(set(got[:2].tolist())) == 2 and set(got[:2].tolist()) <= {5, 6, 8}
     assert got[2:].tolist() == [9, 4] and e.tolist() == [10 * list(feed["row"]).index(v) for v in got]
-    with pytest.raises(FluidUnsupported, match="paddle.geometric.segment_sum: .*weighted_sample_neighbors"):
-        paddle.geometric.segment_sum(None, None)
+    with pytest.raises(FluidUnsupported, match="paddle.geometric.reindex_graph: .*send_u_recv"):
+        paddle.geometric.reindex_graph(None, None, None)
+
+
+def _graph(build, feed):
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [4, 3], "float32")
+        src = paddle.static.data("src", [-1], "int64")
+        dst = paddle.static.data("dst", [-1], "int64")
+        out = build(x, src, dst)
+    return paddle.static.Executor().run(
+        main, feed=dict({"x": np.arange(12, dtype="float32").reshape(4, 3)}, **feed), fetch_list=[out]
+    )[0]
+
+
+def test_message_passing_gives_paddles_values_and_refuses_an_index_outside_the_rows():
+    """Paddle 2.6.2's values (its docstring's graph: x = [[0, 2, 3], [1, 4, 5], [2, 6, 7]] there, arange here,
+    recorded on Paddle 2.6.2); an index outside X's or Out's rows is refused in one line (Paddle's graph_send_recv
+    raises OutOfRangeError: 'The end row index is out of bound'; its send_ue_recv and send_uv read and write out
+    of bounds, giving garbage), as are no edges for send_uv (Paddle: 'index_size > 0')."""
+    feed = {"src": np.array([0, 1, 2, 0]), "dst": np.array([1, 2, 1, 0])}
+    got = _graph(lambda x, s, d: paddle.geometric.send_u_recv(x, s, d, "max"), feed)
+    assert got.tolist() == [[0, 1, 2], [6, 7, 8], [3, 4, 5], [0, 0, 0]]
+    got = _graph(lambda x, s, d: paddle.geometric.send_u_recv(x, s, d, "mean", out_size=5), feed)
+    assert got.tolist() == [[0, 1, 2], [3, 4, 5], [3, 4, 5], [0, 0, 0], [0, 0, 0]]
+    with pytest.raises(PeError, match=r"graph_send_recv: Dst_index holds 5, outside \[0, 4\) \(Out's rows\)"):
+        _graph(
+            lambda x, s, d: paddle.geometric.send_u_recv(x, s, d), {"src": feed["src"], "dst": np.array([1, 5, 0, 0])}
+        )
+    with pytest.raises(PeError, match=r"graph_send_recv: Src_index holds -1, outside \[0, 4\)"):
+        _graph(
+            lambda x, s, d: paddle.geometric.send_u_recv(x, s, d), {"src": np.array([0, -1, 0, 0]), "dst": feed["dst"]}
+        )
+    with pytest.raises(PeError, match=r"graph_send_ue_recv: Dst_index holds 9, outside \[0, 2\)"):
+        _graph(
+            lambda x, s, d: paddle.geometric.send_ue_recv(x, paddle.ones([4], "float32"), s, d, out_size=2),
+            {"src": feed["src"], "dst": np.array([1, 9, 0, 0])},
+        )
+    with pytest.raises(PeError, match=r"graph_send_uv: dst_index holds 4, outside \[0, 4\) \(y's rows\)"):
+        _graph(
+            lambda x, s, d: paddle.geometric.send_uv(x, x, s, d), {"src": feed["src"], "dst": np.array([1, 4, 0, 0])}
+        )
+    with pytest.raises(PeError, match="graph_send_uv: src_index and dst_index hold no edge"):
+        _graph(
+            lambda x, s, d: paddle.geometric.send_uv(x, x, s, d),
+            {"src": np.zeros(0, "int64"), "dst": np.zeros(0, "int64")},
+        )
+
+
+def test_message_passing_argument_checks_and_values_paddle_does_not_compute():
+    """Paddle's ValueError for a reduce_op / message_op it has no name for, its TypeError for a float index; an
+    op holding reduce_op or message_op Paddle 2.6.2's kernels leave as zeros (AVG, SUB) is refused naming it."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [4, 3], "float32")
+        idx = paddle.static.data("idx", [4], "int64")
+        with pytest.raises(ValueError, match="reduce_op should be `sum`, `mean`, `max` or `min`, but received avg"):
+            paddle.geometric.send_u_recv(x, idx, idx, "avg")
+        with pytest.raises(ValueError, match="message_op should be `add`, `sub`, `mul`, `div`, but received pow"):
+            paddle.geometric.send_uv(x, x, idx, idx, "pow")
+        with pytest.raises(TypeError, match="graph_send_recv: Src_index 'x' is float32"):
+            paddle.geometric.send_u_recv(x, x, idx)
+        with pytest.raises(TypeError, match="graph_send_recv: out_size must be int"):
+            paddle.geometric.send_u_recv(x, idx, idx, out_size=2.5)
+        block = main.global_block()
+        outs = {"Out": [block.create_var(name="o")], "Dst_count": [block.create_var(name="c")]}
+        with pytest.raises(ValueError, match="attribute reduce_op='AVG' is not one of"):
+            block.append_op(
+                "graph_send_recv", {"X": [x], "Src_index": [idx], "Dst_index": [idx]}, outs, {"reduce_op": "AVG"}
+            )
+        ins = {"X": [x], "Y": [x], "Src_index": [idx], "Dst_index": [idx]}
+        with pytest.raises(ValueError, match="attribute message_op='SUB' is not one of"):
+            block.append_op("graph_send_ue_recv", ins, outs, {"message_op": "SUB"})
