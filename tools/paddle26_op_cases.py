@@ -1272,3 +1272,31 @@ CASES.update(
         "graph_send_uv_mul_int64": _uv(_INTS, _INTS[::-1].copy(), "MUL", grad=False),
     }
 )
+
+
+def _reindex(x, neighbors, count, dtype=np.int64, buffers=False):
+    inputs = {"X": np.array(x, dtype), "Neighbors": np.array(neighbors, dtype), "Count": np.array(count, np.int32)}
+    if buffers:  # (a GPU kernel's hash table; Paddle's CPU kernel reads neither)
+        inputs.update(HashTable_Value=np.full(16, -1, np.int32), HashTable_Index=np.full(16, -1, np.int32))
+    return case("graph_reindex", inputs, outputs=("Reindex_Src", "Reindex_Dst", "Out_Nodes"))
+
+
+CASES.update(
+    {
+        # graph_reindexing: paddle.geometric.reindex_graph / reindex_heter_graph (their docstrings' graphs)
+        "graph_reindex": _reindex([0, 1, 2], [8, 9, 0, 4, 7, 6, 7], [2, 3, 2]),
+        "graph_reindex_heter": _reindex([0, 1, 2], [8, 9, 0, 4, 7, 6, 7, 0, 2, 3, 5, 1], [2, 3, 2, 1, 3, 1]),
+        "graph_reindex_int32_buffers": _reindex([5, 3], [3, 7, 7, 5, 1], [3, 2], np.int32, buffers=True),
+        "graph_reindex_x_twice": _reindex([4, 2, 4], [2, 9, 4, 9], [1, 2, 1]),
+        "graph_reindex_no_neighbors": _reindex([3, 1], [], [0, 0]),
+        "graph_reindex_column": case(
+            "graph_reindex",
+            {
+                "X": np.array([[10], [20]]),
+                "Neighbors": np.array([[20], [30], [10]]),
+                "Count": np.array([[1], [2]], np.int32),
+            },
+            outputs=("Reindex_Src", "Reindex_Dst", "Out_Nodes"),
+        ),
+    }
+)

@@ -503,7 +503,26 @@ def _static_graph_message_passing(paddle):
     return [x, src, dst, e, size, seg], outs, values
 
 
+def _static_graph_reindex(paddle):
+    """paddle.geometric.reindex_graph and reindex_heter_graph (two edge types), then send_u_recv over the
+    reindexed edges of node features gathered by Out_Nodes (a GNN layer's sampled subgraph)."""
+    geo = paddle.geometric
+    x = paddle.static.data("x", [3], "int64")
+    nb = paddle.static.data("nb", [7], "int64")
+    cnt = paddle.static.data("cnt", [3], "int32")
+    nb2 = paddle.static.data("nb2", [5], "int64")
+    cnt2 = paddle.static.data("cnt2", [3], "int32")
+    feat = paddle.static.data("feat", [10, 4], "float32")
+    src, dst, nodes = geo.reindex_graph(x, nb, cnt)
+    hsrc, hdst, hnodes = geo.reindex_heter_graph(x, [nb, nb2], [cnt, cnt2])
+    h = geo.send_u_recv(paddle.gather(feat, nodes), src, dst, "mean", out_size=paddle.shape(nodes)[0])
+    values = [np.array([0, 1, 2]), np.array([8, 9, 0, 4, 7, 6, 7]), np.array([2, 3, 2], "int32")]
+    values += [np.array([0, 2, 3, 5, 1]), np.array([1, 3, 1], "int32"), _x([10, 4], 25)]
+    return [x, nb, cnt, nb2, cnt2, feat], [src, dst, nodes, hsrc, hdst, hnodes, h], values
+
+
 STATIC = {
+    "static_graph_reindex": _static_graph_reindex,
     "static_graph_message_passing": _static_graph_message_passing,
     "static_feed_op_output": _static_feed_op_output,
     "static_vision_ops": _static_vision_ops,

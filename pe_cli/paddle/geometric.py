@@ -11,14 +11,15 @@ from ..base.errors import unsupported
 from ..framework.variable import Variable
 from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
-from .tensor_manip import cast, reshape
+from .tensor_manip import cast, concat, reshape
 
 __all__ = ["send_u_recv", "send_ue_recv", "send_uv", "segment_sum", "segment_mean", "segment_min", "segment_max"]
-__all__ += ["weighted_sample_neighbors"]
+__all__ += ["reindex_graph", "reindex_heter_graph", "weighted_sample_neighbors"]
 
-_NOT_YET = "pe has no op for it yet (of paddle.geometric, pe has send_u_recv, send_ue_recv, send_uv, segment_*, weighted_sample_neighbors)"
-for _name in ("reindex_graph", "reindex_heter_graph", "sample_neighbors"):
-    globals()[_name] = unsupported(f"paddle.geometric.{_name}", _NOT_YET)
+_NOT_YET = (
+    "pe has no op for it yet (of paddle.geometric, pe has send_*, segment_*, reindex_*, weighted_sample_neighbors)"
+)
+sample_neighbors = unsupported("paddle.geometric.sample_neighbors", _NOT_YET)
 
 _VALUES = ("float32", "float64", "int32", "int64", "float16")
 _REDUCE_OPS = ("sum", "mean", "max", "min")
@@ -151,6 +152,50 @@ def _segment(kind):
 
 
 segment_sum, segment_mean, segment_min, segment_max = (_segment(k) for k in ("sum", "mean", "min", "max"))
+
+
+def _reindex(layer, x, neighbors, count, value_buffer, index_buffer, name, x_layer="graph_reindex"):
+    """Paddle's graph_reindex op as reindex_graph / reindex_heter_graph build it: the hash-table buffers (a GPU
+    kernel's) passed only when both are given."""
+    buffers = value_buffer is not None and index_buffer is not None
+    check_variable_and_dtype(x, "X", ("int32", "int64"), x_layer)
+    check_variable_and_dtype(neighbors, "Neighbors", ("int32", "int64"), "graph_reindex")
+    check_variable_and_dtype(count, "Count", ("int32",), "graph_reindex")
+    if buffers:
+        check_variable_and_dtype(value_buffer, "HashTable_Value", ("int32",), "graph_reindex")
+        check_variable_and_dtype(index_buffer, "HashTable_Index", ("int32",), "graph_reindex")
+    helper = LayerHelper(layer, name=name)
+    outs = [helper.create_variable_for_type_inference(x.dtype) for _ in range(3)]
+    return neighbors, count, buffers, helper, outs
+
+
+def _append_reindex(helper, x, neighbors, count, value_buffer, index_buffer, buffers, outs):
+    inputs = {"X": [x], "Neighbors": [neighbors], "Count": [count]}
+    inputs.update(HashTable_Value=[value_buffer] if buffers else [], HashTable_Index=[index_buffer] if buffers else [])
+    slots = ("Reindex_Src", "Reindex_Dst", "Out_Nodes")
+    helper.append_op("graph_reindex", inputs, {s: [v] for s, v in zip(slots, outs)}, {})
+    return tuple(outs)
+
+
+def reindex_graph(x, neighbors, count, value_buffer=None, index_buffer=None, name=None):
+    """(reindex_src, reindex_dst, out_nodes): the nodes ``x`` and their ``neighbors`` (``count[i]`` of them for
+    x[i]) given ids from 0, x's nodes first, then the new neighbours in order of first appearance."""
+    neighbors, count, buffers, helper, outs = _reindex(
+        "reindex_graph", x, neighbors, count, value_buffer, index_buffer, name
+    )
+    return _append_reindex(helper, x, neighbors, count, value_buffer, index_buffer, buffers, outs)
+
+
+def reindex_heter_graph(x, neighbors, count, value_buffer=None, index_buffer=None, name=None):
+    """reindex_graph over several edge types: ``neighbors`` and ``count`` lists, one per edge type, joined (as
+    Paddle's static branch joins them: concat, then concat of the result again)."""
+    neighbors = concat([neighbors] if isinstance(neighbors, Variable) else neighbors, axis=0)
+    count = concat([count] if isinstance(count, Variable) else count, axis=0)
+    neighbors, count, buffers, helper, outs = _reindex(
+        "reindex_heter_graph", x, neighbors, count, value_buffer, index_buffer, name, "heter_graph_reindex"
+    )
+    neighbors, count = concat(neighbors, axis=0), concat(count, axis=0)
+    return _append_reindex(helper, x, neighbors, count, value_buffer, index_buffer, buffers, outs)
 
 
 def weighted_sample_neighbors(

@@ -33,6 +33,7 @@ from tests.ops import (
     cases_dropout,
     cases_embedding,
     cases_graph_message_passing,
+    cases_graph_reindexing,
     cases_graph_sampling,
     cases_hashing,
     cases_filling,
@@ -470,6 +471,7 @@ CONVERTED = {
     "masked_select": {"masked_select", "masked_select_grad"},
     "segment_pool": {"segment_pool", "segment_pool_grad"},
     "graph message passing": {f"graph_send_{k}{g}" for k in ("recv", "ue_recv", "uv") for g in ("", "_grad")},
+    "graph_reindex": {"graph_reindex"},
     "set_value": {"set_value", "set_value_grad"},
     "unique_consecutive and viterbi_decode": {"unique_consecutive", "viterbi_decode"},
     # (X passed on as it is, a cast's sentinel buffers, coalesce_tensor's views; the ops that touch Python marked
@@ -757,8 +759,9 @@ CASES["selected rows"] = [c for c in cases_sparse.CASES if c.op in CONVERTED["se
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 _MISC_FILES = (cases_fft, cases_einsum, cases_renormalizing, cases_selecting, cases_segment_pooling)
 _MISC_FILES += (cases_slice_assignment, cases_unique_runs, cases_viterbi)
-_MISC_FILES += (cases_graph_message_passing,)
-for _family in ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value", "graph message passing"):
+_MISC_FILES += (cases_graph_message_passing, cases_graph_reindexing)
+_MISC = ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value", "graph message passing")
+for _family in _MISC + ("graph_reindex",):
     CASES[_family] = [c for f in _MISC_FILES for c in f.CASES if c.op in CONVERTED[_family]]
 CASES["unique_consecutive and viterbi_decode"] = cases_unique_runs.CASES + cases_viterbi.CASES
 CASES["fused ops"] = [
@@ -872,6 +875,7 @@ OWN_TESTS = (
     "masked_select",
     "segment_pool",
     "graph message passing",
+    "graph_reindex",
     "set_value",
     "unique_consecutive and viterbi_decode",
     "dependency ops",

@@ -20,6 +20,7 @@ from tests.kernels.test_structured_padding import _step
 
 rng = np.random.default_rng(41)
 FAMILIES = ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value", "graph message passing")
+FAMILIES += ("graph_reindex",)
 FAMILIES += ("unique_consecutive and viterbi_decode",)
 # (StartsTensorList's values replace set_value's starts before the rule runs: the op's kernel puts them there)
 _CASES = [c for family in FAMILIES for c in CASES[family] if not set(c.inputs) & set(registry.get(c.op).attr_tensors)]

@@ -38,8 +38,8 @@ def test_weighted_sample_neighbors_in_a_static_program():
     got, n, e = paddle.static.Executor().run(main, feed=feed, fetch_list=[out, count, out_eids])
     assert n.tolist() == [2, 2] and len(set(got[:2].tolist())) == 2 and set(got[:2].tolist()) <= {5, 6, 8}
     assert got[2:].tolist() == [9, 4] and e.tolist() == [10 * list(feed["row"]).index(v) for v in got]
-    with pytest.raises(FluidUnsupported, match="paddle.geometric.reindex_graph: .*send_u_recv"):
-        paddle.geometric.reindex_graph(None, None, None)
+    with pytest.raises(FluidUnsupported, match="paddle.geometric.sample_neighbors: .*reindex_"):
+        paddle.geometric.sample_neighbors(None, None, None)
 
 
 def _graph(build, feed):
@@ -112,3 +112,36 @@ def test_message_passing_argument_checks_and_values_paddle_does_not_compute():
         ins = {"X": [x], "Y": [x], "Src_index": [idx], "Dst_index": [idx]}
         with pytest.raises(ValueError, match="attribute message_op='SUB' is not one of"):
             block.append_op("graph_send_ue_recv", ins, outs, {"message_op": "SUB"})
+
+
+def test_reindex_graph_refuses_counts_that_do_not_cover_the_neighbors():
+    """reindex_graph's values are Paddle's (tests/ops/cases_graph_reindexing.py, static_graph_reindex); a Count that
+    does not sum to Neighbors' length (Paddle 2.6.2's kernel writes past its buffer, or leaves zeros) and an X
+    without nodes (Paddle: 'The first of dims should not be equal to 0.') are refused in one line."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [-1], "int64")
+        nb = paddle.static.data("nb", [-1], "int64")
+        cnt = paddle.static.data("cnt", [-1], "int32")
+        outs = paddle.geometric.reindex_graph(x, nb, cnt)
+        with pytest.raises(TypeError, match="graph_reindex: Count 'nb' is int64"):
+            paddle.geometric.reindex_graph(x, nb, nb)
+    exe = paddle.static.Executor()
+    got = exe.run(
+        main,
+        feed={"x": np.array([5, 3]), "nb": np.array([3, 7, 1]), "cnt": np.array([2, 1], "int32")},
+        fetch_list=list(outs),
+    )
+    assert [g.tolist() for g in got] == [[1, 2, 3], [0, 0, 1], [5, 3, 7, 1]]
+    with pytest.raises(PeError, match="graph_reindex: Count sums to 4 .*Neighbors holds 3 edges"):
+        exe.run(
+            main,
+            feed={"x": np.array([5, 3]), "nb": np.array([3, 7, 1]), "cnt": np.array([2, 2], "int32")},
+            fetch_list=list(outs),
+        )
+    with pytest.raises(PeError, match="graph_reindex: X holds no node"):
+        exe.run(
+            main,
+            feed={"x": np.zeros(0, "int64"), "nb": np.zeros(0, "int64"), "cnt": np.zeros(0, "int32")},
+            fetch_list=list(outs),
+        )

@@ -43,6 +43,7 @@ def _recorded(case):
         "static_grid_sample",
         "static_vision_ops",
         "static_graph_message_passing",
+        "static_graph_reindex",
     ],
 )
 def test_programs_built_by_pe_give_paddles_outputs(case):
