@@ -1300,3 +1300,34 @@ CASES.update(
         ),
     }
 )
+
+
+# graph_sampling: paddle.geometric.sample_neighbors where no draw is made (sample_size at least each node's
+# in-degree, or 0): Paddle's values exactly; its draws (std::random_device) are checked by their properties in
+# tests/ops/cases_graph_sampling.py. Node 7 has no in-neighbour; Paddle 2.6.2's CPU kernel fails on -1.
+_CSC = {
+    "Row": np.array([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]),
+    "Col_Ptr": np.array([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13]),
+}
+
+
+def _sample(nodes, size, eids=False, dtype=np.int64, buffer=False):
+    inputs = {s: v.astype(dtype) for s, v in _CSC.items()}
+    inputs["X"] = np.array(nodes, dtype)
+    outputs = ("Out", "Out_Count", "Out_Eids")  # (Out_Eids unwritten without return_eids)
+    if eids:
+        inputs["Eids"] = np.arange(13, dtype=dtype) * 10
+    if buffer:  # (a GPU kernel's; Paddle's CPU kernel reads it not)
+        inputs["Perm_Buffer"] = np.arange(13, dtype=dtype)
+    attrs = {"sample_size": size, "return_eids": eids, "flag_perm_buffer": buffer}
+    return case("graph_sample_neighbors", inputs, attrs, outputs=outputs)
+
+
+CASES.update(
+    {
+        "graph_sample_neighbors_all": _sample([0, 7, 2, 6, 1], 5),
+        "graph_sample_neighbors_eids": _sample([5, 8, 5, 0], 2, eids=True),
+        "graph_sample_neighbors_int32_buffer": _sample([9, 3, 6], 3, eids=True, dtype=np.int32, buffer=True),
+        "graph_sample_neighbors_zero": _sample([0, 1, 7], 0, eids=True),
+    }
+)

@@ -521,7 +521,27 @@ def _static_graph_reindex(paddle):
     return [x, nb, cnt, nb2, cnt2, feat], [src, dst, nodes, hsrc, hdst, hnodes, h], values
 
 
+def _static_graph_sampling(paddle):
+    """A GNN layer's sampled subgraph: paddle.geometric.sample_neighbors of every in-neighbour (sample_size at
+    least each degree: no draw, so Paddle's values; its CPU kernel fails on -1), with their edge ids,
+    reindex_graph, then send_ue_recv of gathered node features and edge weights."""
+    geo = paddle.geometric
+    row = paddle.static.data("row", [13], "int64")
+    colptr = paddle.static.data("colptr", [11], "int64")
+    nodes = paddle.static.data("nodes", [4], "int64")
+    eids = paddle.static.data("eids", [13], "int64")
+    feat = paddle.static.data("feat", [10, 3], "float32")
+    weight = paddle.static.data("weight", [13], "float32")
+    nb, count, picked = geo.sample_neighbors(row, colptr, nodes, 4, eids, return_eids=True)
+    src, dst, sub = geo.reindex_graph(nodes, nb, count)
+    h = geo.send_ue_recv(paddle.gather(feat, sub), paddle.gather(weight, picked), src, dst, "mul", "sum")
+    values = [np.array([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]), np.array([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13])]
+    values += [np.array([5, 0, 7, 8]), np.arange(13), _x([10, 3], 26), np.abs(_x([13], 27))]
+    return [row, colptr, nodes, eids, feat, weight], [nb, count, picked, src, dst, sub, h], values
+
+
 STATIC = {
+    "static_graph_sampling": _static_graph_sampling,
     "static_graph_reindex": _static_graph_reindex,
     "static_graph_message_passing": _static_graph_message_passing,
     "static_feed_op_output": _static_feed_op_output,

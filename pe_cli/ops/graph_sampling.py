@@ -1,13 +1,15 @@
-"""Graph sampling: weighted_sample_neighbors (Paddle 2.x's paddle.geometric), neighbours of nodes of
-a graph in CSC form drawn at random by edge weight.
+"""Graph sampling: weighted_sample_neighbors and graph_sample_neighbors (Paddle 2.x's paddle.geometric's
+weighted_sample_neighbors and sample_neighbors), neighbours of nodes of a graph in CSC form drawn at random by
+edge weight, or uniformly.
 
 The graph: ``colptr`` [N + 1] offsets into ``row`` [E], the in-neighbours of node n being
 row[colptr[n]:colptr[n + 1]] with weights ``edge_weight`` [E]. The outputs' sizes depend on the
 graph: their shapes are [-1] until the op runs."""
 
 from ..kernels.cpu import graph_sampling as cpu_graph_sampling
-from ..shapes.graph_sampling import weighted_sample_neighbors_meta
+from ..shapes.graph_sampling import graph_sample_neighbors_meta, weighted_sample_neighbors_meta
 from .define import Attr, Structured, is_int, register
+from .pointwise_math import QUANT
 
 
 def _infer_weighted_sample(ctx):
@@ -41,4 +43,38 @@ register(
     "has no more), else sample_size of them drawn without replacement with probability by weight "
     "(Efraimidis-Spirakis: the largest keys u^(1/w), u uniform); out_neighbors holds them node after "
     "node, out_count how many each node got, out_eids (return_eids) their edge ids. No gradient.",
+)
+
+
+def _infer_sample(ctx):
+    for slot in ("Row", "Col_Ptr", "X") + ("Eids",) * ctx.has_input("Eids"):
+        if ctx.dtype(slot) != ctx.dtype("Row") or ctx.dtype(slot) not in ("int32", "int64"):
+            ctx.fail(f"{slot} is {ctx.dtype(slot)}; Row, Col_Ptr, X and Eids must be all int32 or all int64")
+    if ctx.has_input("Perm_Buffer") and ctx.dtype("Perm_Buffer") not in ("int32", "int64"):
+        ctx.fail(f"Perm_Buffer is {ctx.dtype('Perm_Buffer')}; it must be int32 or int64")
+    if ctx.attrs["return_eids"] and not ctx.has_input("Eids"):
+        ctx.fail("return_eids=True needs Eids, the edges' ids")
+    ctx.set_output("Out", [-1], ctx.dtype("Row"))
+    ctx.set_output("Out_Count", [ctx.shape("X")[0]], "int32")
+    if ctx.num_outputs("Out_Eids"):
+        ctx.set_output("Out_Eids", [-1], ctx.dtype("Row"))
+
+
+register(
+    "graph_sample_neighbors",
+    kernel_module="graph_sampling",
+    structured=Structured(meta=graph_sample_neighbors_meta, cpu=cpu_graph_sampling.GRAPH_SAMPLE_NEIGHBORS),
+    inputs=["Row", "Col_Ptr", "X", "Eids?", "Perm_Buffer?"],
+    outputs=["Out", "Out_Count", "Out_Eids?"],
+    attrs={
+        "sample_size": Attr(-1, lambda v: is_int(v) and v >= -1, "-1 (all) or >= 0"),
+        "return_eids": False,
+        "flag_perm_buffer": False,  # (a GPU kernel's buffer, Perm_Buffer: Paddle's CPU kernel reads neither)
+        **QUANT,
+    },
+    infer=_infer_sample,
+    needs_rng=True,
+    doc="For each node of X, its in-neighbours (all of them when sample_size is -1 or the node has no more), "
+    "else sample_size of them drawn uniformly without replacement (a partial Fisher-Yates shuffle); Out holds "
+    "them node after node, Out_Count how many each node got (int32), Out_Eids (return_eids) their edge ids.",
 )

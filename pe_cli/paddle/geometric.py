@@ -1,25 +1,20 @@
-"""``paddle.geometric`` (Paddle 2.x's graph learning functions) in static mode: the message passing functions
-``send_u_recv``, ``send_ue_recv`` and ``send_uv`` (the registry's graph_send_recv, graph_send_ue_recv and
-graph_send_uv, pe_cli/ops/graph_message_passing.py), the segment poolings ``segment_sum`` / ``mean`` / ``min`` /
-``max`` (segment_pool, pe_cli/ops/segment_pooling.py) and ``weighted_sample_neighbors`` (pe_cli/ops/
-graph_sampling.py), each built as Paddle 2.6.2's static branch builds it (its ops, slots, attributes and argument
-checks). The module's other names (reindexing, uniform sampling) are not in pe: they raise one line saying so."""
+"""``paddle.geometric`` (Paddle 2.x's graph learning functions) in static mode, each function built as Paddle
+2.6.2's static branch builds it (its ops, slots, attributes and argument checks): the message passing functions
+``send_u_recv``, ``send_ue_recv`` and ``send_uv`` (graph_send_recv, graph_send_ue_recv, graph_send_uv:
+pe_cli/ops/graph_message_passing.py), the segment poolings ``segment_sum`` / ``mean`` / ``min`` / ``max``
+(segment_pool), ``reindex_graph`` / ``reindex_heter_graph`` (graph_reindex) and the samplers
+``sample_neighbors`` and ``weighted_sample_neighbors`` (pe_cli/ops/graph_sampling.py)."""
 
 import numpy as np
 
-from ..base.errors import unsupported
 from ..framework.variable import Variable
 from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from .tensor_manip import cast, concat, reshape
 
 __all__ = ["send_u_recv", "send_ue_recv", "send_uv", "segment_sum", "segment_mean", "segment_min", "segment_max"]
-__all__ += ["reindex_graph", "reindex_heter_graph", "weighted_sample_neighbors"]
+__all__ += ["reindex_graph", "reindex_heter_graph", "sample_neighbors", "weighted_sample_neighbors"]
 
-_NOT_YET = (
-    "pe has no op for it yet (of paddle.geometric, pe has send_*, segment_*, reindex_*, weighted_sample_neighbors)"
-)
-sample_neighbors = unsupported("paddle.geometric.sample_neighbors", _NOT_YET)
 
 _VALUES = ("float32", "float64", "int32", "int64", "float16")
 _REDUCE_OPS = ("sum", "mean", "max", "min")
@@ -196,6 +191,31 @@ def reindex_heter_graph(x, neighbors, count, value_buffer=None, index_buffer=Non
     )
     neighbors, count = concat(neighbors, axis=0), concat(count, axis=0)
     return _append_reindex(helper, x, neighbors, count, value_buffer, index_buffer, buffers, outs)
+
+
+def sample_neighbors(
+    row, colptr, input_nodes, sample_size=-1, eids=None, return_eids=False, perm_buffer=None, name=None
+):
+    """(out_neighbors, out_count[, out_eids]): for each node of ``input_nodes``, up to ``sample_size`` of its
+    in-neighbours in the CSC graph (``row``, ``colptr``) drawn uniformly without replacement (all of them with
+    -1), node after node; ``out_count`` how many each got (int32). ``perm_buffer``: a GPU kernel's, not read."""
+    fn = "graph_sample_neighbors"
+    if return_eids and eids is None:
+        raise ValueError("`eids` should not be None if `return_eids` is True.")
+    check_variable_and_dtype(row, "Row", ("int32", "int64"), fn)
+    check_variable_and_dtype(colptr, "Col_Ptr", ("int32", "int64"), fn)
+    check_variable_and_dtype(input_nodes, "X", ("int32", "int64"), fn)
+    if return_eids:
+        check_variable_and_dtype(eids, "Eids", ("int32", "int64"), fn)
+    if perm_buffer is not None:
+        check_variable_and_dtype(perm_buffer, "Perm_Buffer", ("int32", "int64"), fn)
+    helper = LayerHelper("sample_neighbors", name=name)
+    outs = [helper.create_variable_for_type_inference(row.dtype) for _ in range(3)]
+    inputs = {"Row": [row], "Col_Ptr": [colptr], "X": [input_nodes], "Eids": [eids] if return_eids else []}
+    inputs["Perm_Buffer"] = [perm_buffer] if perm_buffer is not None else []
+    attrs = {"sample_size": sample_size, "return_eids": return_eids, "flag_perm_buffer": perm_buffer is not None}
+    helper.append_op(fn, inputs, {"Out": [outs[0]], "Out_Count": [outs[1]], "Out_Eids": [outs[2]]}, attrs)
+    return tuple(outs) if return_eids else tuple(outs[:2])
 
 
 def weighted_sample_neighbors(

@@ -14,3 +14,13 @@ def weighted_sample_neighbors_meta(attrs, ins, facts):
     if attrs["return_eids"]:
         outputs["out_eids"] = ((-1,), dtype)
     return Meta(outputs, "draws", fresh=True)
+
+
+def graph_sample_neighbors_meta(attrs, ins, facts):
+    """graph_sample_neighbors' (paddle.geometric.sample_neighbors) Out and Out_Eids as long as the draws make them
+    (-1), Out_Count one int32 per node of X (Paddle's kernel writes int32 whatever Row's dtype); Out_Eids empty
+    without return_eids (Paddle leaves it unwritten)."""
+    dtype = np.dtype(ins["Row"].dtype)
+    outputs = {"Out": ((-1,), dtype), "Out_Count": ((int(np.prod(ins["X"].shape)),), np.dtype(np.int32))}
+    outputs["Out_Eids"] = ((-1 if attrs["return_eids"] else 0,), dtype)  # (empty without return_eids)
+    return Meta(outputs, "draws", fresh=True)

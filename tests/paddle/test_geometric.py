@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.base.errors import FluidUnsupported, PeError
+from pe_cli.base.errors import PeError
 
 
 def test_weighted_sample_neighbors_in_a_static_program():
@@ -38,8 +38,30 @@ def test_weighted_sample_neighbors_in_a_static_program():
     got, n, e = paddle.static.Executor().run(main, feed=feed, fetch_list=[out, count, out_eids])
     assert n.tolist() == [2, 2] and len(set(got[:2].tolist())) == 2 and set(got[:2].tolist()) <= {5, 6, 8}
     assert got[2:].tolist() == [9, 4] and e.tolist() == [10 * list(feed["row"]).index(v) for v in got]
-    with pytest.raises(FluidUnsupported, match="paddle.geometric.sample_neighbors: .*reindex_"):
-        paddle.geometric.sample_neighbors(None, None, None)
+
+
+def test_sample_neighbors_in_a_static_program():
+    """sample_neighbors builds graph_sample_neighbors: -1 takes every in-neighbour (Paddle's documented meaning;
+    its CPU kernel fails on -1), a smaller sample_size draws that many distinct ones; out_count is int32 (what
+    Paddle's kernel writes); Paddle's argument errors."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        row = paddle.static.data("row", [6], "int64")
+        colptr = paddle.static.data("colptr", [3], "int64")
+        nodes = paddle.static.data("nodes", [2], "int64")
+        eids = paddle.static.data("eids", [6], "int64")
+        every = paddle.geometric.sample_neighbors(row, colptr, nodes)
+        two = paddle.geometric.sample_neighbors(row, colptr, nodes, 2, eids, return_eids=True)
+        with pytest.raises(ValueError, match="eids"):
+            paddle.geometric.sample_neighbors(row, colptr, nodes, return_eids=True)
+        with pytest.raises(TypeError, match="graph_sample_neighbors: X '.*' is float32"):
+            paddle.geometric.sample_neighbors(row, colptr, paddle.cast(eids, "float32"))
+    feed = {"row": np.array([5, 6, 7, 8, 9, 4]), "colptr": np.array([0, 4, 6]), "nodes": np.array([0, 1])}
+    feed["eids"] = np.arange(6) * 10
+    out, count, picked, n, e = paddle.static.Executor().run(main, feed=feed, fetch_list=list(every) + list(two))
+    assert out.tolist() == [5, 6, 7, 8, 9, 4] and count.dtype == np.int32 and count.tolist() == [4, 2]
+    assert n.tolist() == [2, 2] and len(set(picked[:2].tolist())) == 2 and set(picked[:2].tolist()) <= {5, 6, 7, 8}
+    assert picked[2:].tolist() == [9, 4] and e.tolist() == [10 * (v - 5) if v > 4 else 50 for v in picked]
 
 
 def _graph(build, feed):

@@ -44,6 +44,7 @@ def _recorded(case):
         "static_vision_ops",
         "static_graph_message_passing",
         "static_graph_reindex",
+        "static_graph_sampling",
     ],
 )
 def test_programs_built_by_pe_give_paddles_outputs(case):

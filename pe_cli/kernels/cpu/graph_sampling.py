@@ -6,21 +6,19 @@ the out-kernel through kernels/structured.adapter."""
 import numpy as np
 
 from ...base.errors import PeError
-from ...shapes.graph_sampling import weighted_sample_neighbors_meta
+from ...shapes.graph_sampling import graph_sample_neighbors_meta, weighted_sample_neighbors_meta
 from ..structured import adapter, fresh_outputs
 
 
-def _neighbors(n, colptr, num_edges):
+def _neighbors(n, colptr, num_edges, op="weighted_sample_neighbors"):
     if not 0 <= n < len(colptr) - 1:
         raise PeError(
-            f"weighted_sample_neighbors: input node {n} is not a node of the graph "
+            f"{op}: input node {n} is not a node of the graph "
             f"(colptr has {len(colptr)} offsets: nodes 0 to {len(colptr) - 2})"
         )
     start, end = int(colptr[n]), int(colptr[n + 1])
     if not 0 <= start <= end <= num_edges:
-        raise PeError(
-            f"weighted_sample_neighbors: colptr[{n}:{n + 2}] = [{start}, {end}] is not a range of the {num_edges} edges"
-        )
+        raise PeError(f"{op}: colptr[{n}:{n + 2}] = [{start}, {end}] is not a range of the {num_edges} edges")
     return start, end
 
 
@@ -54,3 +52,33 @@ WEIGHTED_SAMPLE_NEIGHBORS = _weighted_sample_neighbors
 weighted_sample_neighbors = adapter(
     weighted_sample_neighbors_meta, WEIGHTED_SAMPLE_NEIGHBORS, "weighted_sample_neighbors"
 )
+
+
+def _graph_sample_neighbors(ins, outs, attrs, meta, ctx):
+    """Each node's in-neighbours in CSC order where it has no more than sample_size (all of them with -1, as
+    Paddle's GPU kernel and docs have it; its CPU kernel fails on -1), else sample_size of them drawn as Paddle's
+    CPU kernel draws them, a partial Fisher-Yates shuffle (the first k of the shuffled edges, in the shuffle's
+    order), on the call's Generator (Paddle's std::random_device draws can be reproduced by nothing)."""
+    row, colptr = np.asarray(ins["Row"]).reshape(-1), np.asarray(ins["Col_Ptr"]).reshape(-1)
+    nodes, k, rng = np.asarray(ins["X"]).reshape(-1), attrs["sample_size"], ctx.rng
+    picked, counts = [], []
+    for n in nodes.tolist():
+        start, end = _neighbors(n, colptr, len(row), "graph_sample_neighbors")
+        edges = np.arange(start, end)
+        if k != -1 and len(edges) > k:
+            for i in range(k):
+                j = i + int(rng.integers(0, len(edges) - i))
+                edges[i], edges[j] = edges[j], edges[i]
+            edges = edges[:k]
+        picked.append(edges)
+        counts.append(len(edges))
+    chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
+    made = {"Out": row[chosen].astype(row.dtype), "Out_Count": np.asarray(counts, np.int32)}
+    eids = np.asarray(ins["Eids"]).reshape(-1)[chosen] if attrs["return_eids"] else np.zeros(0)
+    made["Out_Eids"] = eids.astype(row.dtype)
+    fresh_outputs(made, ins, outs, meta)
+
+
+_graph_sample_neighbors.takes_context = True  # (the call's Generator)
+GRAPH_SAMPLE_NEIGHBORS = _graph_sample_neighbors
+graph_sample_neighbors = adapter(graph_sample_neighbors_meta, GRAPH_SAMPLE_NEIGHBORS, "graph_sample_neighbors")
