@@ -481,7 +481,7 @@ CONVERTED = {
     "tensor storage": {"coalesce_tensor", "delete_var"},
     "feed and fetch": {"feed", "fetch"},
     "print and assert": {"print", "assert"},
-    "tensor files": {"load", "load_combine", "save", "save_combine"},
+    "tensor files": {"load", "load_combine", "save", "save_combine", "read_file"},
     # (X passed on as it is on a ring of one, Paddle's shapes for nranks of several, refused when the out-kernel runs;
     # marked ``python``: tests/kernels/test_structured_collectives.py)
     "collectives": {f"c_allreduce_{r}" for r in ("sum", "max", "min", "prod")}
