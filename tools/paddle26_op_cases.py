@@ -1331,3 +1331,47 @@ CASES.update(
         "graph_sample_neighbors_zero": _sample([0, 1, 7], 0, eids=True),
     }
 )
+
+
+def _prim(op, inputs, attrs, outputs=("Y",)):
+    """A structural primitive op (primitive_shaping): Paddle runs it lowered (prim2orig), its meaning."""
+    return dict(case(op, inputs, attrs, outputs=outputs), lower=True)
+
+
+_P = u(3, 4).astype(np.float32)
+CASES.update(
+    {
+        # primitive_shaping: Paddle 2.6's structural *_p ops (Paddle's values through its prim2orig lowering)
+        "reshape_p": _prim("reshape_p", {"X": _P}, {"shape": [2, 6]}),
+        "broadcast_p": _prim("broadcast_p", {"X": u(3, 1)}, {"shape": [2, 3, 4]}),
+        "transpose_p": _prim("transpose_p", {"X": u(2, 3, 4)}, {"axis": [2, 0, 1]}),
+        "split_p_equal": _prim("split_p", {"X": u(4, 6)}, {"axis": 1, "num_or_sections": [3]}, (("YS", 3),)),
+        "split_p_sections": _prim("split_p", {"X": _P}, {"axis": 1, "num_or_sections": [1, 3]}, (("YS", 2),)),
+        "concat_p": _prim("concat_p", {"XS": [u(2, 3), u(2, 1), u(2, 2)]}, {"axis": 1}),
+        "reduce_sum_p": _prim("reduce_sum_p", {"X": u(2, 3, 4)}, {"axis": [0, 2], "keepdim": False}),
+        "reduce_sum_p_keepdim": _prim("reduce_sum_p", {"X": _P}, {"axis": [1], "keepdim": True}),
+        "matmul_p": _prim("matmul_p", {"X": u(3, 4), "Y": u(4, 2)}, {}, ("Z",)),
+        "matmul_p_batched": _prim("matmul_p", {"X": u(2, 3, 4), "Y": u(2, 4, 5)}, {}, ("Z",)),
+        "slice_select_p": _prim(
+            "slice_select_p", {"X": u(4, 6)}, {"axis": [0, 1], "starts": [1, 0], "ends": [4, 6], "strides": [2, 4]}
+        ),
+        "slice_assign_p": _prim(
+            "slice_assign_p",
+            {"X": u(4, 6), "Y": u(2, 2)},
+            {"axis": [0, 1], "starts": [1, 0], "ends": [4, 6], "strides": [2, 4]},
+            ("Z",),
+        ),
+        "gather_p": _prim("gather_p", {"X": u(3, 4), "IndexTensor": np.array([3, 0, 3], np.int32)}, {"axis": 1}),
+        "scatter_add_p": _prim(
+            "scatter_add_p",
+            {"X": u(4, 3), "Y": u(3, 3), "IndexTensor": np.array([2, 0, 2], np.int32)},
+            {"axis": 0},
+            ("Z",),
+        ),
+        "fill_constant_p": _prim("fill_constant_p", {}, {"shape": [2, 3], "value": 1.1, "dtype": 6}),
+        "fill_constant_p_int": _prim("fill_constant_p", {}, {"shape": [4], "value": -3.0, "dtype": 3}),
+        "select_p": _prim("select_p", {"Condition": u(3, 4) > 0, "X": u(3, 4), "Y": u(3, 4)}, {}, ("Z",)),
+        "cast_p": _prim("cast_p", {"X": np.array([[-1.7, 0.2], [2.5, 3.9]])}, {"dtype": 3}),
+        "cast_p_float32": _prim("cast_p", {"X": _P.astype(np.float64)}, {"dtype": 5}),
+    }
+)

@@ -34,6 +34,7 @@ from tests.ops import (
     cases_embedding,
     cases_graph_message_passing,
     cases_graph_reindexing,
+    cases_primitive_shaping,
     cases_graph_sampling,
     cases_hashing,
     cases_filling,
@@ -472,6 +473,9 @@ CONVERTED = {
     "segment_pool": {"segment_pool", "segment_pool_grad"},
     "graph message passing": {f"graph_send_{k}{g}" for k in ("recv", "ue_recv", "uv") for g in ("", "_grad")},
     "graph_reindex": {"graph_reindex"},
+    "structural primitives": {f"{k}_p" for k in ("broadcast", "cast", "concat", "fill_constant", "gather", "matmul")}
+    | {f"{k}_p" for k in ("reduce_sum", "reshape", "scatter_add", "select", "slice_assign", "slice_select")}
+    | {"split_p", "transpose_p"},
     "set_value": {"set_value", "set_value_grad"},
     "unique_consecutive and viterbi_decode": {"unique_consecutive", "viterbi_decode"},
     # (X passed on as it is, a cast's sentinel buffers, coalesce_tensor's views; the ops that touch Python marked
@@ -759,9 +763,9 @@ CASES["selected rows"] = [c for c in cases_sparse.CASES if c.op in CONVERTED["se
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 _MISC_FILES = (cases_fft, cases_einsum, cases_renormalizing, cases_selecting, cases_segment_pooling)
 _MISC_FILES += (cases_slice_assignment, cases_unique_runs, cases_viterbi)
-_MISC_FILES += (cases_graph_message_passing, cases_graph_reindexing)
+_MISC_FILES += (cases_graph_message_passing, cases_graph_reindexing, cases_primitive_shaping)
 _MISC = ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value", "graph message passing")
-for _family in _MISC + ("graph_reindex",):
+for _family in _MISC + ("graph_reindex", "structural primitives"):
     CASES[_family] = [c for f in _MISC_FILES for c in f.CASES if c.op in CONVERTED[_family]]
 CASES["unique_consecutive and viterbi_decode"] = cases_unique_runs.CASES + cases_viterbi.CASES
 CASES["fused ops"] = [
@@ -876,6 +880,7 @@ OWN_TESTS = (
     "segment_pool",
     "graph message passing",
     "graph_reindex",
+    "structural primitives",
     "set_value",
     "unique_consecutive and viterbi_decode",
     "dependency ops",
