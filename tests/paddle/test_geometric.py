@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.base.errors import PeError
+from pe_cli.base.errors import FluidUnsupported, PeError
 
 
 def test_weighted_sample_neighbors_in_a_static_program():
@@ -167,3 +167,37 @@ def test_reindex_graph_refuses_counts_that_do_not_cover_the_neighbors():
             feed={"x": np.zeros(0, "int64"), "nb": np.zeros(0, "int64"), "cnt": np.zeros(0, "int32")},
             fetch_list=list(outs),
         )
+
+
+def test_incubate_graph_operators_build_paddles_ops_and_give_its_values():
+    """paddle.incubate.graph_send_recv, segment_mean and graph_reindex (their older names): the ops Paddle 2.6.2's
+    program holds and the values it gave for this program (recorded on Paddle 2.6.2; graph_reindex of an X holding
+    node 0 twice lists it twice, with its last id); graph_khop_sampler refuses in one line."""
+    paddle.enable_static()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [3, 3], "float32")
+        s, d = paddle.static.data("s", [4], "int64"), paddle.static.data("d", [4], "int64")
+        outs = [paddle.incubate.graph_send_recv(x, s, d, "max", out_size=4)]
+        outs.append(paddle.incubate.segment_mean(x, paddle.static.data("g", [3], "int64")))
+        outs += list(paddle.incubate.graph_reindex(s, d, paddle.full([4], 1, "int32")))
+        with pytest.raises(ValueError, match="pool_type should be `sum`, `mean`, `max` or `min`, but received avg"):
+            paddle.incubate.graph_send_recv(x, s, d, "avg")
+    assert [op.type for op in main.global_block().ops] == [
+        "graph_send_recv",
+        "segment_pool",
+        "fill_constant",
+        "graph_reindex",
+    ]
+    feed = {"x": np.array([[0, 2, 3], [1, 4, 5], [2, 6, 7]], "float32"), "s": np.array([0, 1, 2, 0])}
+    feed.update(d=np.array([1, 2, 1, 0]), g=np.array([0, 0, 1]))
+    got = [g.tolist() for g in paddle.static.Executor().run(main, feed=feed, fetch_list=outs)]
+    assert got == [
+        [[0.0, 2.0, 3.0], [2.0, 6.0, 7.0], [1.0, 4.0, 5.0], [0.0, 0.0, 0.0]],
+        [[0.5, 3.0, 4.0], [2.0, 6.0, 7.0]],
+        [1, 2, 1, 3],
+        [3, 1, 2, 3],
+        [0, 1, 2, 0],
+    ]
+    with pytest.raises(FluidUnsupported, match="paddle.incubate.graph_khop_sampler: pe has no graph_khop_sampler op"):
+        paddle.incubate.graph_khop_sampler(None, None, None, [2])
