@@ -1375,3 +1375,25 @@ CASES.update(
         "cast_p_float32": _prim("cast_p", {"X": _P.astype(np.float64)}, {"dtype": 5}),
     }
 )
+
+
+def _khop(nodes, sizes, eids=False, dtype=np.int64):
+    """graph_khop_sampler (paddle.incubate.graph_khop_sampler) where no draw is made (each size at least every
+    in-degree): Paddle's values; X holds node 2 twice in a row (the kernel drops adjacent repeats)."""
+    inputs = {s: v.astype(dtype) for s, v in _CSC.items()}
+    inputs["X"] = np.array(nodes, dtype)
+    if eids:
+        inputs["Eids"] = np.arange(13, dtype=dtype) * 10
+    attrs = {"sample_sizes": sizes, "return_eids": eids}
+    return case(
+        "graph_khop_sampler", inputs, attrs, outputs=("Out_Src", "Out_Dst", "Sample_Index", "Reindex_X", "Out_Eids")
+    )
+
+
+CASES.update(
+    {
+        "graph_khop_sampler_one_layer": _khop([0, 2, 2, 5], [5]),
+        "graph_khop_sampler_three_layers_eids": _khop([0, 2, 2, 5], [5, 3, 2], eids=True),
+        "graph_khop_sampler_int32": _khop([8, 6, 8], [2, 2], eids=True, dtype=np.int32),
+    }
+)

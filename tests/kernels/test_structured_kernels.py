@@ -464,7 +464,7 @@ CONVERTED = {
     "lookup_table_dequant": {"lookup_table_dequant"},
     "merged_momentum": {"merged_momentum"},
     "check_numerics": {"check_numerics"},
-    "weighted_sample_neighbors": {"weighted_sample_neighbors", "graph_sample_neighbors"},
+    "weighted_sample_neighbors": {"weighted_sample_neighbors", "graph_sample_neighbors", "graph_khop_sampler"},
     # (fresh numpy forms, lengths the values give -1; set_value's Out filled: tests/kernels/test_structured_misc.py)
     "fft": {"fft_c2c", "fft_r2c", "fft_c2r", "stft"},
     "einsum": {"einsum", "einsum_grad"},

@@ -93,3 +93,23 @@ CASES += [
     ),
 ]
 CASES += recorded_cases("graph_sampling")
+
+
+def _check_khop_draw(outs, inputs):
+    """One layer drawing 2 of node 0's 6 in-neighbours: two distinct sources among 10..15, reindexed after node 0."""
+    src, dst, index = outs["Out_Src"], outs["Out_Dst"], outs["Sample_Index"]
+    assert src.shape == (2, 1) and src.ravel().tolist() == [1, 2] and dst.ravel().tolist() == [0, 0]
+    assert index[0] == 0 and len(set(index[1:].tolist())) == 2 and set(index[1:].tolist()) <= set(range(10, 16))
+    assert outs["Reindex_X"].tolist() == [0]
+
+
+CASES.append(
+    OpCase(
+        "graph_khop_sampler",
+        dict(SAMPLE_GRAPH, X=np.array([0])),
+        attrs={"sample_sizes": [2]},
+        outputs=("Out_Src", "Out_Dst", "Sample_Index", "Reindex_X", "Out_Eids"),
+        check=_check_khop_draw,
+        name="graph_khop_sampler_draws",
+    )
+)

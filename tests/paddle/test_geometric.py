@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.base.errors import FluidUnsupported, PeError
+from pe_cli.base.errors import PeError
 
 
 def test_weighted_sample_neighbors_in_a_static_program():
@@ -172,7 +172,7 @@ def test_reindex_graph_refuses_counts_that_do_not_cover_the_neighbors():
 def test_incubate_graph_operators_build_paddles_ops_and_give_its_values():
     """paddle.incubate.graph_send_recv, segment_mean and graph_reindex (their older names): the ops Paddle 2.6.2's
     program holds and the values it gave for this program (recorded on Paddle 2.6.2; graph_reindex of an X holding
-    node 0 twice lists it twice, with its last id); graph_khop_sampler refuses in one line."""
+    node 0 twice lists it twice, with its last id)."""
     paddle.enable_static()
     main = paddle.static.Program()
     with paddle.static.program_guard(main, paddle.static.Program()):
@@ -199,5 +199,26 @@ def test_incubate_graph_operators_build_paddles_ops_and_give_its_values():
         [3, 1, 2, 3],
         [0, 1, 2, 0],
     ]
-    with pytest.raises(FluidUnsupported, match="paddle.incubate.graph_khop_sampler: pe has no graph_khop_sampler op"):
-        paddle.incubate.graph_khop_sampler(None, None, None, [2])
+
+
+def test_incubate_graph_khop_sampler_gives_paddles_subgraph():
+    """paddle.incubate.graph_khop_sampler builds graph_khop_sampler; where no layer draws (each size at least every
+    in-degree) it gives the subgraph Paddle 2.6.2 gave (ops26.json's graph_khop_sampler_one_layer: X holding node 2
+    twice in a row, which Paddle's kernel samples once)."""
+    paddle.enable_static()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        row, colptr = paddle.static.data("row", [13], "int64"), paddle.static.data("colptr", [11], "int64")
+        nodes = paddle.static.data("nodes", [4], "int64")
+        outs = paddle.incubate.graph_khop_sampler(row, colptr, nodes, [5])
+        with pytest.raises(ValueError, match="`sorted_eid` should not be None if return_eids is True."):
+            paddle.incubate.graph_khop_sampler(row, colptr, nodes, [5], return_eids=True)
+    assert [op.type for op in main.global_block().ops] == ["graph_khop_sampler"]
+    feed = {
+        "row": np.array([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]),
+        "colptr": np.array([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13]),
+    }
+    feed["nodes"] = np.array([0, 2, 2, 5])
+    src, dst, index, reindex = paddle.static.Executor().run(main, feed=feed, fetch_list=list(outs))
+    assert src.ravel().tolist() == [3, 4, 5, 6, 3] and dst.ravel().tolist() == [0, 0, 1, 2, 2]
+    assert index.tolist() == [0, 2, 5, 3, 7, 1, 9] and reindex.tolist() == [0, 1, 1, 2]

@@ -1,14 +1,34 @@
 """``paddle.incubate``'s graph operators (Paddle 2.6 keeps them beside paddle.geometric's, which they predate):
 ``graph_send_recv`` (graph_send_recv, its ``pool_type`` the op's reduce_op), ``graph_reindex``,
 ``graph_sample_neighbors`` and ``segment_sum`` / ``mean`` / ``min`` / ``max``, built as Paddle 2.6.2's static
-branches build them, through pe_cli/paddle/geometric.py's builders. ``graph_khop_sampler`` is not in pe."""
+branches build them, through pe_cli/paddle/geometric.py's builders; and ``graph_khop_sampler`` (its op of that
+name, pe's seeded draws)."""
 
-from ...base.errors import unsupported
 from ...layers.checks import check_variable_and_dtype
+from ...layers.helper import LayerHelper
 from .. import geometric
 from ..geometric import segment_max, segment_mean, segment_min, segment_sum  # noqa: F401  (the same functions)
 
-graph_khop_sampler = unsupported("paddle.incubate.graph_khop_sampler", "pe has no graph_khop_sampler op yet")
+
+def graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_eids=None, return_eids=False, name=None):
+    """(edge_src, edge_dst, sample_index, reindex_nodes[, edge_eids]): the k-hop subgraph around ``input_nodes``,
+    ``sample_sizes[i]`` in-neighbours of each node of layer i drawn uniformly, its nodes reindexed from 0."""
+    fn = "graph_khop_sampler"
+    check_variable_and_dtype(row, "Row", ("int32", "int64"), fn)
+    if return_eids:
+        if sorted_eids is None:
+            raise ValueError("`sorted_eid` should not be None if return_eids is True.")
+        check_variable_and_dtype(sorted_eids, "Eids", ("int32", "int64"), fn)
+    check_variable_and_dtype(colptr, "Col_Ptr", ("int32", "int64"), fn)
+    check_variable_and_dtype(input_nodes, "X", ("int32", "int64"), fn)
+    helper = LayerHelper(fn, name=name)
+    outs = [helper.create_variable_for_type_inference(row.dtype) for _ in range(5)]
+    inputs = {"Row": [row], "Eids": [sorted_eids] if sorted_eids is not None else [], "Col_Ptr": [colptr]}
+    inputs["X"] = [input_nodes]
+    slots = ("Out_Src", "Out_Dst", "Sample_Index", "Reindex_X", "Out_Eids")
+    attrs = {"sample_sizes": list(sample_sizes), "return_eids": return_eids}
+    helper.append_op(fn, inputs, {s: [v] for s, v in zip(slots, outs)}, attrs)
+    return tuple(outs) if return_eids else tuple(outs[:4])
 
 
 def graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=None, name=None):
