@@ -1397,3 +1397,16 @@ CASES.update(
         "graph_khop_sampler_int32": _khop([8, 6, 8], [2, 2], eids=True, dtype=np.int32),
     }
 )
+
+
+# random: uniform_random_p with a seed of its own (Paddle's values through its prim2orig lowering, paddle.uniform:
+# uniform_random's engine, which pe reproduces in a program that follows Paddle 2.6: tests/paddle/test_paddle_random.py)
+CASES.update(
+    {
+        f"uniform_random_p_{t}": dict(
+            case("uniform_random_p", {}, {"shape": [3, 4], "min": -2.0, "max": 3.0, "seed": 11, "dtype": d}, ("Out",)),
+            lower=True,
+        )
+        for t, d in (("float32", 5), ("float64", 6))
+    }
+)

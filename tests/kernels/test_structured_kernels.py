@@ -341,7 +341,15 @@ CONVERTED = {
     # (lod_rank_table: a rank table out, no tensor, not converted; lod_tensor_to_array and array_to_lod_tensor, a
     # tensor array out or in, fresh: "rank table arrays", tests/kernels/test_structured_dist.py)
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
-    "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
+    "random": {
+        "uniform_random",
+        "uniform_random_p",
+        "gaussian_random",
+        "truncated_gaussian_random",
+        "randint",
+        "randperm",
+        "seed",
+    }
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
     | {"random_crop", "poisson", "poisson_grad", "dirichlet"},
     "sampling": {"bernoulli", "exponential", "multinomial", "uniform_random_inplace", "gaussian_inplace"}
