@@ -352,7 +352,7 @@ CONVERTED = {
     }
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
     | {"random_crop", "poisson", "poisson_grad", "dirichlet"},
-    "sampling": {"bernoulli", "exponential", "multinomial", "uniform_random_inplace", "gaussian_inplace"}
+    "sampling": {"bernoulli", "bernoulli_p", "exponential", "multinomial", "uniform_random_inplace", "gaussian_inplace"}
     | {f"{op}{g}" for op in ("rrelu", "dropout_nd", "gumbel_softmax") for g in ("", "_grad")},
     "complex": {f"{op}{g}" for op in ("complex", "real", "imag", "angle") for g in ("", "_grad")}
     | {"as_complex", "as_real"},

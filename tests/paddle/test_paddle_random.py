@@ -95,3 +95,24 @@ def test_uniform_random_p_draws_paddles_values_bit_for_bit(dtype):
     want = array(rec["outputs"]["Out"][0])
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+# Paddle 2.6.2's bernoulli_p (shape [4, 6], p 0.3) after paddle.seed(5), run as its prim2orig lowering runs it
+# (paddle.bernoulli of paddle.full): the same draws in float32 and float64
+_BERNOULLI_P = [0] * 12 + [1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("dtype", [5, 6])
+def test_bernoulli_p_draws_paddles_values_after_paddle_seed(dtype):
+    """Paddle 2.6's primitive bernoulli_p in a Paddle 2.x program: bernoulli's draws from Paddle's engine over a
+    tensor filled with p, Paddle 2.6.2's values after paddle.seed(5) (recorded above)."""
+    paddle.enable_static()
+    paddle.seed(5)
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        block = main.global_block()
+        y = block.create_var(name="y", dtype="float32" if dtype == 5 else "float64")
+        block.append_op("bernoulli_p", {}, {"Y": [y]}, {"shape": [4, 6], "dtype": dtype, "p": 0.3})
+    got = paddle.static.Executor(paddle.CPUPlace()).run(main, fetch_list=[y])[0]
+    assert got.dtype == ("float32" if dtype == 5 else "float64") and got.shape == (4, 6)
+    assert got.astype(int).ravel().tolist() == _BERNOULLI_P
