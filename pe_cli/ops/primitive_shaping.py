@@ -12,7 +12,7 @@ import math
 from ..base.dtypes import convert_dtype
 from ..kernels.cpu import primitive_shaping as cpu
 from ..shapes import primitive_shaping as metas
-from .define import Attr, Structured, fmt_shape, register
+from .define import Attr, Structured, dtype_or_none, fmt_shape, register
 from .pointwise_math import QUANT
 
 REQUIRED = None  # (an attribute Paddle's OpMaker declares without a default: the program must give it)
@@ -152,17 +152,18 @@ def _infer(op):
     return infer
 
 
+_DTYPE = Attr(REQUIRED, dtype_or_none, "a dtype name")  # (Paddle's VarType number, held as the dtype's name)
 _SLICE = {"axis": Attr(REQUIRED, long=True), "starts": Attr(REQUIRED, long=True)}
 _SLICE.update(ends=Attr(REQUIRED, long=True), strides=Attr(REQUIRED, long=True))
 _INDEX = {"axis": Attr(REQUIRED, long=True), "index": Attr([0], long=True)}
 SPECS = {
     "broadcast_p": (["X"], ["Y"], {"shape": Attr(REQUIRED, long=True)}),
-    "cast_p": (["X"], ["Y"], {"dtype": Attr(REQUIRED)}),
+    "cast_p": (["X"], ["Y"], {"dtype": _DTYPE}),
     "concat_p": (["XS*"], ["Y"], {"axis": Attr(REQUIRED, long=True)}),
     "fill_constant_p": (
         [],
         ["Y"],
-        {"value": Attr(REQUIRED), "shape": Attr(REQUIRED, long=True), "dtype": Attr(REQUIRED)},
+        {"value": Attr(REQUIRED), "shape": Attr(REQUIRED, long=True), "dtype": _DTYPE},
     ),
     "gather_p": (["X", "IndexTensor?"], ["Y"], _INDEX),
     "matmul_p": (["X", "Y"], ["Z"], {}),
