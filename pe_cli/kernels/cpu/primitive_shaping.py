@@ -79,4 +79,18 @@ def _compute(op):
 
 
 OUT = {op: fresh_kernel(_compute(op), f"{op[:-2]}_p_out") for op in OPS}
-globals().update({op: adapter(primitive_shaping_meta(op), OUT[op], op) for op in OPS})  # the kernels by name
+# the kernels by name (CUDA's HOST_OPS runs them on the host)
+broadcast_p = adapter(primitive_shaping_meta("broadcast_p"), OUT["broadcast_p"], "broadcast_p")
+cast_p = adapter(primitive_shaping_meta("cast_p"), OUT["cast_p"], "cast_p")
+concat_p = adapter(primitive_shaping_meta("concat_p"), OUT["concat_p"], "concat_p")
+fill_constant_p = adapter(primitive_shaping_meta("fill_constant_p"), OUT["fill_constant_p"], "fill_constant_p")
+gather_p = adapter(primitive_shaping_meta("gather_p"), OUT["gather_p"], "gather_p")
+matmul_p = adapter(primitive_shaping_meta("matmul_p"), OUT["matmul_p"], "matmul_p")
+reduce_sum_p = adapter(primitive_shaping_meta("reduce_sum_p"), OUT["reduce_sum_p"], "reduce_sum_p")
+reshape_p = adapter(primitive_shaping_meta("reshape_p"), OUT["reshape_p"], "reshape_p")
+scatter_add_p = adapter(primitive_shaping_meta("scatter_add_p"), OUT["scatter_add_p"], "scatter_add_p")
+select_p = adapter(primitive_shaping_meta("select_p"), OUT["select_p"], "select_p")
+slice_assign_p = adapter(primitive_shaping_meta("slice_assign_p"), OUT["slice_assign_p"], "slice_assign_p")
+slice_select_p = adapter(primitive_shaping_meta("slice_select_p"), OUT["slice_select_p"], "slice_select_p")
+split_p = adapter(primitive_shaping_meta("split_p"), OUT["split_p"], "split_p")
+transpose_p = adapter(primitive_shaping_meta("transpose_p"), OUT["transpose_p"], "transpose_p")
