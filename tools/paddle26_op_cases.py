@@ -1185,3 +1185,228 @@ CASES.update(
         "deformable_conv_v1_dilated": _deformable(False, dg=2, pad=2, dilation=2),
     }
 )
+
+
+# graph_message_passing: paddle.geometric's send_u_recv, send_ue_recv and send_uv (row 4 of X receives no edge;
+# no destination gets one source twice, so MAX / MIN have no ties)
+_SRC = np.array([0, 1, 2, 0, 4, 3], np.int64)
+_DST = np.array([1, 2, 1, 0, 1, 3], np.int64)
+
+
+def _recv(x, attrs, src=_SRC, dst=_DST, out_size=None, grad=True):
+    inputs = {"X": x, "Src_index": src, "Dst_index": dst}
+    if out_size is not None:
+        inputs["Out_size"] = np.array([out_size], np.int32)
+    return case("graph_send_recv", inputs, attrs, outputs=("Out", "Dst_count"), grad=("X",) if grad else ())
+
+
+def _ue_recv(x, y, attrs, src=_SRC, dst=_DST, grad=True):
+    inputs = {"X": x, "Y": y, "Src_index": src, "Dst_index": dst}
+    return case("graph_send_ue_recv", inputs, attrs, outputs=("Out", "Dst_count"), grad=("X", "Y") if grad else ())
+
+
+def _uv(x, y, op, src=_SRC, dst=_DST, grad=True):
+    inputs = {"x": x, "y": y, "src_index": src, "dst_index": dst}
+    return case("graph_send_uv", inputs, {"message_op": op}, outputs=("out",), grad=("x", "y") if grad else ())
+
+
+_INTS = np.array([[-7, 3], [5, -2], [1, 1], [4, -9], [0, 6]])
+CASES.update({f"graph_send_recv_{k.lower()}": _recv(u(5, 3), {"reduce_op": k}) for k in ("SUM", "MEAN", "MAX", "MIN")})
+CASES.update(
+    {
+        "graph_send_recv_max_3d": _recv(u(5, 2, 3).astype(np.float32), {"reduce_op": "MAX"}, grad=False),
+        "graph_send_recv_mean_out_size": _recv(u(5, 3), {"reduce_op": "MEAN", "out_size": [7]}),
+        "graph_send_recv_sum_out_size_tensor": _recv(u(5, 2), {"reduce_op": "SUM"}, out_size=6),
+        "graph_send_recv_min_out_size_below_rows": _recv(u(5, 2), {"reduce_op": "MIN", "out_size": [4]}),
+        "graph_send_recv_mean_int32": _recv(
+            _INTS.astype(np.int32), {"reduce_op": "MEAN"}, _SRC.astype(np.int32), _DST.astype(np.int32), grad=False
+        ),
+        "graph_send_recv_max_int64": _recv(_INTS, {"reduce_op": "MAX"}, grad=False),
+        "graph_send_recv_sum_column_index": _recv(
+            u(5, 3), {"reduce_op": "SUM"}, _SRC.reshape(-1, 1), _DST.reshape(-1, 1)
+        ),
+        "graph_send_recv_mean_no_edges": _recv(
+            u(5, 3), {"reduce_op": "MEAN"}, np.zeros(0, np.int64), np.zeros(0, np.int64), grad=False
+        ),
+    }
+)
+CASES.update(
+    {
+        f"graph_send_ue_recv_{m.lower()}_{k.lower()}": _ue_recv(u(5, 3), u(6, 3), {"message_op": m, "reduce_op": k})
+        for m in ("ADD", "MUL")
+        for k in ("SUM", "MEAN", "MAX", "MIN")
+    }
+)
+CASES.update(
+    {
+        "graph_send_ue_recv_mul_mean_broadcast": _ue_recv(
+            u(5, 3, 1), u(6, 1, 2), {"message_op": "MUL", "reduce_op": "MEAN"}
+        ),
+        "graph_send_ue_recv_add_max_edge_scalar": _ue_recv(
+            u(5, 3).astype(np.float32),
+            u(6, 1).astype(np.float32),
+            {"message_op": "ADD", "reduce_op": "MAX"},
+            grad=False,
+        ),
+        "graph_send_ue_recv_add_sum_fewer_dims": _ue_recv(
+            u(5, 2, 3), u(6, 3), {"message_op": "ADD", "reduce_op": "SUM", "out_size": [6]}
+        ),
+        "graph_send_ue_recv_mul_mean_int32": _ue_recv(
+            _INTS.astype(np.int32),
+            np.array([[2], [-1], [3], [1], [-2], [5]], np.int32),
+            {"message_op": "MUL", "reduce_op": "MEAN"},
+            _SRC.astype(np.int32),
+            _DST.astype(np.int32),
+            grad=False,
+        ),
+    }
+)
+CASES.update(
+    {
+        "graph_send_uv_add": _uv(u(5, 3), u(5, 3), "ADD"),
+        "graph_send_uv_mul": _uv(u(5, 3), u(5, 3), "MUL"),
+        "graph_send_uv_mul_broadcast": _uv(u(5, 3, 1), u(5, 1, 4), "MUL"),
+        "graph_send_uv_add_float32_column": _uv(
+            u(5, 4).astype(np.float32), u(5, 1).astype(np.float32), "ADD", grad=False
+        ),
+        "graph_send_uv_mul_int64": _uv(_INTS, _INTS[::-1].copy(), "MUL", grad=False),
+    }
+)
+
+
+def _reindex(x, neighbors, count, dtype=np.int64, buffers=False):
+    inputs = {"X": np.array(x, dtype), "Neighbors": np.array(neighbors, dtype), "Count": np.array(count, np.int32)}
+    if buffers:  # (a GPU kernel's hash table; Paddle's CPU kernel reads neither)
+        inputs.update(HashTable_Value=np.full(16, -1, np.int32), HashTable_Index=np.full(16, -1, np.int32))
+    return case("graph_reindex", inputs, outputs=("Reindex_Src", "Reindex_Dst", "Out_Nodes"))
+
+
+CASES.update(
+    {
+        # graph_reindexing: paddle.geometric.reindex_graph / reindex_heter_graph (their docstrings' graphs)
+        "graph_reindex": _reindex([0, 1, 2], [8, 9, 0, 4, 7, 6, 7], [2, 3, 2]),
+        "graph_reindex_heter": _reindex([0, 1, 2], [8, 9, 0, 4, 7, 6, 7, 0, 2, 3, 5, 1], [2, 3, 2, 1, 3, 1]),
+        "graph_reindex_int32_buffers": _reindex([5, 3], [3, 7, 7, 5, 1], [3, 2], np.int32, buffers=True),
+        "graph_reindex_x_twice": _reindex([4, 2, 4], [2, 9, 4, 9], [1, 2, 1]),
+        "graph_reindex_no_neighbors": _reindex([3, 1], [], [0, 0]),
+        "graph_reindex_column": case(
+            "graph_reindex",
+            {
+                "X": np.array([[10], [20]]),
+                "Neighbors": np.array([[20], [30], [10]]),
+                "Count": np.array([[1], [2]], np.int32),
+            },
+            outputs=("Reindex_Src", "Reindex_Dst", "Out_Nodes"),
+        ),
+    }
+)
+
+
+# graph_sampling: paddle.geometric.sample_neighbors where no draw is made (sample_size at least each node's
+# in-degree, or 0): Paddle's values exactly; its draws (std::random_device) are checked by their properties in
+# tests/ops/cases_graph_sampling.py. Node 7 has no in-neighbour; Paddle 2.6.2's CPU kernel fails on -1.
+_CSC = {
+    "Row": np.array([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]),
+    "Col_Ptr": np.array([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13]),
+}
+
+
+def _sample(nodes, size, eids=False, dtype=np.int64, buffer=False):
+    inputs = {s: v.astype(dtype) for s, v in _CSC.items()}
+    inputs["X"] = np.array(nodes, dtype)
+    outputs = ("Out", "Out_Count", "Out_Eids")  # (Out_Eids unwritten without return_eids)
+    if eids:
+        inputs["Eids"] = np.arange(13, dtype=dtype) * 10
+    if buffer:  # (a GPU kernel's; Paddle's CPU kernel reads it not)
+        inputs["Perm_Buffer"] = np.arange(13, dtype=dtype)
+    attrs = {"sample_size": size, "return_eids": eids, "flag_perm_buffer": buffer}
+    return case("graph_sample_neighbors", inputs, attrs, outputs=outputs)
+
+
+CASES.update(
+    {
+        "graph_sample_neighbors_all": _sample([0, 7, 2, 6, 1], 5),
+        "graph_sample_neighbors_eids": _sample([5, 8, 5, 0], 2, eids=True),
+        "graph_sample_neighbors_int32_buffer": _sample([9, 3, 6], 3, eids=True, dtype=np.int32, buffer=True),
+        "graph_sample_neighbors_zero": _sample([0, 1, 7], 0, eids=True),
+    }
+)
+
+
+def _prim(op, inputs, attrs, outputs=("Y",)):
+    """A structural primitive op (primitive_shaping): Paddle runs it lowered (prim2orig), its meaning."""
+    return dict(case(op, inputs, attrs, outputs=outputs), lower=True)
+
+
+_P = u(3, 4).astype(np.float32)
+CASES.update(
+    {
+        # primitive_shaping: Paddle 2.6's structural *_p ops (Paddle's values through its prim2orig lowering)
+        "reshape_p": _prim("reshape_p", {"X": _P}, {"shape": [2, 6]}),
+        "broadcast_p": _prim("broadcast_p", {"X": u(3, 1)}, {"shape": [2, 3, 4]}),
+        "transpose_p": _prim("transpose_p", {"X": u(2, 3, 4)}, {"axis": [2, 0, 1]}),
+        "split_p_equal": _prim("split_p", {"X": u(4, 6)}, {"axis": 1, "num_or_sections": [3]}, (("YS", 3),)),
+        "split_p_sections": _prim("split_p", {"X": _P}, {"axis": 1, "num_or_sections": [1, 3]}, (("YS", 2),)),
+        "concat_p": _prim("concat_p", {"XS": [u(2, 3), u(2, 1), u(2, 2)]}, {"axis": 1}),
+        "reduce_sum_p": _prim("reduce_sum_p", {"X": u(2, 3, 4)}, {"axis": [0, 2], "keepdim": False}),
+        "reduce_sum_p_keepdim": _prim("reduce_sum_p", {"X": _P}, {"axis": [1], "keepdim": True}),
+        "matmul_p": _prim("matmul_p", {"X": u(3, 4), "Y": u(4, 2)}, {}, ("Z",)),
+        "matmul_p_batched": _prim("matmul_p", {"X": u(2, 3, 4), "Y": u(2, 4, 5)}, {}, ("Z",)),
+        "slice_select_p": _prim(
+            "slice_select_p", {"X": u(4, 6)}, {"axis": [0, 1], "starts": [1, 0], "ends": [4, 6], "strides": [2, 4]}
+        ),
+        "slice_assign_p": _prim(
+            "slice_assign_p",
+            {"X": u(4, 6), "Y": u(2, 2)},
+            {"axis": [0, 1], "starts": [1, 0], "ends": [4, 6], "strides": [2, 4]},
+            ("Z",),
+        ),
+        "gather_p": _prim("gather_p", {"X": u(3, 4), "IndexTensor": np.array([3, 0, 3], np.int32)}, {"axis": 1}),
+        "scatter_add_p": _prim(
+            "scatter_add_p",
+            {"X": u(4, 3), "Y": u(3, 3), "IndexTensor": np.array([2, 0, 2], np.int32)},
+            {"axis": 0},
+            ("Z",),
+        ),
+        "fill_constant_p": _prim("fill_constant_p", {}, {"shape": [2, 3], "value": 1.1, "dtype": 6}),
+        "fill_constant_p_int": _prim("fill_constant_p", {}, {"shape": [4], "value": -3.0, "dtype": 3}),
+        "select_p": _prim("select_p", {"Condition": u(3, 4) > 0, "X": u(3, 4), "Y": u(3, 4)}, {}, ("Z",)),
+        "cast_p": _prim("cast_p", {"X": np.array([[-1.7, 0.2], [2.5, 3.9]])}, {"dtype": 3}),
+        "cast_p_float32": _prim("cast_p", {"X": _P.astype(np.float64)}, {"dtype": 5}),
+    }
+)
+
+
+def _khop(nodes, sizes, eids=False, dtype=np.int64):
+    """graph_khop_sampler (paddle.incubate.graph_khop_sampler) where no draw is made (each size at least every
+    in-degree): Paddle's values; X holds node 2 twice in a row (the kernel drops adjacent repeats)."""
+    inputs = {s: v.astype(dtype) for s, v in _CSC.items()}
+    inputs["X"] = np.array(nodes, dtype)
+    if eids:
+        inputs["Eids"] = np.arange(13, dtype=dtype) * 10
+    attrs = {"sample_sizes": sizes, "return_eids": eids}
+    return case(
+        "graph_khop_sampler", inputs, attrs, outputs=("Out_Src", "Out_Dst", "Sample_Index", "Reindex_X", "Out_Eids")
+    )
+
+
+CASES.update(
+    {
+        "graph_khop_sampler_one_layer": _khop([0, 2, 2, 5], [5]),
+        "graph_khop_sampler_three_layers_eids": _khop([0, 2, 2, 5], [5, 3, 2], eids=True),
+        "graph_khop_sampler_int32": _khop([8, 6, 8], [2, 2], eids=True, dtype=np.int32),
+    }
+)
+
+
+# random: uniform_random_p with a seed of its own (Paddle's values through its prim2orig lowering, paddle.uniform:
+# uniform_random's engine, which pe reproduces in a program that follows Paddle 2.6: tests/paddle/test_paddle_random.py)
+CASES.update(
+    {
+        f"uniform_random_p_{t}": dict(
+            case("uniform_random_p", {}, {"shape": [3, 4], "min": -2.0, "max": 3.0, "seed": 11, "dtype": d}, ("Out",)),
+            lower=True,
+        )
+        for t, d in (("float32", 5), ("float64", 6))
+    }
+)

@@ -4,7 +4,8 @@ tools/paddle26_op_cases.py is one op appended to a static program as Paddle's sa
 gradients of sum(Out * W) (``paddle.static.gradients``) go to tests/data/paddle_oracle/ops26.json with the
 inputs. tests/ops/paddle26.py makes pe's op cases of them (cases_<family>.py) and
 tests/ops/test_paddle26_grads.py compares pe's gradients with Paddle's. CI never needs Paddle. The cases of
-tools/paddle26_semantics_cases.py (issue 96's: semantics pe had wrong) go to semantics26.json beside it.
+tools/paddle26_semantics_cases.py (issue 96's: semantics pe had wrong) go to semantics26.json beside it. A case
+marked ``lower`` (a primitive ``*_p`` op, which has no kernel) runs as Paddle's ``prim2orig`` lowers it.
 
     /root/.pyenv/versions/3.11.7/bin/python -m venv /tmp/paddle26 && /tmp/paddle26/bin/pip install paddlepaddle==2.6.2
     /tmp/paddle26/bin/python tools/paddle26_op_oracle.py [CASE ...]
@@ -77,6 +78,12 @@ def build(paddle, spec, shapes=None):
         for slot, src in spec.get("inplace", {}).items():  # an update's outputs are its inputs, as in Paddle's programs
             outs[slot] = ins[src]
         block.append_op(type=spec["op"], inputs=ins, outputs=outs, attrs=dict(spec["attrs"]))
+        if spec.get("lower"):  # a primitive *_p op: Paddle runs it as its prim2orig lowering gives it
+            from paddle.incubate.autograd import disable_prim, enable_prim, prim2orig
+
+            enable_prim()
+            prim2orig(main.global_block())
+            disable_prim()
         fetch = [v for vs in outs.values() for v in vs]
         grads = []
         if shapes is not None:

@@ -476,7 +476,74 @@ def _static_feed_op_output(paddle):
     return [h], [paddle.nn.functional.relu(paddle.matmul(h, w)) * 3.0], [_x([2, 4], 21)]
 
 
+def _static_graph_message_passing(paddle):
+    """paddle.geometric's message passing (send_u_recv of each reduce_op, an int out_size and a tensor one;
+    send_ue_recv of 1-D edge weights, sub and div; send_uv) and segment_sum, over node features a parameter
+    mixes."""
+    geo = paddle.geometric
+    x = paddle.static.data("x", [5, 3], "float32")
+    src = paddle.static.data("src", [6], "int64")
+    dst = paddle.static.data("dst", [6], "int64")
+    e = paddle.static.data("e", [6], "float32")
+    size = paddle.static.data("size", [1], "int64")
+    seg = paddle.static.data("seg", [5], "int64")
+    w = paddle.static.create_parameter(
+        [3, 4], "float32", default_initializer=paddle.nn.initializer.Assign(_x([3, 4], 22))
+    )
+    h = paddle.matmul(x, w)
+    outs = [geo.send_u_recv(h, src, dst, op) for op in ("sum", "mean", "max", "min")]
+    outs += [geo.send_u_recv(h, src, dst, "mean", out_size=7), geo.send_u_recv(h, src, dst, "sum", out_size=size)]
+    outs += [geo.send_ue_recv(h, e, src, dst, m, r) for m, r in (("add", "sum"), ("sub", "max"), ("mul", "mean"))]
+    outs += [geo.send_ue_recv(h, e, src, dst, "div", "min", out_size=6)]
+    col = paddle.sum(x, axis=1, keepdim=True)
+    outs += [geo.send_uv(h, h, src, dst, "add"), geo.send_uv(h, col, src, dst, "mul")]
+    outs += [geo.send_uv(h, paddle.sum(x, axis=1), src, dst, "sub"), geo.segment_sum(h, seg)]
+    values = [_x([5, 3], 23), np.array([0, 1, 2, 0, 4, 3]), np.array([1, 2, 1, 0, 1, 3])]
+    values += [np.abs(_x([6], 24)) + 0.5, np.array([6]), np.array([0, 0, 1, 3, 3])]
+    return [x, src, dst, e, size, seg], outs, values
+
+
+def _static_graph_reindex(paddle):
+    """paddle.geometric.reindex_graph and reindex_heter_graph (two edge types), then send_u_recv over the
+    reindexed edges of node features gathered by Out_Nodes (a GNN layer's sampled subgraph)."""
+    geo = paddle.geometric
+    x = paddle.static.data("x", [3], "int64")
+    nb = paddle.static.data("nb", [7], "int64")
+    cnt = paddle.static.data("cnt", [3], "int32")
+    nb2 = paddle.static.data("nb2", [5], "int64")
+    cnt2 = paddle.static.data("cnt2", [3], "int32")
+    feat = paddle.static.data("feat", [10, 4], "float32")
+    src, dst, nodes = geo.reindex_graph(x, nb, cnt)
+    hsrc, hdst, hnodes = geo.reindex_heter_graph(x, [nb, nb2], [cnt, cnt2])
+    h = geo.send_u_recv(paddle.gather(feat, nodes), src, dst, "mean", out_size=paddle.shape(nodes)[0])
+    values = [np.array([0, 1, 2]), np.array([8, 9, 0, 4, 7, 6, 7]), np.array([2, 3, 2], "int32")]
+    values += [np.array([0, 2, 3, 5, 1]), np.array([1, 3, 1], "int32"), _x([10, 4], 25)]
+    return [x, nb, cnt, nb2, cnt2, feat], [src, dst, nodes, hsrc, hdst, hnodes, h], values
+
+
+def _static_graph_sampling(paddle):
+    """A GNN layer's sampled subgraph: paddle.geometric.sample_neighbors of every in-neighbour (sample_size at
+    least each degree: no draw, so Paddle's values; its CPU kernel fails on -1), with their edge ids,
+    reindex_graph, then send_ue_recv of gathered node features and edge weights."""
+    geo = paddle.geometric
+    row = paddle.static.data("row", [13], "int64")
+    colptr = paddle.static.data("colptr", [11], "int64")
+    nodes = paddle.static.data("nodes", [4], "int64")
+    eids = paddle.static.data("eids", [13], "int64")
+    feat = paddle.static.data("feat", [10, 3], "float32")
+    weight = paddle.static.data("weight", [13], "float32")
+    nb, count, picked = geo.sample_neighbors(row, colptr, nodes, 4, eids, return_eids=True)
+    src, dst, sub = geo.reindex_graph(nodes, nb, count)
+    h = geo.send_ue_recv(paddle.gather(feat, sub), paddle.gather(weight, picked), src, dst, "mul", "sum")
+    values = [np.array([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]), np.array([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13])]
+    values += [np.array([5, 0, 7, 8]), np.arange(13), _x([10, 3], 26), np.abs(_x([13], 27))]
+    return [row, colptr, nodes, eids, feat, weight], [nb, count, picked, src, dst, sub, h], values
+
+
 STATIC = {
+    "static_graph_sampling": _static_graph_sampling,
+    "static_graph_reindex": _static_graph_reindex,
+    "static_graph_message_passing": _static_graph_message_passing,
     "static_feed_op_output": _static_feed_op_output,
     "static_vision_ops": _static_vision_ops,
     "static_grid_sample": _static_grid_sample,

@@ -8,14 +8,15 @@ KINDS = {}
 KINDS.update(  # INT
     dict.fromkeys(
         """
-        assign_value.dtype cast.out_dtype cast.in_dtype coalesce_tensor.dtype detection_map.class_num
-        distributed_lookup_table.dtype eye.dtype fill.dtype fill_any_like.dtype fill_constant.dtype
-        fill_constant_batch_size_like.dtype fill_zeros_like2.dtype fusion_seqconv_eltadd_relu.contextLength
-        gaussian_random.dtype linspace.dtype maxout.groups nce.num_total_classes one_hot_v2.dtype randint.low
-        randint.high randint.dtype randperm.n randperm.dtype sequence_mask.out_dtype shard_index.index_num
-        shard_index.nshards shard_index.shard_id tdm_child.dtype tdm_sampler.dtype temporal_shift.seg_num
-        truncated_gaussian_random.dtype uniform_random.dtype uniform_random_batch_size_like.dtype
-        unique.dtype unique_with_counts.dtype unstack.num
+        assign_value.dtype bernoulli_p.dtype cast.out_dtype cast.in_dtype cast_p.dtype coalesce_tensor.dtype
+        detection_map.class_num distributed_lookup_table.dtype eye.dtype fill.dtype fill_any_like.dtype
+        fill_constant.dtype fill_constant_batch_size_like.dtype fill_constant_p.dtype fill_zeros_like2.dtype
+        fusion_seqconv_eltadd_relu.contextLength gaussian_random.dtype linspace.dtype maxout.groups
+        nce.num_total_classes one_hot_v2.dtype randint.low randint.high randint.dtype randperm.n
+        randperm.dtype sequence_mask.out_dtype shard_index.index_num shard_index.nshards shard_index.shard_id
+        tdm_child.dtype tdm_sampler.dtype temporal_shift.seg_num truncated_gaussian_random.dtype
+        uniform_random.dtype uniform_random_batch_size_like.dtype uniform_random_p.seed
+        uniform_random_p.dtype unique.dtype unique_with_counts.dtype unstack.num
         """.split(),
         0,
     )
@@ -26,32 +27,32 @@ KINDS.update(  # FLOAT
         adadelta.rho adadelta.epsilon adagrad.epsilon adam.beta1 adam.beta2 adam.epsilon adamax.beta1
         adamax.beta2 adamax.epsilon adamw.beta1 adamw.beta2 adamw.epsilon adamw.lr_ratio adamw.coeff
         add_position_encoding.alpha add_position_encoding.beta addmm.Beta addmm.Alpha anchor_generator.offset
-        average_accumulates.average_window batch_norm.momentum batch_norm.epsilon bicubic_interp.scale
-        bilinear_interp.scale bipartite_match.dist_threshold box_decoder_and_assign.box_clip brelu.t_min
-        brelu.t_max celu.alpha clip.min clip.max clip_by_norm.max_norm coalesce_tensor.constant
-        cudnn_lstm.dropout_prob data_norm.epsilon data_norm.summary_decay_rate decayed_adagrad.decay
-        decayed_adagrad.epsilon deformable_psroi_pooling.spatial_scale deformable_psroi_pooling.trans_std
-        density_prior_box.step_w density_prior_box.step_h density_prior_box.offset dequantize.Scale
-        dequantize.Shift dequantize_abs_max.max_range detection_map.overlap_threshold
-        dgc_clip_by_norm.rampup_begin_step dgc_clip_by_norm.max_norm dgc_momentum.mu
-        dgc_momentum.regularization_coeff dgc_momentum.rescale_grad dgc_momentum.rampup_begin_step
-        diag_v2.padding_value dist.p dpsgd.clip dpsgd.batch_size dpsgd.sigma dropout.dropout_prob
-        dropout_nd.dropout_prob elu.alpha exponential.lambda fake_dequantize_max_abs.max_range
-        fake_quantize_dequantize_moving_average_abs_max.moving_rate
+        average_accumulates.average_window batch_norm.momentum batch_norm.epsilon bernoulli_p.p
+        bicubic_interp.scale bilinear_interp.scale bipartite_match.dist_threshold
+        box_decoder_and_assign.box_clip brelu.t_min brelu.t_max celu.alpha clip.min clip.max
+        clip_by_norm.max_norm coalesce_tensor.constant cudnn_lstm.dropout_prob data_norm.epsilon
+        data_norm.summary_decay_rate decayed_adagrad.decay decayed_adagrad.epsilon
+        deformable_psroi_pooling.spatial_scale deformable_psroi_pooling.trans_std density_prior_box.step_w
+        density_prior_box.step_h density_prior_box.offset dequantize.Scale dequantize.Shift
+        dequantize_abs_max.max_range detection_map.overlap_threshold dgc_clip_by_norm.rampup_begin_step
+        dgc_clip_by_norm.max_norm dgc_momentum.mu dgc_momentum.regularization_coeff dgc_momentum.rescale_grad
+        dgc_momentum.rampup_begin_step diag_v2.padding_value dist.p dpsgd.clip dpsgd.batch_size dpsgd.sigma
+        dropout.dropout_prob dropout_nd.dropout_prob elu.alpha exponential.lambda
+        fake_dequantize_max_abs.max_range fake_quantize_dequantize_moving_average_abs_max.moving_rate
         fake_quantize_moving_average_abs_max.moving_rate fc.Scale_in fc.Scale_out fill_any.value
-        fill_any_like.value fill_constant.value fill_constant_batch_size_like.value fill_diagonal.value
-        ftrl.l1 ftrl.l2 ftrl.lr_power fused_adam.beta1 fused_adam.beta2 fused_adam.epsilon
-        fused_adam.weight_decay fused_elemwise_activation.scale fused_elemwise_add_activation.scale
-        fusion_gru.Scale_data fusion_gru.Shift_data fusion_lstm.Scale_data fusion_lstm.Shift_data
-        fusion_squared_mat_sub.scalar gaussian_inplace.mean gaussian_inplace.std gaussian_random.mean
-        gaussian_random.std generate_proposal_labels.fg_fraction generate_proposal_labels.fg_thresh
-        generate_proposal_labels.bg_thresh_hi generate_proposal_labels.bg_thresh_lo
-        generate_proposals.nms_thresh generate_proposals.min_size generate_proposals.eta
-        generate_proposals_v2.nms_thresh generate_proposals_v2.min_size generate_proposals_v2.eta
-        group_norm.epsilon gumbel_softmax.temperature hard_shrink.threshold hard_sigmoid.slope
-        hard_sigmoid.offset hard_swish.threshold hard_swish.scale hard_swish.offset huber_loss.delta
-        increment.step instance_norm.epsilon label_smooth.epsilon lamb.weight_decay lamb.beta1 lamb.beta2
-        lamb.epsilon lars_momentum.mu lars_momentum.lars_coeff lars_momentum.epsilon
+        fill_any_like.value fill_constant.value fill_constant_batch_size_like.value fill_constant_p.value
+        fill_diagonal.value ftrl.l1 ftrl.l2 ftrl.lr_power fused_adam.beta1 fused_adam.beta2
+        fused_adam.epsilon fused_adam.weight_decay fused_elemwise_activation.scale
+        fused_elemwise_add_activation.scale fusion_gru.Scale_data fusion_gru.Shift_data
+        fusion_lstm.Scale_data fusion_lstm.Shift_data fusion_squared_mat_sub.scalar gaussian_inplace.mean
+        gaussian_inplace.std gaussian_random.mean gaussian_random.std generate_proposal_labels.fg_fraction
+        generate_proposal_labels.fg_thresh generate_proposal_labels.bg_thresh_hi
+        generate_proposal_labels.bg_thresh_lo generate_proposals.nms_thresh generate_proposals.min_size
+        generate_proposals.eta generate_proposals_v2.nms_thresh generate_proposals_v2.min_size
+        generate_proposals_v2.eta group_norm.epsilon gumbel_softmax.temperature hard_shrink.threshold
+        hard_sigmoid.slope hard_sigmoid.offset hard_swish.threshold hard_swish.scale hard_swish.offset
+        huber_loss.delta increment.step instance_norm.epsilon label_smooth.epsilon lamb.weight_decay
+        lamb.beta1 lamb.beta2 lamb.epsilon lars_momentum.mu lars_momentum.lars_coeff lars_momentum.epsilon
         lars_momentum.rescale_grad layer_norm.epsilon leaky_relu.alpha linear_interp.scale
         locality_aware_nms.score_threshold locality_aware_nms.nms_threshold locality_aware_nms.nms_eta
         log_loss.epsilon logit.eps lrn.k lrn.alpha lrn.beta lstsq.rcond margin_cross_entropy.margin1
@@ -83,9 +84,10 @@ KINDS.update(  # FLOAT
         truncated_gaussian_random.std uniform_random.min uniform_random.max uniform_random.diag_val
         uniform_random_batch_size_like.min uniform_random_batch_size_like.max
         uniform_random_batch_size_like.diag_val uniform_random_inplace.min uniform_random_inplace.max
-        uniform_random_inplace.diag_val update_loss_scaling.incr_ratio update_loss_scaling.decr_ratio
-        warprnnt.fastemit_lambda yolo_box.conf_thresh yolo_box.scale_x_y yolo_box.iou_aware_factor
-        yolov3_loss.ignore_thresh yolov3_loss.scale_x_y
+        uniform_random_inplace.diag_val uniform_random_p.min uniform_random_p.max
+        update_loss_scaling.incr_ratio update_loss_scaling.decr_ratio warprnnt.fastemit_lambda
+        yolo_box.conf_thresh yolo_box.scale_x_y yolo_box.iou_aware_factor yolov3_loss.ignore_thresh
+        yolov3_loss.scale_x_y
         """.split(),
         1,
     )
@@ -150,13 +152,13 @@ KINDS.update(  # LONG
         """
         adam.min_row_size_to_use_multithread adamw.min_row_size_to_use_multithread arg_max.axis arg_min.axis
         assert.summarize average_accumulates.max_average_window average_accumulates.min_average_window
-        c_embedding.start_index c_embedding.vocab_size distributed_lookup_table.padding_idx eye.num_rows
-        eye.num_columns fft_c2r.last_dim_size fill_diagonal_tensor.offset
-        fused_embedding_seq_pool.padding_idx hash.mod_by histogram.bins load.seek lookup_table.padding_idx
-        lookup_table_dequant.padding_idx lookup_table_v2.padding_idx nll_loss.ignore_index
-        pow2_decay_with_linear_warmup.warmup_steps pow2_decay_with_linear_warmup.total_steps
-        run_program.start_op_index run_program.end_op_index run_program.program_id
-        run_program.cuda_graph_pool_id
+        c_embedding.start_index c_embedding.vocab_size concat_p.axis distributed_lookup_table.padding_idx
+        eye.num_rows eye.num_columns fft_c2r.last_dim_size fill_diagonal_tensor.offset
+        fused_embedding_seq_pool.padding_idx gather_p.axis hash.mod_by histogram.bins load.seek
+        lookup_table.padding_idx lookup_table_dequant.padding_idx lookup_table_v2.padding_idx
+        nll_loss.ignore_index pow2_decay_with_linear_warmup.warmup_steps
+        pow2_decay_with_linear_warmup.total_steps run_program.start_op_index run_program.end_op_index
+        run_program.program_id run_program.cuda_graph_pool_id scatter_add_p.axis split_p.axis
         """.split(),
         9,
     )
@@ -164,12 +166,17 @@ KINDS.update(  # LONG
 KINDS.update(  # LONGS
     dict.fromkeys(
         """
-        assign_value.int64_values coalesce_tensor.concated_shapes coalesce_tensor.concated_ranks empty.shape
-        fake_init.shape fft_c2c.axes fft_c2r.axes fft_r2c.axes fill_constant.shape full_int_array.value
-        gaussian_random.shape hierarchical_sigmoid.height_sections load.shape lookup_table.height_sections
-        randint.shape reduce_all.dim reduce_amax.dim reduce_amin.dim reduce_any.dim roll.shifts roll.axis
+        assign_value.int64_values bernoulli_p.shape broadcast_p.shape coalesce_tensor.concated_shapes
+        coalesce_tensor.concated_ranks empty.shape fake_init.shape fft_c2c.axes fft_c2r.axes fft_r2c.axes
+        fill_constant.shape fill_constant_p.shape full_int_array.value gather_p.index gaussian_random.shape
+        graph_send_recv.out_size graph_send_ue_recv.out_size hierarchical_sigmoid.height_sections load.shape
+        lookup_table.height_sections randint.shape reduce_all.dim reduce_amax.dim reduce_amin.dim
+        reduce_any.dim reduce_sum_p.axis reshape_p.shape roll.shifts roll.axis scatter_add_p.index
         set_value.axes set_value.starts set_value.ends set_value.steps set_value.decrease_axes
-        set_value.none_axes set_value.shape uniform_random.shape
+        set_value.none_axes set_value.shape slice_assign_p.axis slice_assign_p.starts slice_assign_p.ends
+        slice_assign_p.strides slice_select_p.axis slice_select_p.starts slice_select_p.ends
+        slice_select_p.strides split_p.num_or_sections transpose_p.axis uniform_random.shape
+        uniform_random_p.shape
         """.split(),
         11,
     )

@@ -234,3 +234,31 @@ register(
     doc="Out ~ Dirichlet(Alpha) along the last dim (Paddle 2.x's op behind paddle.distribution.Dirichlet and "
     "Beta's samples): gamma draws of shape Alpha, each row over its sum. No gradient.",
 )
+
+
+def _infer_uniform_random_p(ctx):
+    for name in ("min", "max", "seed", "dtype"):
+        if ctx.attrs.get(name) is None:
+            ctx.fail(f"attribute {name} is required (Paddle's uniform_random_p has no default for it)")
+    infer_fill(ctx)
+
+
+register(
+    "uniform_random_p",
+    kernel_module="random",
+    structured=Structured(meta=metas.uniform_random_meta, cpu=cpu.uniform_random_out),
+    inputs=[],
+    outputs=["Out"],
+    infer=_infer_uniform_random_p,
+    needs_rng=True,
+    traits=("paddle_engine",),
+    attrs={
+        "shape": Attr([], long=True),
+        "min": Attr(None),
+        "max": Attr(None),
+        "seed": Attr(None),
+        "dtype": Attr(None, dtype_or_none, "a dtype name"),
+    },
+    doc="Paddle 2.6's primitive uniform_random_p: Out ~ U[min, max), as its prim2orig lowering draws it "
+    "(paddle.uniform: uniform_random's draws, seed 0 the program's generator).",
+)

@@ -7,7 +7,7 @@ the executor hands the kernels, not Paddle's stream: the distributions are Paddl
 
 from ..kernels.cpu import sampling as cpu
 from ..shapes import sampling as metas
-from .define import Attr, Structured, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, Structured, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 from .pointwise_math import QUANT
 
 
@@ -27,6 +27,30 @@ register(
     traits=("paddle_engine",),
     lod="drop",
     doc="Out = 1 with probability X, else 0 (X's dtype).",
+)
+
+
+def _infer_bernoulli_p(ctx):
+    for name in ("shape", "dtype", "p"):
+        if ctx.attrs.get(name) is None:
+            ctx.fail(f"attribute {name} is required (Paddle's bernoulli_p has no default for it)")
+    if ctx.attrs["dtype"] not in ("float32", "float64"):
+        ctx.fail(f"dtype {ctx.attrs['dtype']}: its lowering (paddle.bernoulli) draws float32 or float64")
+    ctx.set_output("Y", list(ctx.attrs["shape"]), ctx.attrs["dtype"])
+
+
+register(
+    "bernoulli_p",
+    kernel_module="sampling",
+    structured=Structured(meta=metas.bernoulli_p_meta, cpu=cpu.bernoulli_p_out),
+    inputs=[],
+    outputs=["Y"],
+    attrs={"shape": Attr(None, long=True), "dtype": Attr(None, dtype_or_none, "a dtype name"), "p": Attr(None)},
+    infer=_infer_bernoulli_p,
+    needs_rng=True,
+    traits=("paddle_engine",),
+    doc="Paddle 2.6's primitive bernoulli_p: Y = 1 with probability p, else 0, of the shape and dtype "
+    "attributes' (its prim2orig lowering: paddle.bernoulli of paddle.full(shape, p)); bernoulli's draws.",
 )
 register(
     "exponential",

@@ -6,7 +6,8 @@ formats of Fluid 1.8's ops of these names (pe_cli/base/lod_tensor_file.py):
 - save_combine: every X, in order, end to end in one file (or, with ``save_to_memory``, into Y as bytes);
 - load: Out from such a file (``seek``/``shape``: the ``shape`` values from value ``seek`` on, row-major,
   as Fluid's); load_combine: every Out, in order, from one file that they must fill exactly
-  (``model_from_memory``: ``file_path`` holds the bytes themselves); ``load_as_fp16`` gives float16."""
+  (``model_from_memory``: ``file_path`` holds the bytes themselves); ``load_as_fp16`` gives float16;
+- read_file (Paddle 2.x's, paddle.vision.ops.read_file): Out the bytes of the file ``filename``, uint8."""
 
 from ..kernels.cpu import tensor_file as cpu_file
 from ..shapes import tensor_file as metas
@@ -86,4 +87,23 @@ register(
     lod="drop",
     structured=Structured(meta=metas.save_combine_meta, cpu=cpu_file.save_combine_out, python=True),
     doc="Writes every X, in order, end to end to the file file_path (or, with save_to_memory, as bytes into Y).",
+)
+
+
+def _infer_read_file(ctx):
+    if not ctx.attrs["filename"]:
+        ctx.fail("filename is empty; give the file to read")
+    ctx.set_output("Out", [-1], "uint8")
+
+
+register(
+    "read_file",
+    kernel_module="tensor_file",
+    inputs=[],
+    outputs=["Out"],
+    attrs={"filename": "", "with_quant_attr": False},
+    infer=_infer_read_file,
+    lod="drop",
+    structured=Structured(meta=metas.read_file_meta, cpu=cpu_file.read_file_out, python=True),
+    doc="Out = the bytes of the file filename, one uint8 each.",
 )

@@ -14,3 +14,22 @@ def weighted_sample_neighbors_meta(attrs, ins, facts):
     if attrs["return_eids"]:
         outputs["out_eids"] = ((-1,), dtype)
     return Meta(outputs, "draws", fresh=True)
+
+
+def graph_sample_neighbors_meta(attrs, ins, facts):
+    """graph_sample_neighbors' (paddle.geometric.sample_neighbors) Out and Out_Eids as long as the draws make them
+    (-1), Out_Count one int32 per node of X (Paddle's kernel writes int32 whatever Row's dtype); Out_Eids empty
+    without return_eids (Paddle leaves it unwritten)."""
+    dtype = np.dtype(ins["Row"].dtype)
+    outputs = {"Out": ((-1,), dtype), "Out_Count": ((int(np.prod(ins["X"].shape)),), np.dtype(np.int32))}
+    outputs["Out_Eids"] = ((-1 if attrs["return_eids"] else 0,), dtype)  # (empty without return_eids)
+    return Meta(outputs, "draws", fresh=True)
+
+
+def graph_khop_sampler_meta(attrs, ins, facts):
+    """graph_khop_sampler's (paddle.incubate.graph_khop_sampler) Out_Src and Out_Dst [-1, 1], Sample_Index and
+    Out_Eids [-1] (Out_Eids empty without return_eids), Reindex_X X's shape, all of Row's dtype."""
+    dtype = np.dtype(ins["Row"].dtype)
+    outputs = {"Out_Src": ((-1, 1), dtype), "Out_Dst": ((-1, 1), dtype), "Sample_Index": ((-1,), dtype)}
+    outputs.update(Reindex_X=(tuple(ins["X"].shape), dtype), Out_Eids=((-1 if attrs["return_eids"] else 0,), dtype))
+    return Meta(outputs, "draws", fresh=True)

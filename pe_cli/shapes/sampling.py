@@ -38,6 +38,13 @@ def bernoulli_meta(attrs, ins, facts):
     return Meta({"Out": (tuple(x.shape), dtype)}, variant)
 
 
+def bernoulli_p_meta(attrs, ins, facts):
+    """bernoulli_p's Y: the shape and dtype attributes', drawn as bernoulli draws over a tensor filled with p."""
+    dtype = np.dtype(attrs["dtype"])
+    variant = engine_variant(facts) if dtype in _PADDLE_BERNOULLI else "numpy"
+    return Meta({"Y": (tuple(int(d) for d in attrs["shape"]), dtype)}, variant)
+
+
 def multinomial_meta(attrs, ins, facts):
     x = ins["X"]  # (its probabilities' checks: the out-kernel's)
     return Meta({"Out": (tuple(x.shape[:-1]) + (attrs["num_samples"],), np.dtype(np.int64))}, "draw")

@@ -30,3 +30,8 @@ def save_combine_meta(attrs, ins, facts):
     if attrs["save_to_memory"]:
         return Meta({"Y": ((-1,), np.dtype(np.uint8))}, "file", fresh=True)
     return Meta({}, "file")
+
+
+def read_file_meta(attrs, ins, facts):
+    """read_file's Out: the file's bytes, uint8, as many as the file holds (-1), "file"."""
+    return Meta({"Out": ((-1,), np.dtype(np.uint8))}, "file", fresh=True)

@@ -27,7 +27,7 @@ from tests.kernels.test_structured_kernels import CASES, CONVERTED
 HOST_CASES = CASES["dependency ops"] + CASES["tensor storage"] + CASES["print and assert"]
 
 rng = np.random.default_rng(95)
-PYTHON_OPS = {"feed", "fetch", "print", "assert", "load", "load_combine", "save", "save_combine"}
+PYTHON_OPS = {"feed", "fetch", "print", "assert", "load", "load_combine", "save", "save_combine", "read_file"}
 # (and the parameter-server, parameter-service, reader and py_func ops: tests/kernels/test_structured_dist.py)
 PASSED = {"depend": "X", "share_data": "X", "memcpy": "X", "memcpy_d2h": "X", "memcpy_h2d": "X", "npu_identity": "x"}
 
@@ -344,3 +344,19 @@ def test_a_planned_step_never_plans_an_op_marked_python(monkeypatch):
     opdef = registry.get("assert")
     monkeypatch.setattr(opdef, "structured", dataclasses.replace(opdef.structured, python=False))
     assert DevicePlan._plannable(step, {})
+
+
+def test_read_file_gives_the_files_bytes(tmp_path):
+    """read_file (paddle.vision.ops.read_file) hands over the file's bytes, uint8, as Paddle 2.6.2 reads them (its
+    values recorded: tests/paddle/test_vision_ops.py); a missing file is a one-line error (Paddle's kernel raises
+    PreconditionNotMetError), as is a directory (Paddle asks for 2**63 - 1 bytes: MemoryError)."""
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"abc\x00\xff\n")
+    meta, outs = _run("read_file", {}, _attrs("read_file", filename=str(path)))
+    assert meta.fresh and outs["Out"].dtype == np.uint8 and outs["Out"].tolist() == [97, 98, 99, 0, 255, 10]
+    (tmp_path / "empty").write_bytes(b"")
+    assert _run("read_file", {}, _attrs("read_file", filename=str(tmp_path / "empty")))[1]["Out"].shape == (0,)
+    with pytest.raises(PeError, match="read_file: cannot read '.*missing': no such file"):
+        _run("read_file", {}, _attrs("read_file", filename=str(tmp_path / "missing")))
+    with pytest.raises(PeError, match="is a directory, not a regular file"):
+        _run("read_file", {}, _attrs("read_file", filename=str(tmp_path)))

@@ -33,6 +33,9 @@ from tests.ops import (
     cases_distributed,
     cases_dropout,
     cases_embedding,
+    cases_graph_message_passing,
+    cases_graph_reindexing,
+    cases_primitive_shaping,
     cases_graph_sampling,
     cases_hashing,
     cases_filling,
@@ -339,10 +342,18 @@ CONVERTED = {
     # (lod_rank_table: a rank table out, no tensor, not converted; lod_tensor_to_array and array_to_lod_tensor, a
     # tensor array out or in, fresh: "rank table arrays", tests/kernels/test_structured_dist.py)
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
-    "random": {"uniform_random", "gaussian_random", "truncated_gaussian_random", "randint", "randperm", "seed"}
+    "random": {
+        "uniform_random",
+        "uniform_random_p",
+        "gaussian_random",
+        "truncated_gaussian_random",
+        "randint",
+        "randperm",
+        "seed",
+    }
     | {f"{op}_random_batch_size_like" for op in ("uniform", "gaussian")}
     | {"random_crop", "poisson", "poisson_grad", "dirichlet"},
-    "sampling": {"bernoulli", "exponential", "multinomial", "uniform_random_inplace", "gaussian_inplace"}
+    "sampling": {"bernoulli", "bernoulli_p", "exponential", "multinomial", "uniform_random_inplace", "gaussian_inplace"}
     | {f"{op}{g}" for op in ("rrelu", "dropout_nd", "gumbel_softmax") for g in ("", "_grad")},
     "complex": {f"{op}{g}" for op in ("complex", "real", "imag", "angle") for g in ("", "_grad")}
     | {"as_complex", "as_real"},
@@ -462,13 +473,18 @@ CONVERTED = {
     "lookup_table_dequant": {"lookup_table_dequant"},
     "merged_momentum": {"merged_momentum"},
     "check_numerics": {"check_numerics"},
-    "weighted_sample_neighbors": {"weighted_sample_neighbors"},
+    "weighted_sample_neighbors": {"weighted_sample_neighbors", "graph_sample_neighbors", "graph_khop_sampler"},
     # (fresh numpy forms, lengths the values give -1; set_value's Out filled: tests/kernels/test_structured_misc.py)
     "fft": {"fft_c2c", "fft_r2c", "fft_c2r", "stft"},
     "einsum": {"einsum", "einsum_grad"},
     "renorm": {"renorm", "renorm_grad"},
     "masked_select": {"masked_select", "masked_select_grad"},
     "segment_pool": {"segment_pool", "segment_pool_grad"},
+    "graph message passing": {f"graph_send_{k}{g}" for k in ("recv", "ue_recv", "uv") for g in ("", "_grad")},
+    "graph_reindex": {"graph_reindex"},
+    "structural primitives": {f"{k}_p" for k in ("broadcast", "cast", "concat", "fill_constant", "gather", "matmul")}
+    | {f"{k}_p" for k in ("reduce_sum", "reshape", "scatter_add", "select", "slice_assign", "slice_select")}
+    | {"split_p", "transpose_p"},
     "set_value": {"set_value", "set_value_grad"},
     "unique_consecutive and viterbi_decode": {"unique_consecutive", "viterbi_decode"},
     # (X passed on as it is, a cast's sentinel buffers, coalesce_tensor's views; the ops that touch Python marked
@@ -478,7 +494,7 @@ CONVERTED = {
     "tensor storage": {"coalesce_tensor", "delete_var"},
     "feed and fetch": {"feed", "fetch"},
     "print and assert": {"print", "assert"},
-    "tensor files": {"load", "load_combine", "save", "save_combine"},
+    "tensor files": {"load", "load_combine", "save", "save_combine", "read_file"},
     # (X passed on as it is on a ring of one, Paddle's shapes for nranks of several, refused when the out-kernel runs;
     # marked ``python``: tests/kernels/test_structured_collectives.py)
     "collectives": {f"c_allreduce_{r}" for r in ("sum", "max", "min", "prod")}
@@ -757,7 +773,9 @@ CASES["selected rows"] = [c for c in cases_sparse.CASES if c.op in CONVERTED["se
 CASES["fused updates"] = [c for c in cases_fused_optimizer.CASES if c.op in CONVERTED["fused updates"]]
 _MISC_FILES = (cases_fft, cases_einsum, cases_renormalizing, cases_selecting, cases_segment_pooling)
 _MISC_FILES += (cases_slice_assignment, cases_unique_runs, cases_viterbi)
-for _family in ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value"):
+_MISC_FILES += (cases_graph_message_passing, cases_graph_reindexing, cases_primitive_shaping)
+_MISC = ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value", "graph message passing")
+for _family in _MISC + ("graph_reindex", "structural primitives"):
     CASES[_family] = [c for f in _MISC_FILES for c in f.CASES if c.op in CONVERTED[_family]]
 CASES["unique_consecutive and viterbi_decode"] = cases_unique_runs.CASES + cases_viterbi.CASES
 CASES["fused ops"] = [
@@ -870,6 +888,9 @@ OWN_TESTS = (
     "renorm",
     "masked_select",
     "segment_pool",
+    "graph message passing",
+    "graph_reindex",
+    "structural primitives",
     "set_value",
     "unique_consecutive and viterbi_decode",
     "dependency ops",

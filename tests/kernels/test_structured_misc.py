@@ -19,7 +19,8 @@ from tests.kernels.test_structured_kernels import CASES
 from tests.kernels.test_structured_padding import _step
 
 rng = np.random.default_rng(41)
-FAMILIES = ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value")
+FAMILIES = ("fft", "einsum", "renorm", "masked_select", "segment_pool", "set_value", "graph message passing")
+FAMILIES += ("graph_reindex", "structural primitives")
 FAMILIES += ("unique_consecutive and viterbi_decode",)
 # (StartsTensorList's values replace set_value's starts before the rule runs: the op's kernel puts them there)
 _CASES = [c for family in FAMILIES for c in CASES[family] if not set(c.inputs) & set(registry.get(c.op).attr_tensors)]
@@ -224,3 +225,35 @@ def test_renorm_and_masked_select_refuse_what_would_be_another_op():
         v = paddle.static.data("v", [3, 4], "float32")
         with pytest.raises(Exception, match=r"axis=-3 is no axis of X \[3, 4\]"):
             main.global_block().append_op("renorm", {"X": [v.name]}, {"Out": [v.name + "_out"]}, {"axis": -3})
+
+
+def test_structural_primitives_refuse_where_paddles_infershape_and_lowering_disagree():
+    """A structural *_p op Paddle's InferShape would index out of bounds (a negative axis), that its lowering
+    cannot run (scatter_add_p off axis 0) or that the two size differently (reshape_p's -1, an empty reduce_sum_p
+    axis, a slice outside the dim) is refused in one line naming it, when built or when run."""
+    from pe_cli import fluid
+    from pe_cli.base.errors import PeError
+
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data("x", [3, 4], "float32")
+        block = main.global_block()
+        y = block.create_var(name="y", dtype="float32")
+        for op, attrs, match in [
+            ("transpose_p", {"axis": [1, 1]}, "not a permutation"),
+            ("reduce_sum_p", {"axis": [-1]}, "axis -1 is not a dim"),
+            ("reduce_sum_p", {"axis": []}, "axis is empty"),
+            ("reshape_p", {"shape": [-1, 4]}, r"shape \[-1, 4\]: pe takes sizes > 0"),
+            ("reshape_p", {"shape": [5, 2]}, r"X \[3, 4\] holds 12 elements, shape \[5, 2\] 10"),
+        ]:
+            with pytest.raises(PeError, match=match):
+                block.append_op(op, {"X": [x]}, {"Y": [y]}, attrs)
+        with pytest.raises(PeError, match="scatter_add_p takes axis 0 alone"):
+            block.append_op("scatter_add_p", {"X": [x], "Y": [x]}, {"Z": [y]}, {"axis": 1, "index": [0, 1, 2, 3]})
+    attrs = {"axis": [1], "starts": [1], "ends": [9], "strides": [1]}
+    with pytest.raises(
+        PeError, match=r"slice_select_p: axis 1 start 1, end 9, stride 1: pe takes 0 <= start <= end <= 4"
+    ):
+        registry.get("slice_select_p").kernel("cpu")({"X": np.zeros((3, 4))}, attrs)
+    with pytest.raises(PeError, match=r"gather_p: the index holds 7, outside \[0, 4\)"):
+        registry.get("gather_p").kernel("cpu")({"X": np.zeros((3, 4))}, {"axis": 1, "index": [0, 7]})

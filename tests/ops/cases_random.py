@@ -231,3 +231,13 @@ CASES.append(
         attrs={},
     )
 )
+
+CASES.append(  # Paddle 2.6's primitive uniform_random_p (its values bit for bit: tests/paddle/test_paddle_random.py)
+    OpCase(
+        "uniform_random_p",
+        {},
+        attrs={"shape": [100, 200], "dtype": "float32", "seed": 5, "min": -2.0, "max": 3.0},
+        outputs=("Out",),
+        check=_check_random(low=-2.0, high=3.0, mean=0.5, std=5 / 12**0.5),
+    )
+)

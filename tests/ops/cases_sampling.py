@@ -146,3 +146,15 @@ CASES = recorded_cases("sampling") + [
         name="dropout_nd_train",
     ),
 ]
+
+
+def _bernoulli_p(outs, inputs):
+    """bernoulli_p of p 0.3 over [100, 200]: 0 or 1, float64, a mean within 5 standard errors (0.016) of 0.3."""
+    y = outs["Y"]
+    assert y.shape == (100, 200) and y.dtype == np.float64 and set(np.unique(y)) <= {0.0, 1.0}
+    assert abs(y.mean() - 0.3) < 0.016
+
+
+CASES.append(  # Paddle 2.6's primitive bernoulli_p (its values after paddle.seed: tests/paddle/test_paddle_random.py)
+    OpCase("bernoulli_p", {}, attrs={"shape": [100, 200], "dtype": 6, "p": 0.3}, outputs=("Y",), check=_bernoulli_p)
+)

@@ -23,6 +23,8 @@ COVERED_ELSEWHERE = {
         "read and write the holders"
         for t in ("feed", "fetch")
     },
+    "read_file": "tests/kernels/test_structured_host_ops.py (a file's bytes, an empty file, a missing file and a "
+    "directory refused) and tests/paddle/test_vision_ops.py (paddle.vision.ops.read_file, Paddle 2.6.2's values)",
     "lr_schedule": "tests/layers/test_lr_schedules.py checks every schedule kind against its formula",
     "increment": "tests/layers/test_lr_schedules.py: the step counter advances once per run",
     "send": "tests/transpiler/test_pserver.py: trainers and servers under mpiexec equal one process",

@@ -42,6 +42,9 @@ def _recorded(case):
         "static_cast",
         "static_grid_sample",
         "static_vision_ops",
+        "static_graph_message_passing",
+        "static_graph_reindex",
+        "static_graph_sampling",
     ],
 )
 def test_programs_built_by_pe_give_paddles_outputs(case):

@@ -72,3 +72,47 @@ def test_static_script_under_pe_fluid_gives_paddles_losses(recorded, tmp_path):
 def test_a_negative_seed_is_refused_as_paddle_refuses_it():
     with pytest.raises(ValueError, match=r"^paddle.seed: seed -1 must be in \[0, 2\*\*64\)"):
         paddle.seed(-1)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_uniform_random_p_draws_paddles_values_bit_for_bit(dtype):
+    """Paddle 2.6's primitive uniform_random_p with a seed of its own, in a Paddle 2.x program: the values Paddle
+    2.6.2 gave through its prim2orig lowering (paddle.uniform; tests/data/paddle_oracle/ops26.json), bit for bit;
+    a program without min is refused in one line."""
+    from tests.ops.paddle26 import RECORDED, array
+
+    rec = RECORDED[f"uniform_random_p_{dtype}"]
+    paddle.enable_static()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        block = main.global_block()
+        out = block.create_var(name="out", dtype=dtype)
+        block.append_op("uniform_random_p", {}, {"Out": [out]}, dict(rec["attrs"]))
+        with pytest.raises(Exception, match="attribute min is required"):
+            attrs = {k: v for k, v in rec["attrs"].items() if k != "min"}
+            block.append_op("uniform_random_p", {}, {"Out": [block.create_var(name="o2")]}, attrs)
+    got = paddle.static.Executor(paddle.CPUPlace()).run(main, fetch_list=[out])[0]
+    want = array(rec["outputs"]["Out"][0])
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+# Paddle 2.6.2's bernoulli_p (shape [4, 6], p 0.3) after paddle.seed(5), run as its prim2orig lowering runs it
+# (paddle.bernoulli of paddle.full): the same draws in float32 and float64
+_BERNOULLI_P = [0] * 12 + [1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("dtype", [5, 6])
+def test_bernoulli_p_draws_paddles_values_after_paddle_seed(dtype):
+    """Paddle 2.6's primitive bernoulli_p in a Paddle 2.x program: bernoulli's draws from Paddle's engine over a
+    tensor filled with p, Paddle 2.6.2's values after paddle.seed(5) (recorded above)."""
+    paddle.enable_static()
+    paddle.seed(5)
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        block = main.global_block()
+        y = block.create_var(name="y", dtype="float32" if dtype == 5 else "float64")
+        block.append_op("bernoulli_p", {}, {"Y": [y]}, {"shape": [4, 6], "dtype": dtype, "p": 0.3})
+    got = paddle.static.Executor(paddle.CPUPlace()).run(main, fetch_list=[y])[0]
+    assert got.dtype == ("float32" if dtype == 5 else "float64") and got.shape == (4, 6)
+    assert got.astype(int).ravel().tolist() == _BERNOULLI_P

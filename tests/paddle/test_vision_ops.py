@@ -73,3 +73,19 @@ def test_multiclass_nms2_keeping_nothing_gives_paddle26s_shapes(paddle2):
     feed = {"b": boxes, "s": rng.random((2, 3, 6)).astype("float32")}
     got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[out, index], return_numpy=False)
     assert [np.array(t).shape for t in got] == [(0, 6), (0, 1)]
+
+
+def test_read_file_builds_the_op_and_gives_the_bytes_paddle_gives(tmp_path):
+    """paddle.vision.ops.read_file: the read_file op, Out [-1] uint8 when built; run, the file's bytes (Paddle
+    2.6.2 gave [97, 98, 99, 0, 255, 10] for these six bytes and an empty [0] for an empty file)."""
+    (tmp_path / "f.bin").write_bytes(b"abc\x00\xff\n")
+    (tmp_path / "empty").write_bytes(b"")
+    paddle.enable_static()  # (a Paddle 2.x program: an empty fetch is an empty array, not Fluid 1.8's None)
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        out = paddle.vision.ops.read_file(str(tmp_path / "f.bin"))
+        empty = paddle.vision.ops.read_file(str(tmp_path / "empty"))
+    assert [op.type for op in main.global_block().ops] == ["read_file", "read_file"]
+    assert tuple(out.shape) == (-1,) and out.dtype == paddle.uint8
+    got, nothing = paddle.static.Executor(paddle.CPUPlace()).run(main, fetch_list=[out, empty])
+    assert got.dtype == np.uint8 and got.tolist() == [97, 98, 99, 0, 255, 10] and nothing.shape == (0,)

@@ -186,6 +186,7 @@ for _out in (
 
 # the kernels by name (CUDA's host ops run them): the same meta rules and out-kernels
 uniform_random = adapter(rules.uniform_random_meta, uniform_random_out, "uniform_random")
+uniform_random_p = adapter(rules.uniform_random_meta, uniform_random_out, "uniform_random_p")
 gaussian_random = adapter(rules.shaped_meta, gaussian_random_out, "gaussian_random")
 truncated_gaussian_random = adapter(rules.shaped_meta, truncated_gaussian_random_out, "truncated_gaussian_random")
 randint = adapter(rules.shaped_meta, randint_out, "randint")

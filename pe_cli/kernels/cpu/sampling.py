@@ -35,6 +35,18 @@ def bernoulli_out(ins, outs, attrs, meta, ctx):
 bernoulli_out.variants = {"paddle": _bernoulli_paddle, "numpy": _bernoulli_numpy}
 
 
+def bernoulli_p_out(ins, outs, attrs, meta, ctx):
+    """bernoulli_p (Paddle 2.6's primitive, lowered to paddle.bernoulli of paddle.full(shape, p)): bernoulli's
+    draws over a tensor of the float32 p Paddle holds, into Y."""
+    shape, dtype = meta.outputs["Y"]
+    x = np.full(shape, np.float32(attrs["p"]), dtype)
+    drawn = {"Out": outs["Y"]}
+    bernoulli_out.variants[meta.variant]({"X": x}, drawn, attrs, meta, ctx)
+
+
+bernoulli_p_out.takes_context = True
+
+
 def exponential_out(ins, outs, attrs, meta, ctx):
     out = outs["Out"]
     np.copyto(out, _rng(ctx).exponential(1 / float(np.float32(attrs["lambda"])), out.shape), casting="unsafe")
@@ -175,6 +187,7 @@ for _out in (
 
 # the kernels by name (CUDA's host ops run them): the same meta rules and out-kernels
 bernoulli = adapter(rules.bernoulli_meta, bernoulli_out, "bernoulli")
+bernoulli_p = adapter(rules.bernoulli_p_meta, bernoulli_p_out, "bernoulli_p")
 exponential = adapter(rules.exponential_meta, exponential_out, "exponential")
 multinomial = adapter(rules.multinomial_meta, multinomial_out, "multinomial")
 rrelu = adapter(rules.rrelu_meta, rrelu_out, "rrelu")

@@ -113,12 +113,24 @@ def save_combine_out(ins, outs, attrs, meta, ctx):
     _write("save_combine", attrs["file_path"], data, attrs)
 
 
+def read_file_out(ins, outs, attrs, meta):
+    """read_file (paddle.vision.ops.read_file): the bytes of the file ``filename``, uint8 (a missing file or a
+    directory a one-line error: Paddle's kernel fails on them with PreconditionNotMetError / MemoryError)."""
+    try:
+        data = read_regular_file(attrs["filename"], "file", f"read_file: {attrs['filename']}")
+    except OSError as e:
+        raise PeError(f"read_file: cannot read {attrs['filename']!r}: {e.strerror or e}") from None
+    outs["Out"] = np.frombuffer(data, np.uint8).copy()
+
+
 load_out.takes_context = load_combine_out.takes_context = True  # (the LoDs read, the count of outputs)
 save_out.takes_context = save_combine_out.takes_context = True  # (the LoDs written)
 load_out.launches = load_combine_out.launches = save_out.launches = save_combine_out.launches = None
+read_file_out.launches = None
 
 # the kernels by name CUDA's kernels are given (kernels/cuda/tensor_file.py's HOST_OPS): the adapters
 load = adapter(rules.load_meta, load_out, "load")
 load_combine = adapter(rules.load_combine_meta, load_combine_out, "load_combine")
 save = adapter(rules.save_meta, save_out, "save")
 save_combine = adapter(rules.save_combine_meta, save_combine_out, "save_combine")
+read_file = adapter(rules.read_file_meta, read_file_out, "read_file")

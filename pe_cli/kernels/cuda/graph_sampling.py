@@ -2,4 +2,4 @@
 
 from ._host import host_ops
 
-HOST_OPS = host_ops("weighted_sample_neighbors")
+HOST_OPS = host_ops("weighted_sample_neighbors", "graph_sample_neighbors", "graph_khop_sampler")

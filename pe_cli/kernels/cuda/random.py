@@ -12,7 +12,13 @@ from ..common import crop_offsets
 
 HOST_OPS = {
     **host_ops(
-        "uniform_random", "gaussian_random", "truncated_gaussian_random", "seed", "randperm", wrap=out_to_device
+        "uniform_random",
+        "uniform_random_p",
+        "gaussian_random",
+        "truncated_gaussian_random",
+        "seed",
+        "randperm",
+        wrap=out_to_device,
     ),
     **host_ops("uniform_random_batch_size_like", "gaussian_random_batch_size_like", "randint", "poisson", "dirichlet"),
 }

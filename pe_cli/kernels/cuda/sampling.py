@@ -5,6 +5,7 @@ from ._host import host_ops
 
 HOST_OPS = host_ops(
     "bernoulli",
+    "bernoulli_p",
     "exponential",
     "multinomial",
     "rrelu",

@@ -3,4 +3,4 @@ between host and device."""
 
 from ._host import host_ops
 
-HOST_OPS = host_ops("load", "load_combine", "save", "save_combine")
+HOST_OPS = host_ops("load", "load_combine", "save", "save_combine", "read_file")

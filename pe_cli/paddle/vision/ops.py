@@ -3,8 +3,8 @@ that name (the rois of each image a LoD sequence); ``yolo_box`` over the yolo_bo
 ``DeformConv2D`` over deformable_conv (with a mask) and deformable_conv_v1 (without), a bias added along
 the channels, as Paddle 2.6's static branch builds them; ``prior_box``, ``box_coder``, ``roi_pool`` /
 ``RoIPool``, ``roi_align`` / ``RoIAlign`` (``aligned``: the roi shifted by half a cell) and ``yolo_loss`` over the
-ops of those names (Fluid 1.8's layers, Paddle 2.6's argument order and checks). pe lacks psroi_pool's RoisNum, nms,
-matrix_nms, generate_proposals, read_file and decode_jpeg here."""
+ops of those names (Fluid 1.8's layers, Paddle 2.6's argument order and checks); ``read_file`` over the read_file op.
+pe lacks psroi_pool's RoisNum, nms, matrix_nms, generate_proposals and decode_jpeg here."""
 
 from ...base.errors import PeError
 from ...layers import detection_box as _box, detection_roi as _roi, detection_yolo as _yolo
@@ -27,6 +27,7 @@ __all__ = [
     "roi_align",
     "RoIAlign",
     "yolo_loss",
+    "read_file",
 ]
 
 
@@ -275,3 +276,11 @@ def yolo_loss(
         name,
         scale_x_y,
     )
+
+
+def read_file(filename, name=None):
+    """The bytes of the file ``filename`` as a 1-D uint8 tensor, read when the program runs (the read_file op)."""
+    helper = LayerHelper("read_file", name=name)
+    out = helper.create_variable_for_type_inference("uint8")
+    helper.append_op("read_file", {}, {"Out": [out]}, {"filename": filename})
+    return out
