@@ -229,6 +229,7 @@ def pool3d_meta(attrs, ins, facts):
     """pool3d: X [N, C, D, H, W] (NDHWC transposed before) -> Out of one position per window and dim; its
     one variant, "boxes", with the windows (``Meta.args``: the windows, max?)."""
     shape = tuple(ins["X"].shape)
+    _averages_floats("pool3d", attrs, ins["X"].dtype)
     wins = windows(shape, attrs, facts.paddle2)
     outputs = {"Out": (shape[:2] + tuple(len(starts) for starts, _, _ in wins), ins["X"].dtype)}
     return Meta(outputs, "boxes", args=(wins, attrs["pooling_type"] == "max"), fresh=True)
@@ -237,6 +238,7 @@ def pool3d_meta(attrs, ins, facts):
 def pool3d_grad_meta(attrs, ins, facts):
     """pool3d_grad: (X, Out, Out@GRAD) -> X@GRAD of X's shape and dtype, over pool3d's windows."""
     shape = tuple(ins["X"].shape)
+    _averages_floats("pool3d_grad", attrs, ins["X"].dtype)
     wins = windows(shape, attrs, facts.paddle2)
     return Meta({"X@GRAD": (shape, ins["X"].dtype)}, "boxes", args=(wins, attrs["pooling_type"] == "max"), fresh=True)
 

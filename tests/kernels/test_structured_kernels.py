@@ -1333,6 +1333,19 @@ def test_pool2d_of_an_empty_batch_of_numpys_dtypes_is_empty(dtype):
                 registry.get(op).kernel("cpu")(ins, dict(attrs))
 
 
+def test_an_average_pool3d_of_ints_is_refused_as_pool2d_s():
+    """pool3d and pool3d_grad of int X averaged: refused in one line as pool2d's (Paddle 2.6 has no integer pool
+    kernel), where pe truncated each mean; a max pool of ints is exact and computed."""
+    x = np.arange(2 * 2 * 4 * 4 * 4, dtype=np.int32).reshape(2, 2, 4, 4, 4)
+    attrs = dict(registry.get("pool3d").default_attrs(), pooling_type="max", ksize=[3, 3, 3], strides=[1, 1, 1])
+    out = registry.get("pool3d").kernel("cpu")({"X": x}, dict(attrs))["Out"]
+    assert out.dtype == np.int32 and out[0, 0, 0, 0, 0] == x[0, 0, :3, :3, :3].max()
+    attrs["pooling_type"] = "avg"
+    for op, ins in (("pool3d", {"X": x}), ("pool3d_grad", {"X": x, "Out": out, "Out@GRAD": out})):
+        with pytest.raises(PeError, match=f"{op}: average pooling of int32 X: Paddle 2.6 has no integer pool"):
+            registry.get(op).kernel("cpu")(ins, dict(attrs))
+
+
 def test_a_step_keeps_the_metas_of_a_few_signatures():
     """Shapes that change every batch (sequence lengths) do not pile up Metas in a step: at most KEPT."""
     from pe_cli.kernels.structured import KEPT
