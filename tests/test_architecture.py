@@ -100,6 +100,9 @@ LAZY = {
     "pe_cli.cli.reference": ("pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe"),
     "pe_cli.cli.errors": ("pe_cli.config",),
     "pe_cli.cli.options": ("pe_cli.run.thread_count",),
+    # the packages' public names: each loads its module on first use (pe summary loads no trainer, no pass)
+    "pe_cli.run": ("pe_cli.run.build", "pe_cli.run.loop", "pe_cli.run.smoke", "pe_cli.run.trainer"),
+    "pe_cli.compiler": ("pe_cli.compiler.compiled_program", "pe_cli.compiler.graphviz", "pe_cli.compiler.ssa_graph"),
 }
 
 MAX_FILE_LINES = 400

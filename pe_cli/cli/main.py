@@ -117,20 +117,22 @@ def train(config, overrides, out, resume, max_steps, dataset, quiet, print_confi
     """
     if needs_guard():  # each rank runs under a guard: distributed/rank_guard.py
         sys.exit(guard("pe_cli", sys.argv[1:]))
-    from ..run.launch import run_ranks, train_argv, under_mpi
     from ..config import load_config
-    from ..run.trainer import resolved_config_text, resumed_config
-    from ..run.trainer import train as run_train
 
     check_threads(threads)
     if dataset is not None:
         overrides = tuple(overrides) + (dataset_override(dataset),)
-    if nprocs and nprocs > 1 and not under_mpi():
-        sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
+    if nprocs and nprocs > 1:
+        from ..run.launch import run_ranks, train_argv, under_mpi
+
+        if not under_mpi():
+            sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)
     if check_nan_inf:
         overrides = tuple(overrides) + ("check_nan_inf=true",)
-    cfg = load_config(config, overrides)
+    cfg = load_config(config, overrides)  # (the trainer loads after: a config error exits before)
+    from ..run.trainer import resolved_config_text, resumed_config, train as run_train
+
     if print_config:
         if resume not in (None, "last") and not os.path.exists(resume):
             _fail(

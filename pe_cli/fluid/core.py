@@ -226,7 +226,7 @@ def get_op_attrs_default_value(op_type):
     """{attribute: default value} of the op type (str or bytes) in the registry; {} for a type it
     does not know, as Fluid's."""
     op_type = op_type.decode() if isinstance(op_type, bytes) else op_type
-    if op_type not in registry.all_op_types():
+    if not registry.registered(op_type):
         return {}
     return registry.get(op_type).default_attrs()
 

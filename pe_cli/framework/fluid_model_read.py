@@ -344,11 +344,10 @@ def _op_versions(desc, where):
     The map of Paddle lists every op type it has versions of; those the program does not hold are not
     read."""
     versions = {pair.op_name: pair.op_version.version for pair in desc.op_version_map.pair}
-    known = set(registry.all_op_types()) if versions else ()
     for i, b in enumerate(desc.blocks):
         for n, op in enumerate(b.ops if versions else ()):
             have = versions.get(op.type, 0)
-            if op.type in known and have > registry.op_version(op.type):
+            if have > registry.op_version(op.type) and registry.registered(op.type):
                 raise PeError(
                     f"{where}: block {i} op {n} ({op.type}): the program's op_version_map gives {op.type} "
                     f"version {have}, newer than the version pe implements ({registry.op_version(op.type)}, "
@@ -384,7 +383,7 @@ def read_program_desc(program, desc, where, loaded=True):
             if loaded and op.type in ("feed", "fetch"):
                 continue
             at = f"{where}: block {i} op {n} ({op.type})"
-            if op.type not in registry.all_op_types():
+            if not registry.registered(op.type):
                 raise UnknownOpError(f"{at}: pe has no op '{op.type}', so it cannot run this model")
             attrs, notes = _op_attrs(op, program, at, i, loaded)
             if any(EMPTY in v.arguments for v in list(op.inputs) + list(op.outputs)) and not block.has_var(EMPTY):

@@ -173,7 +173,7 @@ def _op_desc(desc, op_type, inputs, outputs, attrs, op, where, paddle2=False):
     pe's op holds them all) and Fluid's common ones; in a program that follows Paddle 2.x (``paddle2``),
     under Paddle 2.6.2's names and types (paddle26_kinds.py), which Paddle 2.6.2 reads."""
     desc.type = op_type
-    opdef = registry.get(op_type) if op_type in registry.all_op_types() else None
+    opdef = registry.get(op_type) if registry.registered(op_type) else None
     lacks = (NOT_IN_PADDLE26 if paddle2 else NOT_IN_FLUID18).get(op_type, ())  # (pe's slots: written when used)
     declared = {slot.name: [] for slot in (opdef.inputs if opdef is not None else ()) if slot.name not in lacks}
     given = {slot: names for slot, names in inputs.items() if names or slot not in lacks}

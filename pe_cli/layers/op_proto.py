@@ -83,7 +83,7 @@ class OpProtoHolder:
     def get_op_proto(self, type):
         proto = self.op_proto_map.get(type)
         if proto is None:
-            if type not in registry.all_op_types():
+            if not registry.registered(type):
                 raise ValueError(f'Operator "{type}" has not been registered.')
             proto = self.op_proto_map[type] = OpProto(registry.get(type))
         return proto

@@ -5,10 +5,23 @@ resume), evaluate checkpoints, draw programs, smoke-test configs. ``pe`` calls t
     from pe_cli.config import load_config
     from pe_cli.run import train
     result = train(load_config("configs/mnist_lenet.yaml"), max_steps=100)
+
+The names below but ``evaluate`` load their module on first use: ``pe summary`` needs build.py, not
+the trainer (``evaluate`` is also the name of its module, which would shadow a lazy name once imported).
 """
 
-from .build import build_model, build_programs, load_data, make_optimizer  # noqa: F401
 from .evaluate import evaluate  # noqa: F401
-from .loop import TrainResult  # noqa: F401
-from .smoke import run_smoke  # noqa: F401
-from .trainer import train  # noqa: F401
+
+
+def __getattr__(name):
+    if name == "build_model" or name == "build_programs" or name == "load_data" or name == "make_optimizer":
+        from . import build as module
+    elif name == "TrainResult":
+        from . import loop as module
+    elif name == "run_smoke":
+        from . import smoke as module
+    elif name == "train":
+        from . import trainer as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(module, name)
