@@ -156,5 +156,7 @@ def _bernoulli_p(outs, inputs):
 
 
 CASES.append(  # Paddle 2.6's primitive bernoulli_p (its values after paddle.seed: tests/paddle/test_paddle_random.py)
-    OpCase("bernoulli_p", {}, attrs={"shape": [100, 200], "dtype": 6, "p": 0.3}, outputs=("Y",), check=_bernoulli_p)
+    OpCase(
+        "bernoulli_p", {}, attrs={"shape": [100, 200], "dtype": "float64", "p": 0.3}, outputs=("Y",), check=_bernoulli_p
+    )
 )
