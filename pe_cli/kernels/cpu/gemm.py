@@ -208,6 +208,13 @@ def _product(ins, outs, attrs, meta):
     product_into(s.path, a, b, out if out.shape == s.mn else out.reshape(s.mn), s.trans_a, s.trans_b, s.rows)
 
 
+def numpy_calls_gemm(m, n, gram):
+    """Whether numpy's matmul of an [m, k] by [k, n] product (k > 1, C-contiguous operands) calls its BLAS's
+    GEMM, whose bits a launch of that GEMM gives: not for a row or a column (m or n 1: numpy calls GEMV or its
+    dot, other sums), nor for one array by its own transpose (``gram``: numpy calls SYRK)."""
+    return m > 1 and n > 1 and not gram
+
+
 def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_rows=None, epilogue=None):
     """The launches of product_into(a viewed as a_shape, b as b_shape) into c on the GEMM or outer
     path, or None; ``epilogue``: (bias name or None, act, gate name or None), its bias, act and gate."""
@@ -234,7 +241,7 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
     if m * n * k >= threads.SPLIT_GEMM_MACS:
         mode, parts, fn = blocked_gemm(m, n, k, dtype, weight_rows)
     if fn is None:  # numpy's product: one call of numpy's BLAS on one thread (threads.for_gemm)
-        if cblas.source() != cblas.NUMPY:
+        if cblas.source() != cblas.NUMPY or not numpy_calls_gemm(m, n, a == b and trans_a != trans_b):
             return None
         mode, parts, fn = ROWS, 1, cblas.gemm(dtype)
     ta = cblas.TRANS if trans_a else cblas.NO_TRANS
