@@ -18,6 +18,13 @@ def _count(value):
     return n
 
 
+def _runs(value):
+    n = int(value)
+    if n < 0:
+        raise ValueError
+    return n
+
+
 def _seconds(value):
     seconds = float(value)
     if not 0 < seconds < math.inf:
@@ -61,6 +68,10 @@ KNOBS = {
     "PE_CUDA_SYNC": (_SWITCH, "1 (on) or 0"),
     "PE_CUDA_GRAPHS": (_SWITCH, "1 (on) or 0"),
     "PE_PLANNED_STEP": (_SWITCH, "1 (on) or 0"),
+    "PE_SEGMENT_COMPILE_AFTER": (
+        _runs,
+        "the runs of a planned segment's launches one by one before it is compiled: a whole number, 0 or more",
+    ),
     "PE_COMPILE_HELPER": (_SWITCH, "0 (off) or 1"),
     "PE_ONEDNN": (_SWITCH, "0 (off) or 1"),
     "PE_MALLOC_TUNE": (_SWITCH, "0 (off) or 1"),

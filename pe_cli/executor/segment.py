@@ -37,6 +37,15 @@ _compiled = {}  # source hash -> the segment's numba dispatcher
 _compile_seconds = [0.0]  # summed over the segments compiled (or loaded) in this process
 
 
+COMPILE_AFTER = 50  # runs of a segment's launches one by one before it is compiled (PE_SEGMENT_COMPILE_AFTER)
+
+
+def compile_after():
+    """``PE_SEGMENT_COMPILE_AFTER`` (base/knobs.py checks it), else COMPILE_AFTER."""
+    value = os.environ.get("PE_SEGMENT_COMPILE_AFTER", "")
+    return int(value) if value.strip().isdigit() else COMPILE_AFTER
+
+
 def compile_seconds():
     """Seconds this process spent compiling or loading segments (benchmarks report it)."""
     return _compile_seconds[0]
@@ -70,7 +79,7 @@ class Segment:
         self._external = [plan.external[i] for i, _ in launches]
         self.owner = [i for i, _ in launches]  # the step of each launch (for a checked launch's failure)
         self.updates = tuple(dict.fromkeys(n for _, launch in launches for n in launch.updates))
-        self.ext, self.fixed, self.fn = [], [], None
+        self.ext, self.fixed, self.fn, self.calls, self.runs, self._hash = [], [], None, [], 0, None
         self.source, self.modules = self._generate(plan, [launch for _, launch in launches])
 
     def _generate(self, plan, launches):
@@ -83,11 +92,14 @@ class Segment:
                 key = (name, view.shape)
                 if key not in fixed:
                     fixed[key] = (f"b{len(fixed)}", view)
+                spec.append((_FIXED, view))
                 return fixed[key][0]
             if name not in ext:
                 ext[name] = f"x{len(ext)}"
             if shape is None or tuple(shape) == plan.table[name][0]:
+                spec.append((_EXTERNAL, list(ext).index(name), None))
                 return ext[name]
+            spec.append((_EXTERNAL, list(ext).index(name), tuple(int(d) for d in shape)))
             # the view's shape passed in, not written: one source serves every batch size
             key = ("@shape", tuple(int(d) for d in shape))
             fixed.setdefault(key, (f"b{len(fixed)}", key[1]))
@@ -100,17 +112,23 @@ class Segment:
             return _literal(value)
 
         for k, launch in enumerate(launches):
-            args, external = [], self._external[k]
+            args, external, specs = [], self._external[k], []
             for arg in launch.args:
+                spec = []
                 if arg[0] == "var":
                     args.append(var(arg[1], arg[2], external))
                 elif arg[0] == "first":
                     args.append(f"np.{arg[2].name}({var(arg[1], (1,), external)}[0])")
+                    spec.append((_FIRST, spec.pop(), arg[2].type))
                 elif arg[0] == "array":
                     fixed.setdefault(("@array", id(arg[1])), (f"b{len(fixed)}", arg[1]))
                     args.append(fixed[("@array", id(arg[1]))][0])
+                    spec.append((_FIXED, arg[1]))
                 else:
                     args.append(const(arg[1]))
+                    spec.append((_FIXED, _constant(arg[1])))
+                specs += spec
+            self.calls.append((launch.fn, specs, launch.checked))
             fn = launch.fn
             loops.setdefault((fn.py_func.__module__, _loop_name(fn)), f"f{len(loops)}")
             call = f"{loops[(fn.py_func.__module__, _loop_name(fn))]}({', '.join(args)})"
@@ -124,15 +142,21 @@ class Segment:
         body += lines or ["    pass"]
         return "\n".join([*head, *body, "    return -1", ""]), sorted({module for module, _ in loops})
 
+    def _key(self):
+        """The hash the segment's source is kept under (with its loops' files' sizes and times, numba's and numpy's versions)."""
+        if self._hash is None:
+            stamp = [self.source, np.__version__, _numba_version()]
+            for module in self.modules:
+                path = sys.modules[module].__file__
+                info = os.stat(path)
+                stamp.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
+            self._hash = hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:24]
+        return self._hash
+
     def compile(self):
         """The segment's function, compiled once per source in this process (numba's cache beside
         its file keeps the machine code for the next process)."""
-        stamp = [self.source, np.__version__, _numba_version()]
-        for module in self.modules:
-            path = sys.modules[module].__file__
-            info = os.stat(path)
-            stamp.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
-        key = hashlib.sha256("\n".join(stamp).encode()).hexdigest()[:24]
+        key = self._key()
         self.fn = _compiled.get(key)
         if self.fn is None:
             self.fn = _compiled[key] = _load(key, self.source)
@@ -153,17 +177,46 @@ class Segment:
             if value.strides != strides and not value.flags.c_contiguous:  # (strides: no flags object made)
                 raise Stale(name)
             args.append(value)
-        if self.fn is None:
+        self.runs += 1
+        if self.fn is None and (self.runs > compile_after() or self._key() in _compiled):
             start = time.perf_counter()
             self.compile()
-            result = self.fn(*args, *self.fixed)
             _compile_seconds[0] += time.perf_counter() - start
-        else:
-            result = self.fn(*args, *self.fixed)
+        result = self._interpret(args) if self.fn is None else self.fn(*args, *self.fixed)
         if result >= 0:  # a launch found bad values: its op, run op by op, says what
             step = self.steps[self.indices.index(self.owner[result])]
             run_step(step, values)
             raise PeError(f"{step.op.describe()}: its loop refused its values (planned step)")
+
+    def _interpret(self, args):
+        """The launches called one by one from Python, each loop with the arguments the compiled segment
+        passes it (the same loops: the same bits); the index of a checked launch that refused, or -1."""
+        for k, (fn, specs, checked) in enumerate(self.calls):
+            result = fn(*[_argument(spec, args) for spec in specs])
+            if checked and result >= 0:
+                return k
+        return -1
+
+
+_EXTERNAL, _FIXED, _FIRST = 0, 1, 2  # a launch argument: a value read from outside, one the plan holds, a scalar of one
+
+
+def _argument(spec, args):
+    if spec[0] == _FIXED:
+        return spec[1]
+    if spec[0] == _FIRST:
+        return spec[2](_argument(spec[1], args).reshape(-1)[0])
+    value = args[spec[1]]
+    return value if spec[2] is None else value.reshape(spec[2])
+
+
+def _constant(value):
+    """A launch's number as the compiled segment passes it (its literal's type: _literal)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    return value  # (a float, a numpy float scalar of its dtype, a C function)
 
 
 def _c_strides(shape, dtype):

@@ -34,8 +34,8 @@ from .sub_block import runs_block
 
 
 def enabled():
-    """``PE_PLANNED_STEP=1``: CPU steps run planned (off by default while few ops have launches)."""
-    return os.environ.get("PE_PLANNED_STEP", "0") == "1"
+    """CPU steps run planned, unless ``PE_PLANNED_STEP=0`` (op by op: the same bits, for a comparison)."""
+    return os.environ.get("PE_PLANNED_STEP", "1") != "0"
 
 
 def _out_kernel(step):

@@ -39,6 +39,7 @@ def _env(cache, state):
         "XDG_STATE_HOME": str(state),
         "NUMBA_CACHE_DIR": "",  # (pe's own folder, not one a test process chose)
         "PE_PLANNED_STEP": "1",
+        "PE_SEGMENT_COMPILE_AFTER": "0",  # (the segments compiled, and cached, from their first run)
         "PE_DEVICE_THREADS": "1",
         "PE_BLAS": "numpy",  # (no choice measured: a second measurement could pick another library)
         "PYTHONDONTWRITEBYTECODE": "1",

@@ -70,7 +70,10 @@ def test_every_node_heavy_gives_the_bits_of_one_thread(reduce, every_node_heavy,
             np.testing.assert_array_equal(got[name], value)
 
 
-def test_calibration_marks_the_long_nodes():
+def test_calibration_marks_the_long_nodes(monkeypatch):
+    monkeypatch.setenv(
+        "PE_PLANNED_STEP", "0"
+    )  # (the op-by-op schedule's calibration: planned, its third run is a plan)
     data = [batch("lenet", n=8, seed=0)]
     _, _, (schedule,) = train(
         "AllReduce", data, devices=2, model="lenet", iterations=parallel_scheduler.CALIBRATION_RUNS + 1

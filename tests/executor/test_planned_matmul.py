@@ -7,7 +7,7 @@ import numpy as np
 
 from pe_cli import fluid
 from pe_cli.paddle.tensor_products import matmul as matmul_v2
-from tests.executor.test_planned_step import planned_runs, small_run
+from tests.executor.test_planned_step import compiled_segments, planned_runs, small_run  # noqa: F401 (a fixture)
 
 
 def _products(x):

@@ -6,7 +6,7 @@ of op by op."""
 import pytest
 
 from pe_cli import fluid
-from tests.executor.test_planned_step import planned_runs, small_run
+from tests.executor.test_planned_step import compiled_segments, planned_runs, small_run  # noqa: F401 (a fixture)
 
 
 def _run(monkeypatch, planned, bias_after, tensor):

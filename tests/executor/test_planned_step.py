@@ -15,6 +15,13 @@ from pe_cli.ops import registry
 STEPS = 5
 
 
+@pytest.fixture(autouse=True)
+def compiled_segments(monkeypatch):
+    """The segments compiled from their first run (PE_SEGMENT_COMPILE_AFTER=0): what these tests check; a
+    segment's first runs call its launches one by one (test_interpreted_segments_give_the_compiled_bits)."""
+    monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "0")
+
+
 def build(model, extra_op=False, optimizer="momentum"):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
@@ -112,6 +119,43 @@ def test_planned_equals_op_by_op(monkeypatch, model, devices):
         ops = sum(1 for node in run.sched.nodes if node.is_op)
     assert run.planned_ops == ops  # every op launched
     assert not planned_runs(unplanned[2], devices)
+
+
+def _segments(run, devices):
+    entries = run.entries if devices == 1 else [seg for phase in run.segments for seg in phase]
+    return [e for e in entries if e is not None and type(e) is not int]
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+@pytest.mark.parametrize("model", ["mlp", "lenet"])
+def test_interpreted_segments_give_the_compiled_bits(monkeypatch, model, devices):
+    """A segment's launches called one by one from Python (its first PE_SEGMENT_COMPILE_AFTER runs) give the
+    bits of the segment compiled, and of op by op."""
+    from pe_cli.executor import segment
+
+    monkeypatch.setattr(segment, "_compiled", {})  # (none compiled in this process: else it is taken at once)
+    monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "1000")
+    interpreted = train(monkeypatch, model, True, devices, (16,) * STEPS)
+    (run,) = planned_runs(interpreted[2], devices)
+    assert all(s.fn is None and s.runs == STEPS - 2 for s in _segments(run, devices))
+    monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "0")
+    compiled = train(monkeypatch, model, True, devices, (16,) * STEPS)
+    (run,) = planned_runs(compiled[2], devices)
+    assert all(s.fn is not None for s in _segments(run, devices))
+    assert_same(interpreted, compiled)
+    assert_same(interpreted, train(monkeypatch, model, False, devices, (16,) * STEPS))
+
+
+def test_a_segment_is_compiled_after_its_runs_one_by_one(monkeypatch):
+    """PE_SEGMENT_COMPILE_AFTER=2: a segment's first two runs call its launches one by one, the third compiles it."""
+    from pe_cli.executor import segment
+
+    monkeypatch.setattr(segment, "_compiled", {})
+    monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "2")
+    for steps, compiled in ((4, False), (5, True)):  # (2 steps op by op, then the planned runs)
+        (run,) = planned_runs(train(monkeypatch, "tiny", True, 1, (8,) * steps)[2], 1)
+        assert [(s.fn is not None, s.runs) for s in _segments(run, 1)] == [(compiled, steps - 2)]
+        monkeypatch.setattr(segment, "_compiled", {})
 
 
 def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):
