@@ -128,6 +128,7 @@ class DevicePlan:
             and not any(op.inputs.get(s) for s in opdef.attr_tensors)  # (attributes given as tensors: read each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
             and not step.needs_lod
+            and not step.context.blocked  # (the onednn_blocked_layout pass's kernels: kernels/cpu/blocked.py)
             and not opdef.needs_rng
             and not runs_block(op)
             and not nan_check.ENABLED
