@@ -13,6 +13,11 @@ from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.base.places import CPUPlace, CUDAPlace
 from pe_cli.base.selected_rows import SelectedRows
 
+try:  # numpy 2
+    from numpy.lib.array_utils import byte_bounds
+except ImportError:  # numpy 1
+    byte_bounds = np.byte_bounds
+
 
 @dataclass
 class OpCase:
@@ -142,18 +147,40 @@ def place_for(device):
 def run_forward(case, device="cpu", return_numpy=True):
     """The case's outputs: fetched arrays (a row-sparse output densified), or with
     ``return_numpy=False`` what the executor holds (LoDTensor, SelectedRows)."""
-    out_slots = case.outputs or tuple(case.ref(case.inputs, _attrs_with_defaults(case)).keys())
-    program, names, _, _ = build_program(case, out_slots, with_loss=False)
+    program, feed, fetch_list = case_program(case)
     exe = Executor(place_for(device))
-    out_vars = [v for s in out_slots for v in _out_vars(case, s)]
-    fetched = exe.run(
-        program,
-        feed=_feeds(case, names),
-        fetch_list=[f"out_{v}" for v in out_vars],
-        scope=Scope(),
-        return_numpy=return_numpy,
-    )
-    return dict(zip(out_vars, fetched))
+    fetched = exe.run(program, feed=feed(), fetch_list=fetch_list, scope=Scope(), return_numpy=return_numpy)
+    return {name[len("out_") :]: value for name, value in zip(fetch_list, fetched)}
+
+
+def case_program(case, grads=False):
+    """(program, feed, fetch list) of the case: its op, fetching its outputs; with ``grads``, the loss's
+    program (build_program) fetching the gradients of ``case.grad`` too. ``feed()`` makes the feed
+    anew (its arrays copies of the case's: a run that writes one in place leaves the next its inputs)."""
+    out_slots = case.outputs or tuple(case.ref(case.inputs, _attrs_with_defaults(case)).keys())
+    program, names, _, weights = build_program(case, out_slots, with_loss=grads)
+    fetch_list = [f"out_{v}" for s in out_slots for v in _out_vars(case, s)]
+    if grads:
+        fetch_list += [f"{n}@GRAD" for slot in case.grad for n in names[slot]]
+
+    def feed():
+        return {name: _copied(value) for name, value in {**_feeds(case, names), **weights}.items()}
+
+    return program, feed, fetch_list
+
+
+def _copied(value):
+    """A copy of a fed value, an array laid out as the original (its strides: a column of a matrix stays one)."""
+    if isinstance(value, LoDTensor):
+        return LoDTensor(np.array(value, copy=True), value.lod())
+    if isinstance(value, SelectedRows):
+        return value.with_arrays(*(np.array(a, copy=True) for a in value.numpy()))
+    if not isinstance(value, np.ndarray):
+        return value
+    low, high = byte_bounds(value)
+    copy = np.ndarray(value.shape, value.dtype, np.empty(high - low, np.uint8), value.ctypes.data - low, value.strides)
+    copy[...] = value
+    return copy
 
 
 def _check_selected_rows(case, slot, got, want, rtol, atol):
