@@ -1,7 +1,9 @@
 """A command imports what its config uses, not every part of the engine: ``pe summary`` and ``pe graph``
-of a config, and ``pe --help``, import no numba (its import alone costs ~0.25 s of CPU per process); a
-command on a model file of fully connected layers imports their layer module, not the convolutions, the
-recurrent layers or detection (pe_cli/layers/layer_index.py)."""
+of a config, and ``pe --help``, import no numba (its import alone costs ~0.25 s of CPU per process), and
+the first two no executor; a command on a model file of fully connected layers imports their layer
+module, not the convolutions, the recurrent layers or detection (pe_cli/layers/layer_index.py), nor the
+op families of fused ops its program does not have (the fusion passes read their names from
+pe_cli/ops/fusion_patterns.py)."""
 
 import os
 import subprocess
@@ -20,7 +22,7 @@ _LOADED = (
     "runpy.run_module('pe_cli', run_name='__main__', alter_sys=True)\n"
 )
 
-# layer modules a model file of fc layers needs none of
+# layer modules and op families a model file of fc layers needs none of
 _NOT_FC = (
     "pe_cli.layers.convolution",
     "pe_cli.layers.pooling",
@@ -32,6 +34,10 @@ _NOT_FC = (
     "pe_cli.layers.detection_box",
     "pe_cli.layers.detection_nms",
     "pe_cli.layers.sequence",
+    "pe_cli.ops.attention",
+    "pe_cli.ops.fused",
+    "pe_cli.ops.normalization",
+    "pe_cli.ops.sequence_fused",
 )
 
 
@@ -75,6 +81,19 @@ def test_a_command_that_runs_no_kernel_imports_no_numba(args, tmp_path):
     modules = _imported(args, tmp_path)
     assert "pe_cli.run" in modules or args == ["--help"]
     assert "numba" not in modules
+
+
+@pytest.mark.parametrize(
+    "args", [["summary", "LENET"], ["graph", "LENET", "-o", "graph.dot"]], ids=["summary", "graph"]
+)
+def test_a_command_that_runs_no_program_loads_no_executor(args, tmp_path):
+    modules = _loaded(
+        [os.path.join(REPO, "configs", "mnist_lenet.yaml") if a == "LENET" else a for a in args], tmp_path
+    )
+    assert "pe_cli.layers.convolution" in modules and "pe_cli.run.build" in modules
+    assert [
+        m for m in ("pe_cli.executor.executor", "pe_cli.executor.parallel", "pe_cli.run.evaluation") if m in modules
+    ] == []
 
 
 MLP = os.path.join(REPO, "configs", "mnist_mlp.yaml")
