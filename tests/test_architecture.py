@@ -71,7 +71,7 @@ LAZY = {
         "pe_cli.run.launch",
         "pe_cli.run.trainer",
         "pe_cli.ops.registry",
-        "pe_cli.run.evaluate",
+        "pe_cli.run.evaluation",
         "pe_cli.run.graphcmd",
         "pe_cli.run.smoke",
         "pe_cli.run.output_paths",
@@ -101,8 +101,15 @@ LAZY = {
     "pe_cli.cli.errors": ("pe_cli.config",),
     "pe_cli.cli.options": ("pe_cli.run.thread_count",),
     # the packages' public names: each loads its module on first use (pe summary loads no trainer, no pass)
-    "pe_cli.run": ("pe_cli.run.build", "pe_cli.run.loop", "pe_cli.run.smoke", "pe_cli.run.trainer"),
+    "pe_cli.run": (
+        "pe_cli.run.build",
+        "pe_cli.run.evaluation",
+        "pe_cli.run.loop",
+        "pe_cli.run.smoke",
+        "pe_cli.run.trainer",
+    ),
     "pe_cli.compiler": ("pe_cli.compiler.compiled_program", "pe_cli.compiler.graphviz", "pe_cli.compiler.ssa_graph"),
+    "pe_cli.executor": ("pe_cli.executor.executor", "pe_cli.executor.parallel"),
 }
 
 MAX_FILE_LINES = 400

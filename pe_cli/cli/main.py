@@ -254,7 +254,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches, part, threads):
     Builds the test program (clone(for_test=True): dropout and batch_norm in inference mode), loads
     the checkpoint's parameters and reports each of eval.fetches averaged over those rows."""
     from ..config import load_config
-    from ..run.evaluate import evaluate
+    from ..run.evaluation import evaluate
     from ..run.output_paths import check_output
 
     check_output(out, "pe eval --out", "eval-result.json", inputs=[(config, "the config")])

@@ -6,6 +6,7 @@ that type. Used for layers, optimizers, schedules, initializers, regularizers an
 """
 
 import inspect
+from collections.abc import Mapping
 
 from .errors import suggest
 from .schema import describe
@@ -26,15 +27,15 @@ def normalize(name, strip=()):
 
 
 class Namespace:
-    """Callables users may name, found by exact name, or case- and underscore-insensitively."""
+    """Callables users may name, found by exact name, or case- and underscore-insensitively. ``members``
+    maps each name to its callable: a dict, or a mapping that loads a callable when it is looked up (the
+    layer types, registries.py), kept as given so that an exact name loads its callable alone."""
 
     def __init__(self, what, members, strip=()):
         self.what = what
-        self.members = dict(members)
+        self.members = members if isinstance(members, Mapping) and not isinstance(members, dict) else dict(members)
         self.strip = strip
-        self._by_norm = {}
-        for name, fn in self.members.items():
-            self._by_norm.setdefault(normalize(name, strip), (name, fn))
+        self._by_norm = None  # normalized name -> (name, callable), made on the first lookup not by exact name
 
     def names(self):
         """One name per callable (the shortest: 'SGD' rather than 'SGDOptimizer')."""
@@ -47,6 +48,10 @@ class Namespace:
     def lookup(self, name):
         if name in self.members:
             return name, self.members[name]
+        if self._by_norm is None:
+            self._by_norm = {}
+            for member, fn in self.members.items():
+                self._by_norm.setdefault(normalize(member, self.strip), (member, fn))
         return self._by_norm.get(normalize(name, self.strip), (None, None))
 
 

@@ -18,26 +18,7 @@ from ..kernels.cpu import attention as cpu_attention
 from ..shapes.attention import sdpa_grad_meta, sdpa_meta
 from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, grads_like, register
-
-SDPA = "scaled_dot_product_attention"
-SDPA_GRAD = SDPA + "_grad"
-
-# what the fuse_attention pass looks for (op types are named only here): the heads' transposes, the
-# queries' scale, the two products (Paddle 2's and Fluid 1's), the mask's add, softmax; their gradient ops
-CHAIN = {
-    "heads": "transpose2",
-    "scale": "scale",
-    "products": ("matmul_v2", "matmul"),
-    "mask": "elementwise_add",
-    "weights": "softmax",
-}
-CHAIN_GRADS = {
-    "heads": "transpose2_grad",
-    "product": "matmul_grad",
-    "mask": "elementwise_add_grad",
-    "weights": "softmax_grad",
-    "scale": "scale",
-}
+from .fusion_patterns import SDPA, SDPA_GRAD
 
 
 def _infer(ctx):

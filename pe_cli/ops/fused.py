@@ -11,7 +11,6 @@ gives X@GRAD and Y@GRAD as elementwise_add_grad does.
 
 fused_gemm_epilogue is registered in fused_gemm.py."""
 
-from ..base.activations import TABLE
 from ..base.dims import known_numel
 from ..kernels.cpu import fused as cpu_fused
 from ..shapes import fused as meta_rules
@@ -20,24 +19,17 @@ from .elementwise import broadcast_shape
 from .normalization import _BN_ATTRS, infer_batch_norm, bn_blocked
 from . import registry
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
+from .fusion_patterns import (
+    BINARY_FUNCTORS,
+    BN_ACTIVATIONS,
+    FUSABLE_ACTIVATIONS,
+    FUSED_BN_ACT,
+    FUSION_GROUP,
+    grad_type,
+    reads_intermediate,
+)
 
-# activations the fused op takes: those with a gradient and no attributes of their own
-FUSABLE_ACTIVATIONS = tuple(sorted(row.name for row in TABLE if not row.params and row.derivative is not None))
-ACT_READS = {row.name: row.reads for row in TABLE if row.name in FUSABLE_ACTIVATIONS}
-
-
-# what the fuse_elewise_add_act_ops pass looks for and makes (op types are named only here)
-ADD = "elementwise_add"
-EXPAND = "expand"  # (an expand into a forward-only fused add folds into its broadcast)
-FUSED_ADD_ACT = "fused_elemwise_activation"
-
-
-def grad_type(type):
-    """The type of ``type``'s gradient op."""
-    return type + "_grad"
-
-
-BINARY_FUNCTORS = ("elementwise_add", "elementwise_mul")
+# the activations it takes, what the fuse_elewise_add_act_ops pass looks for and makes: fusion_patterns.py
 UNARY_FUNCTORS = FUSABLE_ACTIVATIONS + ("scale",)
 
 
@@ -74,13 +66,6 @@ def _infer(ctx):
     inter = y if ctx.attrs["functor_list"][0] in BINARY_FUNCTORS else out  # unary(Y), or binary(X, Y)
     ctx.set_output("IntermediateOut", inter, ctx.dtype("X"), lod_level=lod_level)
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=lod_level)
-
-
-def reads_intermediate(functor_list):
-    """True when the gradient of the fused op with this ``functor_list`` reads IntermediateOut: its
-    activation's gradient reads the activation's input (or, [binary, unary], always: the binary op's Y)."""
-    unary = functor_list[0]
-    return unary in BINARY_FUNCTORS or ACT_READS.get(unary) == "X"
 
 
 def _grad(g):
@@ -180,10 +165,6 @@ register(
 # Y = act(batch_norm(X)) with batch_norm's inputs, statistics outputs and attributes; the value
 # before the activation is not kept (nothing reads it: batch_norm_grad does not, nor does the
 # gradient of an activation that reads Out, the ones taken here).
-BATCH_NORM = "batch_norm"
-FUSED_BN_ACT = "fused_batch_norm_act"
-BN_ACTIVATIONS = tuple(name for name in FUSABLE_ACTIVATIONS if ACT_READS[name] == "Out")
-
 _BN_ACT_ATTRS = dict(_BN_ATTRS, act_type=Attr("relu", choices=BN_ACTIVATIONS))
 
 
@@ -239,11 +220,6 @@ register(
 # -- relu + depthwise_conv2d (the fuse_relu_depthwise_conv pass) ------------------------------------
 # No new op: depthwise_conv2d with the attribute RELU_FIRST convolves relu(Input), and its input
 # gradient passes through relu's (the kernels: pe_cli/kernels/fused_math.py relu_first).
-RELU = "relu"
-DEPTHWISE_CONV = "depthwise_conv2d"
-RELU_FIRST = "fuse_relu_before_depthwise_conv"
-# its grad ops: Fluid's one (both gradients), then its halves (pe's earlier programs); the first two write Input@GRAD
-DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad", DEPTHWISE_CONV + "_grad_input", DEPTHWISE_CONV + "_grad_filter")
 
 
 # -- fusion_group (the enable_auto_fusion pass) -----------------------------------------------------
@@ -252,7 +228,6 @@ DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad", DEPTHWISE_CONV + "_grad_input", DEP
 # ``input_names`` label the Inputs (in order), ``output_names`` the Outs. The kernel runs each op's
 # kernel in turn (pe_cli/kernels/fused_math.py fusion_group_kernel). Made by the pass; no gradient
 # (the program it is made in already has its backward ops).
-FUSION_GROUP = "fusion_group"
 
 
 def _rule_of(type_):

@@ -7,7 +7,7 @@ pe_cli/kernels/cuda/fused.py's)."""
 from ..kernels.cpu import gemm as cpu_gemm
 from ..shapes import gemm as meta_rules
 from .define import Attr, Structured, fmt_shape, grads_like, register
-from .fused import grad_type
+from .fusion_patterns import FUSED_GEMM, grad_type
 
 
 # -- fused_gemm_epilogue (the fuse_gemm_epilogue pass) ---------------------------------------------
@@ -23,10 +23,7 @@ from .fused import grad_type
 # wrote; pe reads it from X (relu's output is > 0 exactly where its input was). Each layer's own
 # relu gradient is thus done by the layer below it (the pass fuses it there), so the backward of an
 # MLP fused this way has no relu_grad op left.
-FUSED_GEMM = "fused_gemm_epilogue"
 GEMM_ACTIVATIONS = ("none", "relu")
-MUL = "mul"
-MUL_GRADS = ("mul_grad",)  # mul's gradient ops (one: X@GRAD and Y@GRAD, where each is wanted)
 
 _GEMM_ATTRS = {"trans_x": False, "trans_y": False, "activation": Attr("none", choices=GEMM_ACTIVATIONS)}
 _GEMM_GRAD_ATTRS = {"trans_x": False, "trans_y": False, "activation_grad": Attr("none", choices=("none", "relu_grad"))}

@@ -14,27 +14,7 @@ from ..kernels.cpu import fused_optimizer as cpu_fused, momentum as cpu_momentum
 from ..shapes.fused_optimizer import fused_update_meta, merged_momentum_meta
 from . import momentum, optimizer  # noqa: F401  (register the update ops the fused ones are made from)
 from .define import Structured, defined, fmt_shape, register
-
-FUSABLE_OPTIMIZERS = ("sgd", "momentum", "adam")  # Fluid fuses these three
-SHARED = "LearningRate"  # the one input all the fused updates share
-
-
-def fused_type(type):
-    """The fused op of update op ``type``."""
-    return "fused_" + type
-
-
-# adam's optional one-value tensors that replace its beta and epsilon attributes: an op given them is not fused
-UNFUSED_INPUTS = ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor")
-
-
-def per_param_slots(opdef):
-    """(input slots, output slots) of an update op that are per parameter: all but LearningRate (and
-    the UNFUSED_INPUTS)."""
-    return (
-        [s.name for s in opdef.inputs if s.name != SHARED and s.name not in UNFUSED_INPUTS],
-        [s.name for s in opdef.outputs],
-    )
+from .fusion_patterns import FUSABLE_OPTIMIZERS, SHARED, fused_type, per_param_slots
 
 
 def _infer(base):

@@ -30,6 +30,7 @@ _FAMILY_OF = None
 _NOT_FAMILIES = {
     "attributes",
     "define",
+    "fusion_patterns",
     "op_definition",
     "op_traits",
     "registry",

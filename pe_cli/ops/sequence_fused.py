@@ -14,8 +14,6 @@ from ..shapes.structured import Structured
 from .define import Attr, fmt_shape, register
 
 _POOL = ("AVERAGE", "SUM", "SQRT")
-# the op types the fuse_embedding_seq_pool pass (compiler/passes/fuse_embedding_seq_pool.py) fuses and makes
-LOOKUP_TABLE, SEQUENCE_POOL, FUSED_EMBEDDING_SEQ_POOL = "lookup_table", "sequence_pool", "fused_embedding_seq_pool"
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
 
 

@@ -6,16 +6,16 @@ resume), evaluate checkpoints, draw programs, smoke-test configs. ``pe`` calls t
     from pe_cli.run import train
     result = train(load_config("configs/mnist_lenet.yaml"), max_steps=100)
 
-The names below but ``evaluate`` load their module on first use: ``pe summary`` needs build.py, not
-the trainer (``evaluate`` is also the name of its module, which would shadow a lazy name once imported).
+The names below load their module on first use: ``pe summary`` needs build.py, not the trainer nor
+the executor that ``evaluate`` (evaluation.py) runs.
 """
-
-from .evaluate import evaluate  # noqa: F401
 
 
 def __getattr__(name):
     if name == "build_model" or name == "build_programs" or name == "load_data" or name == "make_optimizer":
         from . import build as module
+    elif name == "evaluate":
+        from . import evaluation as module
     elif name == "TrainResult":
         from . import loop as module
     elif name == "run_smoke":

@@ -21,7 +21,7 @@ from . import async_epoch
 from .async_epoch import async_threads
 from .distributed import Trainers
 from .divergence import StepStart, first_bad_op, non_finite, quiet_float_warnings
-from .evaluate import run_eval
+from .evaluation import run_eval
 from .predmetrics import Predictions, brief
 from .rundir import atomic_write
 from .watch import watches

@@ -77,7 +77,7 @@ def report_heads(spec):
 
 
 class Predictions:
-    """The heads' values and labels over one pass of data.eval, gathered batch by batch (run/evaluate.py's
+    """The heads' values and labels over one pass of data.eval, gathered batch by batch (run/evaluation.py's
     run_eval fetches ``names`` with the eval fetches), and their report (prediction_report's)."""
 
     def __init__(self, cfg, programs, preprocessing=None):

@@ -16,7 +16,7 @@ well). Ops that draw random numbers or read their LoD are left alone.
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
 
 from ...ops import registry
-from ...ops.fused import FUSION_GROUP
+from ...ops.fusion_patterns import FUSION_GROUP
 from .rewrite import fused_op, rewritten
 
 NAME = "enable_auto_fusion"

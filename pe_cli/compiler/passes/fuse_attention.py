@@ -19,7 +19,7 @@ by the GEMM (the same numbers where alpha is a power of 2, as 1 / sqrt(head_dim)
 64, ...) and, in float32, the softmax's exponentials by a polynomial within 2 ulp of numpy's
 (pe_cli/kernels/cpu/_attention_loops.py): within float32 rounding of the unfused chain."""
 
-from ...ops.attention import CHAIN, CHAIN_GRADS, SDPA, SDPA_GRAD
+from ...ops.fusion_patterns import CHAIN, CHAIN_GRADS, SDPA, SDPA_GRAD
 from .rewrite import fused_op, read_elsewhere, removable, rewritten, uses
 
 NAME = "fuse_attention"

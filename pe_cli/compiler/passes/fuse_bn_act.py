@@ -11,7 +11,7 @@ except where, on CPU with oneDNN, the onednn_blocked_layout pass (blocked_layout
 fused op's values in oneDNN's blocked layout between two convolutions: its batch norm sums in
 another order there (float32 rounding)."""
 
-from ...ops.fused import BATCH_NORM, BN_ACTIVATIONS, FUSED_BN_ACT, grad_type
+from ...ops.fusion_patterns import BATCH_NORM, BN_ACTIVATIONS, FUSED_BN_ACT, grad_type
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, writes_between
 

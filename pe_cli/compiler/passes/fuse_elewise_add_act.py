@@ -15,7 +15,7 @@ A pass over the program (before the multi-device graph is built from it, so ever
 fused ops): Program -> (a new Program, changes); the program given is left unchanged. The fused
 kernels call the same kernels in the same order, so the numbers are unchanged to the bit."""
 
-from ...ops.fused import ADD, EXPAND, FUSABLE_ACTIVATIONS, FUSED_ADD_ACT, grad_type, reads_intermediate
+from ...ops.fusion_patterns import ADD, EXPAND, FUSABLE_ACTIVATIONS, FUSED_ADD_ACT, grad_type, reads_intermediate
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, read_elsewhere, removable, writes_between
 

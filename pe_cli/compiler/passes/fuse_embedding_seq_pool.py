@@ -15,9 +15,8 @@ training program only when both gradient ops are there to fuse.
 
 A pass over the program, like fuse_bn_act.py: Program -> (a new Program, changes)."""
 
-from ...ops.fused import grad_type
 from ...ops.registry import GRAD_SUFFIX
-from ...ops.sequence_fused import FUSED_EMBEDDING_SEQ_POOL as FUSED, LOOKUP_TABLE, SEQUENCE_POOL
+from ...ops.fusion_patterns import FUSED_EMBEDDING_SEQ_POOL as FUSED, LOOKUP_TABLE, SEQUENCE_POOL, grad_type
 from .rewrite import fuse_pairs, fused_op, op_name, writes_between
 
 NAME = "fuse_embedding_seq_pool"

@@ -14,8 +14,7 @@ fuse_bn_act.py: Program -> (a new Program, changes); the program given is left u
 fused kernels compute what the unfused ones do, in the same order, so the numbers are unchanged
 to the bit."""
 
-from ...ops.fused import ADD, RELU, grad_type
-from ...ops.fused_gemm import FUSED_GEMM, MUL, MUL_GRADS
+from ...ops.fusion_patterns import ADD, FUSED_GEMM, MUL, MUL_GRADS, RELU, grad_type
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fused_op, op_name, read_elsewhere, removable, rewritten, uses, writes_between
 

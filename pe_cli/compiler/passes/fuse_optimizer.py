@@ -18,7 +18,7 @@ one optimizer type per graph, every type present is fused.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
 
-from ...ops.fused_optimizer import FUSABLE_OPTIMIZERS, SHARED, UNFUSED_INPUTS, fused_type, per_param_slots
+from ...ops.fusion_patterns import FUSABLE_OPTIMIZERS, SHARED, UNFUSED_INPUTS, fused_type, per_param_slots
 from ...base.dtypes import VarType
 from ...ops import registry
 from .rewrite import fused_op, rewritten

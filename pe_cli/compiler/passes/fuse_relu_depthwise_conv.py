@@ -11,7 +11,7 @@ unfused ops do, so the numbers are unchanged to the bit.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
 
-from ...ops.fused import DEPTHWISE_CONV, DEPTHWISE_GRADS, RELU, RELU_FIRST, grad_type
+from ...ops.fusion_patterns import DEPTHWISE_CONV, DEPTHWISE_GRADS, RELU, RELU_FIRST, grad_type
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, writes_between
 
