@@ -80,6 +80,7 @@ class Segment:
         self.owner = [i for i, _ in launches]  # the step of each launch (for a checked launch's failure)
         self.updates = tuple(dict.fromkeys(n for _, launch in launches for n in launch.updates))
         self.ext, self.fixed, self.fn, self.calls, self.runs, self._hash = [], [], None, [], 0, None
+        self.compile_after = compile_after()  # (runs of its launches one by one before it is compiled)
         self.source, self.modules = self._generate(plan, [launch for _, launch in launches])
 
     def _generate(self, plan, launches):
@@ -178,7 +179,7 @@ class Segment:
                 raise Stale(name)
             args.append(value)
         self.runs += 1
-        if self.fn is None and (self.runs > compile_after() or self._key() in _compiled):
+        if self.fn is None and (self.runs > self.compile_after or self._key() in _compiled):
             start = time.perf_counter()
             self.compile()
             _compile_seconds[0] += time.perf_counter() - start
