@@ -44,6 +44,13 @@ def build(model, extra_op=False, optimizer="momentum"):
             h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2, pool_type="avg")
             h = fluid.layers.fc(fluid.layers.fc(h, 84, act="relu"), 10)
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        elif model == "transformer":  # (bench_transformer.py's, smaller: one layer of 4 heads of 8)
+            x = fluid.layers.data("x", [28, 16])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = fluid.layers.add_position_encoding(fluid.layers.fc(x, 32, num_flatten_dims=2), 1.0, 1.0)
+            h = fluid.layers.transformer_encoder(h, 1, 32, 4, 64, dropout=0.0, name="enc")
+            h = fluid.layers.fc(fluid.layers.reduce_mean(h, dim=1), 10)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
         else:
             x = fluid.layers.data("x", [13])
             loss = fluid.layers.mean(fluid.layers.fc(x, 10))
@@ -54,7 +61,7 @@ def build(model, extra_op=False, optimizer="momentum"):
 
 def feed(model, batch, seed):
     rng = np.random.default_rng(seed)
-    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28)}.get(model, (13,))
+    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28), "transformer": (28, 16)}.get(model, (13,))
     out = {"x": rng.standard_normal((batch, *shape)).astype(np.float32)}
     if model != "tiny":
         out["label"] = rng.integers(0, 10, (batch, 1)).astype(np.int64)
@@ -167,6 +174,24 @@ def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):
     (run,) = planned_runs(planned[2], 1)
     launched = {step.op.type: launches is not None for step, launches in zip(run.plan.steps, run.plan.launches)}
     assert launched["tanh_grad"] and not launched["tanh"]
+
+
+def test_attention_launches_its_stacked_products_and_head_swaps(monkeypatch):
+    """A Transformer encoder layer, planned: its attention's stacked products (matmul_v2, and matmul_grad's written
+    straight into their outputs) launch the BLAS loop of the products kernels/cpu/matmul.py runs, its heads'
+    split and join (transpose2 and its gradient, the "swap" variant) the swap loop; the bits of op by op."""
+    from pe_cli.kernels.cpu import _blas_loops, _transpose_loops
+
+    planned = train(monkeypatch, "transformer", True, 1)
+    assert_same(planned, train(monkeypatch, "transformer", False, 1))
+    (run,) = planned_runs(planned[2], 1)
+    fns = {}
+    for step, launches in zip(run.plan.steps, run.plan.launches):
+        fns.setdefault(step.op.type, []).append(None if launches is None else [launch.fn for launch in launches])
+    assert fns["matmul_v2"] == [[_blas_loops.gemm_batch]] * 2
+    assert [_blas_loops.gemm_batch] * 2 in fns["matmul_grad"]  # (the other's Y@GRAD is swapped back from scratch)
+    swap = [_transpose_loops.swap_middle]
+    assert fns["transpose2"] == [swap] * 4 and fns["transpose2_grad"] == [swap] * 4
 
 
 def test_devices_segments_on_their_threads(monkeypatch):
