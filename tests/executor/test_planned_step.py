@@ -295,15 +295,23 @@ def test_new_feed_signature_is_planned_again(monkeypatch):
 
 @pytest.mark.parametrize("devices", [1, 2])
 def test_lenet_convolutions_between_segments(monkeypatch, devices):
-    """LeNet-5's pools (max and avg, their gradients) launched, its convolutions (no launch form
-    yet) Python launches between segments."""
+    """LeNet-5's pools (max and avg, their gradients) and convolutions (the "per_sample" variant: its per-sample
+    loop, kernels/cpu/_conv.py) launched, the convolutions' gradients (no launch form yet: their filter gradient
+    sums its runs with numpy) Python launches between segments."""
+    from pe_cli.kernels.cpu import _wide_loops
+
     batches = (8,) * STEPS
     planned = train(monkeypatch, "lenet", True, devices, batches)
     assert_same(planned, train(monkeypatch, "lenet", False, devices, batches))
     (run,) = planned_runs(planned[2], devices)
     plan = run.plan if devices == 1 else run.plans[0]
     kinds = {(s.op.type, bool(launches)) for s, launches in zip(plan.steps, plan.launches) if hasattr(s, "op")}
-    assert {("pool2d", True), ("pool2d_grad", True), ("conv2d", False), ("conv2d_grad", False)} <= kinds
+    assert {("pool2d", True), ("pool2d_grad", True), ("conv2d", True), ("conv2d_grad", False)} <= kinds
+    convs = [
+        launches for s, launches in zip(plan.steps, plan.launches) if getattr(s, "op", None) and s.op.type == "conv2d"
+    ]
+    loops = (_wide_loops.forward, _wide_loops.forward_parallel)  # (5x5 at stride 1: the wide columns)
+    assert len(convs) == 2 and all(len(launches) == 1 and launches[0].fn in loops for launches in convs)
 
 
 def test_op_without_launch_form_runs_between_segments(monkeypatch):

@@ -29,8 +29,9 @@ the buffers they are handed (each direction's code for each path is in conv2d_pa
 
 import numpy as np
 
-from . import activation
-from .launches import by_variant
+from . import _conv, activation
+from .launches import Launch, Shape, by_variant, floats, one
+from .runtime import cblas
 from .runtime import onednn as _onednn
 from . import conv2d_paths as paths
 from ..structured import adapter, fresh_outputs
@@ -157,9 +158,26 @@ def forward_into(conv, variant, x, w, out):
     _forward(x, w, conv, out)
 
 
+def _forward_launches(op, table, meta):
+    """A planned step's launch of the "per_sample" variant on this host (conv2d_paths.host_path: numpy's BLAS
+    callable from the loops): _conv.per_sample's loop, the wide columns' or im2col's (its parallel twin where
+    the device has threads for the samples: the same bits), its per-thread scratch kept by the plan. None for
+    the other variants (the op then runs as a Python launch, its out-kernel)."""
+    x, w, out = one(op, "Input"), one(op, "Filter"), one(op, "Output", "outputs")
+    if meta.variant != PER_SAMPLE or not floats(table, x, w, out):
+        return None
+    (x_shape, dtype), conv = table[x], meta.args
+    if paths.host_path(conv.path, dtype) != PER_SAMPLE or len(x_shape) != 4:
+        return None
+    m, par = table[w][0][0], _conv.parallel(x_shape[0])
+    serial, par_loop, _, geometry, scratch = _conv.per_sample_loops("forward", par, conv.geo, Shape(x_shape, dtype), m)
+    args = [("const", cblas.gemm(dtype)), ("var", x, None), ("var", w, None), *(("const", g) for g in geometry)]
+    return [Launch(par_loop if par > 1 else serial, [*args, ("var", out, None), ("array", scratch)], writes=[out])]
+
+
 _PATHS = (ONEDNN, WINOGRAD, PER_SAMPLE, NUMPY)
 conv2d_out = by_variant(
-    "conv2d_out", None, zeros=_conv2d_other, mapped=_conv2d_other, **dict.fromkeys(_PATHS, _conv2d_path)
+    "conv2d_out", _forward_launches, zeros=_conv2d_other, mapped=_conv2d_other, **dict.fromkeys(_PATHS, _conv2d_path)
 )
 # (one function for every variant of the gradients: which of them the op writes is in its outputs)
 conv2d_grad_out = by_variant("conv2d_grad_out", None, **dict.fromkeys(_PATHS + (ZEROS, MAPPED), _grads))
