@@ -294,24 +294,28 @@ def test_new_feed_signature_is_planned_again(monkeypatch):
 
 
 @pytest.mark.parametrize("devices", [1, 2])
-def test_lenet_convolutions_between_segments(monkeypatch, devices):
-    """LeNet-5's pools (max and avg, their gradients) and convolutions (the "per_sample" variant: its per-sample
-    loop, kernels/cpu/_conv.py) launched, the convolutions' gradients (no launch form yet: their filter gradient
-    sums its runs with numpy) Python launches between segments."""
-    from pe_cli.kernels.cpu import _wide_loops
+def test_lenet_convolutions_launch_their_per_sample_loops(monkeypatch, devices):
+    """LeNet-5 planned: every op launched, its pools (max and avg, their gradients) and its convolutions and their
+    gradients (the "per_sample" variant; 5x5 at stride 1: the wide columns' loops, kernels/cpu/_wide_loops.py, the
+    filter gradient's runs zeroed and summed in order around its loop); the bits of op by op."""
+    from pe_cli.kernels.cpu import _conv_loops, _wide_loops
 
     batches = (8,) * STEPS
     planned = train(monkeypatch, "lenet", True, devices, batches)
     assert_same(planned, train(monkeypatch, "lenet", False, devices, batches))
     (run,) = planned_runs(planned[2], devices)
     plan = run.plan if devices == 1 else run.plans[0]
-    kinds = {(s.op.type, bool(launches)) for s, launches in zip(plan.steps, plan.launches) if hasattr(s, "op")}
-    assert {("pool2d", True), ("pool2d_grad", True), ("conv2d", True), ("conv2d_grad", False)} <= kinds
-    convs = [
-        launches for s, launches in zip(plan.steps, plan.launches) if getattr(s, "op", None) and s.op.type == "conv2d"
-    ]
-    loops = (_wide_loops.forward, _wide_loops.forward_parallel)  # (5x5 at stride 1: the wide columns)
-    assert len(convs) == 2 and all(len(launches) == 1 and launches[0].fn in loops for launches in convs)
+    fns = {}
+    for step, launches in zip(plan.steps, plan.launches):
+        if hasattr(step, "op"):
+            fns.setdefault(step.op.type, []).append(None if launches is None else [launch.fn for launch in launches])
+    assert None not in fns["pool2d"] + fns["pool2d_grad"]
+    names = ("forward", "grad_filter", "grad_input")
+    wide = {name: {getattr(_wide_loops, name), getattr(_wide_loops, name + "_parallel")} for name in names}
+    assert len(fns["conv2d"]) == 2 and all(len(fn) == 1 and fn[0] in wide["forward"] for fn in fns["conv2d"])
+    filter_grad = [_conv_loops.zero_runs, "grad_filter", _conv_loops.sum_runs]
+    named = [[next((k for k, v in wide.items() if f in v), f) for f in fn] for fn in fns["conv2d_grad"]]
+    assert sorted(named, key=len) == [filter_grad, ["grad_input", *filter_grad]]  # (the first's Input is fed)
 
 
 def test_op_without_launch_form_runs_between_segments(monkeypatch):
