@@ -176,11 +176,12 @@ def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):
     assert launched["tanh_grad"] and not launched["tanh"]
 
 
-def test_attention_launches_its_stacked_products_and_head_swaps(monkeypatch):
+def test_attention_launches_its_products_head_swaps_and_softmax_grad(monkeypatch):
     """A Transformer encoder layer, planned: its attention's stacked products (matmul_v2, and matmul_grad's written
     straight into their outputs) launch the BLAS loop of the products kernels/cpu/matmul.py runs, its heads'
-    split and join (transpose2 and its gradient, the "swap" variant) the swap loop; the bits of op by op."""
-    from pe_cli.kernels.cpu import _blas_loops, _transpose_loops
+    split and join (transpose2 and its gradient, the "swap" variant) the swap loop, softmax_grad ("rows") its
+    row loop; the bits of op by op."""
+    from pe_cli.kernels.cpu import _blas_loops, _softmax_loops, _transpose_loops
 
     planned = train(monkeypatch, "transformer", True, 1)
     assert_same(planned, train(monkeypatch, "transformer", False, 1))
@@ -192,6 +193,7 @@ def test_attention_launches_its_stacked_products_and_head_swaps(monkeypatch):
     assert [_blas_loops.gemm_batch] * 2 in fns["matmul_grad"]  # (the other's Y@GRAD is swapped back from scratch)
     swap = [_transpose_loops.swap_middle]
     assert fns["transpose2"] == [swap] * 4 and fns["transpose2_grad"] == [swap] * 4
+    assert fns["softmax_grad"] == [[_softmax_loops.softmax_rows_grad]] and fns["softmax"] == [None]  # (numpy's exp)
 
 
 def test_devices_segments_on_their_threads(monkeypatch):
