@@ -176,12 +176,12 @@ def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):
     assert launched["tanh_grad"] and not launched["tanh"]
 
 
-def test_attention_launches_its_products_head_swaps_and_softmax_grad(monkeypatch):
+def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkeypatch):
     """A Transformer encoder layer, planned: its attention's stacked products (matmul_v2, and matmul_grad's written
     straight into their outputs) launch the BLAS loop of the products kernels/cpu/matmul.py runs, its heads'
     split and join (transpose2 and its gradient, the "swap" variant) the swap loop, softmax_grad ("rows") its
-    row loop; the bits of op by op."""
-    from pe_cli.kernels.cpu import _blas_loops, _softmax_loops, _transpose_loops
+    row loop, layer_norm_grad ("rows") its loop between its sums' copies; the bits of op by op."""
+    from pe_cli.kernels.cpu import _blas_loops, _norm_loops, _reduce_loops, _softmax_loops, _transpose_loops
 
     planned = train(monkeypatch, "transformer", True, 1)
     assert_same(planned, train(monkeypatch, "transformer", False, 1))
@@ -194,6 +194,8 @@ def test_attention_launches_its_products_head_swaps_and_softmax_grad(monkeypatch
     swap = [_transpose_loops.swap_middle]
     assert fns["transpose2"] == [swap] * 4 and fns["transpose2_grad"] == [swap] * 4
     assert fns["softmax_grad"] == [[_softmax_loops.softmax_rows_grad]] and fns["softmax"] == [None]  # (numpy's exp)
+    sums = [_reduce_loops.copy] * 2  # (layer_norm_grad's float64 sums zeroed, then copied into its gradients)
+    assert fns["layer_norm_grad"] == [[*sums, _norm_loops.layer_norm_grad, *sums]] * 2
 
 
 def test_devices_segments_on_their_threads(monkeypatch):
