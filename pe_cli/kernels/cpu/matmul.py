@@ -31,6 +31,7 @@ from .runtime import cblas, threads
 from .runtime.loops import lazy, parallel_threads, twin
 
 _loops = lazy("_blas_loops")
+_transpose_loops = lazy("_transpose_loops")
 
 
 def _operand(ins, o):
@@ -164,7 +165,8 @@ def _stored(o, shape, trans):
 
 
 def _stack_launch(s, op, table):
-    """The launch of a STACKED product written straight into its output: _stacked's gemm_batch (its parallel
+    """The launch of a STACKED product written straight into its output (or into scratch, then swapped back into
+    it by _transpose_loops.swap_middle, a copy as _written's): _stacked's gemm_batch (its parallel
     twin where _stacked splits the stack), or the serial loop, one BLAS GEMM a product, where _stacked runs
     numpy's matmul and numpy calls that GEMM (numpy's BLAS; no row, column or Gram product: numpy_calls_gemm);
     None for the rest (a stored operand _stacked would not hand BLAS as it lies)."""
@@ -189,8 +191,14 @@ def _stack_launch(s, op, table):
         return None
     loop = _loops().gemm_batch_parallel if parts > 1 else _loops().gemm_batch
     flags = [("const", cblas.TRANS if t else cblas.NO_TRANS) for t in (ta, tb)]
-    args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("var", c, (batch, m, n))]
-    return [Launch(loop, [*args, ("const", parts)], writes=[c])]
+    if not s.temp:
+        args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("var", c, (batch, m, n))]
+        return [Launch(loop, [*args, ("const", parts)], writes=[c])]
+    # into scratch the plan keeps, then swapped back into the output (_written's copy: the same bits)
+    temp = np.empty((batch, m, n), table[a][1])
+    args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("array", temp)]
+    swap = [("array", temp.reshape(batch, m, n, 1)), ("var", c, (batch, n, m, 1))]
+    return [Launch(loop, [*args, ("const", parts)]), Launch(_transpose_loops().swap_middle, swap, writes=[c])]
 
 
 def _launches(op, table, meta):
@@ -202,7 +210,8 @@ def _launches(op, table, meta):
         return None
     launches = []
     for s in meta.args:
-        if s.form == STACKED and not s.temp and s.alpha is None:
+        swapped_back = s.temp and s.swap and s.summed is None and s.fused is None  # (a transposed Y's gradient)
+        if s.form == STACKED and (not s.temp or swapped_back) and s.alpha is None:
             part = _stack_launch(s, op, table)
             if part is None:
                 return None
