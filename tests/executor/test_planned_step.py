@@ -44,6 +44,13 @@ def build(model, extra_op=False, optimizer="momentum"):
             h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2, pool_type="avg")
             h = fluid.layers.fc(fluid.layers.fc(h, 84, act="relu"), 10)
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        elif model == "transformer":  # (bench_transformer.py's, smaller: one layer of 4 heads of 8)
+            x = fluid.layers.data("x", [28, 16])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = fluid.layers.add_position_encoding(fluid.layers.fc(x, 32, num_flatten_dims=2), 1.0, 1.0)
+            h = fluid.layers.transformer_encoder(h, 1, 32, 4, 64, dropout=0.0, name="enc")
+            h = fluid.layers.fc(fluid.layers.reduce_mean(h, dim=1), 10)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
         else:
             x = fluid.layers.data("x", [13])
             loss = fluid.layers.mean(fluid.layers.fc(x, 10))
@@ -54,7 +61,7 @@ def build(model, extra_op=False, optimizer="momentum"):
 
 def feed(model, batch, seed):
     rng = np.random.default_rng(seed)
-    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28)}.get(model, (13,))
+    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28), "transformer": (28, 16)}.get(model, (13,))
     out = {"x": rng.standard_normal((batch, *shape)).astype(np.float32)}
     if model != "tiny":
         out["label"] = rng.integers(0, 10, (batch, 1)).astype(np.int64)
@@ -169,6 +176,29 @@ def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):
     assert launched["tanh_grad"] and not launched["tanh"]
 
 
+def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkeypatch):
+    """A Transformer encoder layer, planned: its attention's stacked products (matmul_v2, and matmul_grad's written
+    straight into their outputs) launch the BLAS loop of the products kernels/cpu/matmul.py runs, its heads'
+    split and join (transpose2 and its gradient, the "swap" variant) the swap loop, softmax_grad ("rows") its
+    row loop, layer_norm_grad ("rows") its loop between its sums' copies; the bits of op by op."""
+    from pe_cli.kernels.cpu import _blas_loops, _norm_loops, _reduce_loops, _softmax_loops, _transpose_loops
+
+    planned = train(monkeypatch, "transformer", True, 1)
+    assert_same(planned, train(monkeypatch, "transformer", False, 1))
+    (run,) = planned_runs(planned[2], 1)
+    fns = {}
+    for step, launches in zip(run.plan.steps, run.plan.launches):
+        fns.setdefault(step.op.type, []).append(None if launches is None else [launch.fn for launch in launches])
+    assert fns["matmul_v2"] == [[_blas_loops.gemm_batch]] * 2
+    swapped_back = [_blas_loops.gemm_batch, _blas_loops.gemm_batch, _transpose_loops.swap_middle]  # (Y@GRAD)
+    assert sorted(fns["matmul_grad"], key=len) == [[_blas_loops.gemm_batch] * 2, swapped_back]
+    swap = [_transpose_loops.swap_middle]
+    assert fns["transpose2"] == [swap] * 4 and fns["transpose2_grad"] == [swap] * 4
+    assert fns["softmax_grad"] == [[_softmax_loops.softmax_rows_grad]] and fns["softmax"] == [None]  # (numpy's exp)
+    sums = [_reduce_loops.copy] * 2  # (layer_norm_grad's float64 sums zeroed, then copied into its gradients)
+    assert fns["layer_norm_grad"] == [[*sums, _norm_loops.layer_norm_grad, *sums]] * 2
+
+
 def test_devices_segments_on_their_threads(monkeypatch):
     """After its calibrating runs, a phase runs each device's segment on a thread of its own (here
     every phase, whatever the segments' times and the other processes' load)."""
@@ -269,16 +299,28 @@ def test_new_feed_signature_is_planned_again(monkeypatch):
 
 
 @pytest.mark.parametrize("devices", [1, 2])
-def test_lenet_convolutions_between_segments(monkeypatch, devices):
-    """LeNet-5's pools (max and avg, their gradients) launched, its convolutions (no launch form
-    yet) Python launches between segments."""
+def test_lenet_convolutions_launch_their_per_sample_loops(monkeypatch, devices):
+    """LeNet-5 planned: every op launched, its pools (max and avg, their gradients) and its convolutions and their
+    gradients (the "per_sample" variant; 5x5 at stride 1: the wide columns' loops, kernels/cpu/_wide_loops.py, the
+    filter gradient's runs zeroed and summed in order around its loop); the bits of op by op."""
+    from pe_cli.kernels.cpu import _conv_loops, _wide_loops
+
     batches = (8,) * STEPS
     planned = train(monkeypatch, "lenet", True, devices, batches)
     assert_same(planned, train(monkeypatch, "lenet", False, devices, batches))
     (run,) = planned_runs(planned[2], devices)
     plan = run.plan if devices == 1 else run.plans[0]
-    kinds = {(s.op.type, bool(launches)) for s, launches in zip(plan.steps, plan.launches) if hasattr(s, "op")}
-    assert {("pool2d", True), ("pool2d_grad", True), ("conv2d", False), ("conv2d_grad", False)} <= kinds
+    fns = {}
+    for step, launches in zip(plan.steps, plan.launches):
+        if hasattr(step, "op"):
+            fns.setdefault(step.op.type, []).append(None if launches is None else [launch.fn for launch in launches])
+    assert None not in fns["pool2d"] + fns["pool2d_grad"]
+    names = ("forward", "grad_filter", "grad_input")
+    wide = {name: {getattr(_wide_loops, name), getattr(_wide_loops, name + "_parallel")} for name in names}
+    assert len(fns["conv2d"]) == 2 and all(len(fn) == 1 and fn[0] in wide["forward"] for fn in fns["conv2d"])
+    filter_grad = [_conv_loops.zero_runs, "grad_filter", _conv_loops.sum_runs]
+    named = [[next((k for k, v in wide.items() if f in v), f) for f in fn] for fn in fns["conv2d_grad"]]
+    assert sorted(named, key=len) == [filter_grad, ["grad_input", *filter_grad]]  # (the first's Input is fed)
 
 
 def test_op_without_launch_form_runs_between_segments(monkeypatch):

@@ -88,6 +88,22 @@ CASES = [
         grad=("X", "Y"),
         name="matmul_v2_trans_y",
     ),
+    OpCase(  # the attention's q k^T: float32 stacks (its gradient's products: matmul_v2_trans_y's, in float64) of one batch shape (STACKED)
+        "matmul_v2",
+        {"X": r(2, 3, 5, 4).astype(np.float32), "Y": r(2, 3, 6, 4).astype(np.float32)},
+        lambda i, a: {"Out": np.matmul(i["X"], np.swapaxes(i["Y"], -1, -2))},
+        attrs={"trans_y": True},
+        name="matmul_v2_stacked_trans_y_float32",
+        rtol=1e-5,
+        atol=1e-6,
+    ),
+    OpCase(  # a stack of 2**20 multiply-adds: split over the device's threads where it has several
+        "matmul_v2",
+        {"X": r(8, 64, 32), "Y": r(8, 32, 64)},
+        lambda i, a: {"Out": np.matmul(i["X"], i["Y"])},
+        grad=("X", "Y"),
+        name="matmul_v2_stacked_large",
+    ),
     OpCase(
         "matmul_v2",
         {"X": r(4, 3), "Y": r(4)},

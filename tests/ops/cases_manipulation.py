@@ -182,6 +182,16 @@ CASES = [
         loss_outputs=("Out",),
         grad=("X",),
     ),
+    OpCase(  # the attention's head split: the swap loop of adjacent axes (16,384 elements: SWAP_LOOP_MIN)
+        "transpose2",
+        {"X": r(4, 16, 16, 16)},
+        lambda i, a: {"Out": i["X"].transpose(0, 2, 1, 3)},
+        attrs={"axis": [0, 2, 1, 3]},
+        outputs=("Out", "XShape"),
+        loss_outputs=("Out",),
+        grad=("X",),
+        name="transpose2_swap_heads",
+    ),
     OpCase(
         "cast",
         {"X": r(2, 3)},

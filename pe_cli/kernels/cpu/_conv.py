@@ -114,18 +114,26 @@ def col2im(dcols, geo, out):
     np.copyto(out, dxp[:, :, t : t + h, l : l + wd])
 
 
+def per_sample_loops(name, par, geo, x, m):
+    """(serial loop, parallel twin, replica, geometry arguments, per-thread scratch) of conv loop ``name``
+    (forward, grad_filter or grad_input) over samples like ``x`` (an array, or launches.Shape) on ``par``
+    threads: the wide columns' where they apply (wide_applies), else im2col's."""
+    if wide_applies(geo):
+        loops = _wide()
+        # the gradients' wide Output@GRAD keeps zeros in its extra columns
+        scratch = wide_buffers(par, geo, x, m, zero_output=name != "forward")
+        replica, geometry = getattr(_conv_replicas, "wide_" + name), wide_args(geo)
+        return getattr(loops, name), getattr(loops, name + "_parallel"), replica, geometry, scratch
+    loops, loop = _loops(), "conv_" + name
+    replica, geometry = getattr(_conv_replicas, loop), geo.loop_args()
+    return getattr(loops, loop), getattr(loops, loop + "_parallel"), replica, geometry, buffers(par, geo, x)
+
+
 def per_sample(name, gemm, a, b, out, geo, x, m):
     """Runs conv loop ``name`` (forward, grad_filter or grad_input) on (a, b) into ``out``, sample by
-    sample: the wide columns' loop where they apply (wide_applies), else im2col's; its
-    parallel twin when the device has threads for the samples, its replica while it compiles."""
+    sample (per_sample_loops); its parallel twin when the device has threads for the samples, its
+    replica while it compiles."""
     par = parallel(x.shape[0])
-    if wide_applies(geo):
-        loops, replica = _wide(), getattr(_conv_replicas, "wide_" + name)
-        serial, par_loop = getattr(loops, name), getattr(loops, name + "_parallel")
-        # the gradients' wide Output@GRAD keeps zeros in its extra columns
-        args = (gemm, a, b, *wide_args(geo), out, wide_buffers(par, geo, x, m, zero_output=name != "forward"))
-    else:
-        loops, replica = _loops(), getattr(_conv_replicas, "conv_" + name)
-        serial, par_loop = getattr(loops, "conv_" + name), getattr(loops, "conv_" + name + "_parallel")
-        args = (gemm, a, b, *geo.loop_args(), out, buffers(par, geo, x))
+    serial, par_loop, replica, geometry, scratch = per_sample_loops(name, par, geo, x, m)
+    args = (gemm, a, b, *geometry, out, scratch)
     twin(serial, par_loop, par > 1, *args, replica=replica)(*args)

@@ -220,6 +220,27 @@ def conv_grad_filter_parallel(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh,
 
 
 @_jit
+def zero_runs(parts):
+    """parts [R, M, K] = 0: the filter gradient's runs before its loop adds into them."""
+    flat = parts.reshape(parts.size)
+    for i in range(flat.size):
+        flat[i] = 0
+
+
+@_jit
+def sum_runs(parts, out):
+    """out [M * K] = parts[0] + parts[1] + ... in that order for each element (numpy's add.reduce over the
+    leading axis: the same bits), the filter gradient's runs summed."""
+    runs, size = parts.shape[0], out.size
+    flat = parts.reshape(runs, size)
+    for k in range(size):
+        out[k] = flat[0, k]
+    for r in range(1, runs):
+        for k in range(size):
+            out[k] += flat[r, k]
+
+
+@_jit
 def _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dcols, dx):
     c = dx.shape[1]
     m, L = w.shape[0], ho * wo

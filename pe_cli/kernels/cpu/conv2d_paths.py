@@ -58,21 +58,18 @@ def _grad_filter_winograd(x, dout, geo, out):
     _winograd.grad_filter(cblas.gemm(x.dtype), x, dout, geo, out)
 
 
-def _sum_runs(parts, out):
-    """The runs' sums added in order into ``out`` (the first alone where there is one run)."""
-    if len(parts) == 1:
-        np.copyto(out, parts[0].reshape(out.shape))
-    else:
-        np.add.reduce(parts, axis=0, out=out.reshape(parts.shape[1:]))
+def filter_runs(n, m, size, dtype):
+    """The filter gradient's runs, zeroed: one sum per fixed run of the n samples, whatever the threads (the
+    same bits serial or parallel), [runs, M, C/G*kh*kw]."""
+    return np.zeros((min(_conv.FILTER_RUNS, n), m, size), dtype=dtype)
 
 
 def _grad_filter_per_sample(x, dout, geo, out):
     x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
-    # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
     m = out.shape[0]
-    parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), m, out[0].size), dtype=x.dtype)
+    parts = filter_runs(x.shape[0], m, out[0].size, x.dtype)
     _conv.per_sample("grad_filter", cblas.gemm(x.dtype), x, dout, parts, geo, x, m)
-    _sum_runs(parts, out)
+    _loops().sum_runs(parts, out.reshape(-1))  # (the runs' sums added in order: numpy's add.reduce's bits)
 
 
 def _grad_filter_columns(x, dout, geo, out):

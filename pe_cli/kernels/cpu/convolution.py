@@ -27,10 +27,14 @@ structured kernels), once per shape signature, and conv2d and both its gradients
 the buffers they are handed (each direction's code for each path is in conv2d_paths.py).
 """
 
+import math
+
 import numpy as np
 
-from . import activation
-from .launches import by_variant
+from . import _conv, activation
+from .launches import Launch, Shape, by_variant, flat, floats, one
+from .runtime import cblas
+from .runtime.loops import lazy
 from .runtime import onednn as _onednn
 from . import conv2d_paths as paths
 from ..structured import adapter, fresh_outputs
@@ -38,6 +42,8 @@ from ...shapes import conv2d as rules
 from ...shapes import convolution_irregular as irregular
 from ...shapes.conv2d import MAPPED, NUMPY, ONEDNN, PER_SAMPLE, WINOGRAD, ZEROS
 from ...shapes.conv_pool import conv_out_size
+
+_conv_loops = lazy("_conv_loops")
 
 
 # -- conv2d: out-kernels of the ConvPlan its meta rule decides (shapes/conv2d.py) ----------------------
@@ -157,12 +163,63 @@ def forward_into(conv, variant, x, w, out):
     _forward(x, w, conv, out)
 
 
+def _forward_launches(op, table, meta):
+    """A planned step's launch of the "per_sample" variant on this host (conv2d_paths.host_path: numpy's BLAS
+    callable from the loops): _conv.per_sample's loop, the wide columns' or im2col's (its parallel twin where
+    the device has threads for the samples: the same bits), its per-thread scratch kept by the plan. None for
+    the other variants (the op then runs as a Python launch, its out-kernel)."""
+    x, w, out = one(op, "Input"), one(op, "Filter"), one(op, "Output", "outputs")
+    if not _per_sample(meta, table, x, w, out):
+        return None
+    return [_per_sample_launch("forward", meta.args.geo, table, x, w, out, [out], table[w][0][0], table[x][0])]
+
+
+def _per_sample(meta, table, *names):
+    """True where the Meta chose "per_sample" and this host runs it (conv2d_paths.host_path: numpy's BLAS callable
+    from the loops) on float values of one dtype, all 4-D."""
+    if meta.variant != PER_SAMPLE or not floats(table, *names) or any(len(table[n][0]) != 4 for n in names):
+        return False
+    return paths.host_path(meta.args.path, table[names[0]][1]) == PER_SAMPLE
+
+
+def _per_sample_launch(name, geo, table, a, b, out, writes, m, samples):
+    """The launch of _conv.per_sample(name, gemm, a, b, out, geo, samples, m): its loop (the parallel twin where the
+    device has threads for the samples: the same bits), its per-thread scratch kept by the plan (a gradient's
+    wide Output@GRAD keeps its zeros: only the valid columns are written there)."""
+    dtype, par = table[a][1], _conv.parallel(samples[0])
+    serial, par_loop, _, geometry, scratch = _conv.per_sample_loops(name, par, geo, Shape(samples, dtype), m)
+    args = [("const", cblas.gemm(dtype)), ("var", a, None), ("var", b, None), *(("const", g) for g in geometry)]
+    out_arg = ("var", out, None) if type(out) is str else ("array", out)
+    return Launch(par_loop if par > 1 else serial, [*args, out_arg, ("array", scratch)], writes=writes)
+
+
+def _grad_launches(op, table, meta):
+    """A planned step's launches of the gradients' "per_sample" variant (grads_into: Input@GRAD, then
+    Filter@GRAD: its runs zeroed, the loop, the runs summed in order, conv2d_paths._grad_filter_per_sample's
+    loops); None for the other variants (a Python launch)."""
+    x, w, dout = one(op, "Input"), one(op, "Filter"), one(op, "Output@GRAD")
+    dx, dw = (one(op, s, "outputs") if op.outputs.get(s) else None for s in ("Input@GRAD", "Filter@GRAD"))
+    if (dx, dw) == (None, None) or not _per_sample(meta, table, x, w, dout, *(n for n in (dx, dw) if n)):
+        return None
+    (m, *_), geo, launches = table[w][0], meta.args.geo, []
+    if dx is not None:
+        launches.append(_per_sample_launch("grad_input", geo, table, dout, w, dx, [dx], m, table[dx][0]))
+    if dw is not None:
+        (n, *_), dtype = table[x]
+        parts = paths.filter_runs(n, m, math.prod(table[dw][0][1:]), dtype)
+        loops = _conv_loops()
+        launches.append(Launch(loops.zero_runs, [("array", parts)]))
+        launches.append(_per_sample_launch("grad_filter", geo, table, x, dout, parts, [], m, table[x][0]))
+        launches.append(Launch(loops.sum_runs, [("array", parts), flat(table, dw)], writes=[dw]))
+    return launches
+
+
 _PATHS = (ONEDNN, WINOGRAD, PER_SAMPLE, NUMPY)
 conv2d_out = by_variant(
-    "conv2d_out", None, zeros=_conv2d_other, mapped=_conv2d_other, **dict.fromkeys(_PATHS, _conv2d_path)
+    "conv2d_out", _forward_launches, zeros=_conv2d_other, mapped=_conv2d_other, **dict.fromkeys(_PATHS, _conv2d_path)
 )
 # (one function for every variant of the gradients: which of them the op writes is in its outputs)
-conv2d_grad_out = by_variant("conv2d_grad_out", None, **dict.fromkeys(_PATHS + (ZEROS, MAPPED), _grads))
+conv2d_grad_out = by_variant("conv2d_grad_out", _grad_launches, **dict.fromkeys(_PATHS + (ZEROS, MAPPED), _grads))
 
 # the kernels by name, for the callers that run them so (the blocked kernels' fallbacks): the adapters the ops' definitions make (kernels/structured.py)
 conv2d = adapter(rules.conv2d_meta, conv2d_out, "conv2d")

@@ -7,8 +7,8 @@ they are handed, the variant their meta rule chose (pe_cli/shapes/normalization.
 - "cast": other dtypes (float16): the loops compute in float32 scratch buffers, cast to the outputs.
 
 The serial loop or its parallel twin (the same bits: fixed runs of rows) by the device's threads. Their
-``launches(op, table, meta)``: a planned step's launch of the forward's loop (the gradient runs as a Python
-launch: its sums over rows start at zero in scratch)."""
+``launches(op, table, meta)``: a planned step's launches of the "rows" variant's loops (the gradient's: its
+sums over rows zeroed in scratch, the loop, the sums copied into the gradients)."""
 
 import numpy as np
 
@@ -17,6 +17,7 @@ from .launches import Launch, floats, one
 from .runtime.loops import lazy, parallel_parts, twin
 
 _norm_loops = lazy("_norm_loops")
+_reduce_loops = lazy("_reduce_loops")
 
 # values from which layer_norm's passes split their runs of rows over the device's threads: a row
 # costs three passes and a square root, more than a pointwise loop's element
@@ -110,5 +111,29 @@ def forward_launches(op, table, meta):
     return [Launch(_norm_loops().layer_norm, args, writes=[y, mean, var])]
 
 
+def grad_launches(op, table, meta):
+    """A planned step's launches of the gradient's "rows" variant, _grad's loops: its float64 sums over rows
+    (scratch the plan keeps) set to 0 (_reduce_loops.copy of zeros: fill(0)'s bits), the serial loop (its
+    parallel twin gives the same bits), then the sums copied (cast) into Bias@GRAD and Scale@GRAD as
+    np.copyto does; None for "cast" (a Python launch)."""
+    x, dy, mean, var = one(op, "X"), one(op, "Y@GRAD"), one(op, "Mean"), one(op, "Variance")
+    scale = one(op, "Scale") if op.inputs.get("Scale") else None
+    dx = one(op, "X@GRAD", "outputs")
+    grads = {s: one(op, s, "outputs") for s in ("Bias@GRAD", "Scale@GRAD") if op.outputs.get(s)}
+    names = (x, dy, mean, var, dx, *grads.values(), *([scale] if scale else []))
+    if meta.variant != "rows" or not floats(table, *names):
+        return None
+    view, dtype, copy = meta.args, table[x][1], _reduce_loops().copy
+    zeros = np.zeros(view[1])
+    sums = {"Scale@GRAD": np.zeros(view[1]), "Bias@GRAD": np.zeros(view[1])}
+    param = ("array", np.ones(view[1], dtype)) if scale is None else ("var", scale, (view[1],))
+    args = [("var", x, view), ("var", dy, view), ("var", mean, (view[0],)), ("var", var, (view[0],)), param]
+    args += [("const", float(op.attrs["epsilon"])), ("var", dx, view), *(("array", a) for a in sums.values())]
+    launches = [Launch(copy, [("array", zeros), ("array", a)]) for a in sums.values()]
+    launches.append(Launch(_norm_loops().layer_norm_grad, args, writes=[dx]))
+    launches += [Launch(copy, [("array", sums[s]), ("var", n, (view[1],))], writes=[n]) for s, n in grads.items()]
+    return launches
+
+
 FORWARD = by_variant("layer_norm_out", forward_launches, rows=_forward_rows, cast=_forward_cast)
-GRAD = by_variant("layer_norm_grad_out", lambda op, table, meta: None, rows=_grad_rows, cast=_grad_cast)
+GRAD = by_variant("layer_norm_grad_out", grad_launches, rows=_grad_rows, cast=_grad_cast)

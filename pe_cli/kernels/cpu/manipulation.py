@@ -5,12 +5,14 @@ axes: a numba loop, _transpose_loops.py). Expand and tile are broadcasting.py's 
 (concat, split, stack, unstack, unbind) joining.py's. Shape rules shared with the CUDA twins are in
 shapes/manipulation.py and manipulation_run.py."""
 
+import math
+
 import numpy as np
 
 from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import cast_meta
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
-from .launches import by_variant
+from .launches import Launch, by_variant, one
 from .runtime.loops import lazy, run_in_parts
 from ..structured import adapter, fresh_output
 
@@ -45,8 +47,27 @@ def _transpose_copy(ins, outs, attrs, meta):
     outs[slot][...] = ins[meta.loop_inputs[0]].transpose(perm)
 
 
+def _transpose_launches(op, table, meta):
+    """A planned step's launch of the "swap" variant: _transpose_loops.swap_middle, serial (its parallel twin, a
+    copy, gives the same bits), on the input as [A, B, C, D] into the output as [A, C, B, D]; an XShape output
+    (nothing to compute: an empty buffer) among its writes. None for the other variants (a Python launch)."""
+    if meta.variant != "swap":
+        return None
+    (a, b, c, d), slot = meta.args
+    x, out = one(op, meta.loop_inputs[0]), one(op, slot, "outputs")
+    if x is None or out is None or x not in table or out not in table:
+        return None
+    others = [name for s, names in op.outputs.items() if s != slot for name in names]
+    if any(name not in table or math.prod(table[name][0]) for name in others):
+        return None
+    args = [("var", x, (a, b, c, d)), ("var", out, (a, c, b, d))]
+    return [Launch(_transpose_loops().swap_middle, args, writes=[out, *others])]
+
+
 # transpose's and its grad op's out-kernel (their meta rules: shapes/reshaping.transpose_meta, transpose_grad_meta)
-transpose_out = by_variant("transpose_out", None, view=_transpose_view, swap=_transpose_swap, copy=_transpose_copy)
+transpose_out = by_variant(
+    "transpose_out", _transpose_launches, view=_transpose_view, swap=_transpose_swap, copy=_transpose_copy
+)
 transpose = adapter(transpose_meta, transpose_out, "transpose")  # (the layouts' moves of an axis: kernels/layout.py)
 
 

@@ -24,13 +24,14 @@ from ...shapes.gemm import GEMM, OUTER
 from ...shapes.matmul import ADDMM, HEADS, MATRIX, NUMPY, PRODUCTS, ROWS, STACKED
 from ..structured import fresh_output
 from ._matmul_forms import matmul_heads
-from .gemm import gemm, product_into
+from .gemm import gemm, numpy_calls_gemm, product_into
 from .elementwise_binary import unbroadcast
-from .launches import by_variant, one
+from .launches import Launch, by_variant, floats, one
 from .runtime import cblas, threads
 from .runtime.loops import lazy, parallel_threads, twin
 
 _loops = lazy("_blas_loops")
+_transpose_loops = lazy("_transpose_loops")
 
 
 def _operand(ins, o):
@@ -76,11 +77,18 @@ def _numpy(s, a, b, out):
     np.matmul(a, b, out=out)
 
 
+def _stack_parts(s):
+    """The blocks _stacked splits a stack's products into: the device's threads (at most one a product) where
+    large, else 1 (numpy's matmul)."""
+    batch, m, n, k = s.mnk
+    return min(parallel_threads(), batch) if batch * m * n * k >= threads.SPLIT_GEMM_MACS else 1
+
+
 def _stacked(s, a, b, out):
     """Float stacks of one batch shape: the products split over the device's threads (one BLAS call a product,
     as numpy's matmul) where large and the device has threads free, else numpy's matmul."""
     batch, m, n, k = s.mnk
-    parts = min(parallel_threads(), batch) if batch * m * n * k >= threads.SPLIT_GEMM_MACS else 1
+    parts = _stack_parts(s)
     gemm_fn = cblas.gemm(a.dtype) if parts > 1 else None
     if gemm_fn is None:
         return _numpy(s, a, b, out)
@@ -156,15 +164,59 @@ def _stored(o, shape, trans):
     return ((math.prod(shape[:-1]), shape[-1]) if len(shape) != 2 else shape), trans
 
 
+def _stack_launch(s, op, table):
+    """The launch of a STACKED product written straight into its output (or into scratch, then swapped back into
+    it by _transpose_loops.swap_middle, a copy as _written's): _stacked's gemm_batch (its parallel
+    twin where _stacked splits the stack), or the serial loop, one BLAS GEMM a product, where _stacked runs
+    numpy's matmul and numpy calls that GEMM (numpy's BLAS; no row, column or Gram product: numpy_calls_gemm);
+    None for the rest (a stored operand _stacked would not hand BLAS as it lies)."""
+    a, b, c = one(op, s.a.slot), one(op, s.b.slot), one(op, s.out, "outputs")
+    if not floats(table, a, b, c):
+        return None
+    batch, m, n, k = s.mnk
+    stored = []
+    for o, name, trans in ((s.a, a, s.trans_a), (s.b, b, s.trans_b)):
+        if o.conj or o.scale is not None or o.moved is not None or o.flat is not None:
+            return None
+        shape = tuple(o.shape or table[name][0])
+        if math.prod(shape[:-2]) != batch or (o.swap and 1 in shape[-2:]):
+            return None
+        stored.append(((batch, *shape[-2:]), trans != o.swap))
+    (a_shape, ta), (b_shape, tb) = stored
+    parts = _stack_parts(s)
+    if parts == 1 and (cblas.source() != cblas.NUMPY or k < 2 or not numpy_calls_gemm(m, n, a == b and ta != tb)):
+        return None
+    fn = cblas.gemm(table[a][1])
+    if fn is None:
+        return None
+    loop = _loops().gemm_batch_parallel if parts > 1 else _loops().gemm_batch
+    flags = [("const", cblas.TRANS if t else cblas.NO_TRANS) for t in (ta, tb)]
+    if not s.temp:
+        args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("var", c, (batch, m, n))]
+        return [Launch(loop, [*args, ("const", parts)], writes=[c])]
+    # into scratch the plan keeps, then swapped back into the output (_written's copy: the same bits)
+    temp = np.empty((batch, m, n), table[a][1])
+    args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("array", temp)]
+    swap = [("array", temp.reshape(batch, m, n, 1)), ("var", c, (batch, n, m, 1))]
+    return [Launch(loop, [*args, ("const", parts)]), Launch(_transpose_loops().swap_middle, swap, writes=[c])]
+
+
 def _launches(op, table, meta):
-    """A planned step's launches of the products (gemm.gemm: the loops product_into runs), or None where one is not
-    two matrices (ROWS, MATRIX) on the GEMM or outer path written straight into its output with no alpha, or a
-    product of a row or a column (numpy's matmul calls BLAS's matrix-vector product there); the op then runs as
-    a Python launch, its out-kernel."""
+    """A planned step's launches of the products (gemm.gemm: the loops product_into runs; a STACKED one's:
+    _stack_launch), or None where one is not two matrices (ROWS, MATRIX) on the GEMM or outer path or a stack
+    (STACKED), written straight into its output with no alpha, or a product of a row or a column (numpy's
+    matmul calls BLAS's matrix-vector product there); the op then runs as a Python launch, its out-kernel."""
     if meta.variant != PRODUCTS:
         return None
     launches = []
     for s in meta.args:
+        swapped_back = s.temp and s.swap and s.summed is None and s.fused is None  # (a transposed Y's gradient)
+        if s.form == STACKED and (not s.temp or swapped_back) and s.alpha is None:
+            part = _stack_launch(s, op, table)
+            if part is None:
+                return None
+            launches += part
+            continue
         if s.form not in (ROWS, MATRIX) or s.path not in (GEMM, OUTER) or s.temp or s.alpha is not None:
             return None
         a, b, c = one(op, s.a.slot), one(op, s.b.slot), one(op, s.out, "outputs")

@@ -12,10 +12,12 @@ softmax is Fluid's CPU kernel's (its ValueClip): the shifted logits are clipped 
 probability is below exp(-64) (about 1.6e-28) and a following log stays finite; log_softmax is Paddle 2.x's CPU
 kernel's, clipped alike (a logit masked with -inf or -1e9 gives -64 - log(sum), not -inf)."""
 
+import math
+
 import numpy as np
 
 from ..structured import fresh_output
-from .launches import by_variant
+from .launches import Launch, by_variant, floats, one
 from .runtime.loops import lazy, run_in_parts
 
 _rows = lazy("_softmax_rows_loops")
@@ -76,7 +78,20 @@ def _log_softmax_grad_numpy(ins, outs, attrs, meta):
     outs["X@GRAD"] = fresh_output(dx, meta.outputs["X@GRAD"], (out, dout))
 
 
+def _grad_launches(op, table, meta):
+    """A planned step's launch of softmax_grad's "rows" variant: _softmax_loops.softmax_rows_grad, serial (its
+    parallel twin gives the same bits), on the values as [rows, last dim]. None for "numpy" (a Python launch);
+    softmax's own "rows" calls numpy's exp between its loops, so it stays one too."""
+    out, dout, dx = one(op, "Out"), one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs")
+    if meta.variant != "rows" or not floats(table, out, dout, dx) or not table[out][0]:
+        return None
+    shape = table[out][0]
+    rows = (math.prod(shape[:-1]), shape[-1])
+    args = [("var", out, rows), ("var", dout, rows), ("var", dx, rows)]
+    return [Launch(_softmax().softmax_rows_grad, args, writes=[dx])]
+
+
 SOFTMAX = by_variant("softmax_out", None, rows=_softmax_rows, numpy=_softmax_numpy)
-SOFTMAX_GRAD = by_variant("softmax_grad_out", None, rows=_softmax_grad_rows, numpy=_softmax_grad_numpy)
+SOFTMAX_GRAD = by_variant("softmax_grad_out", _grad_launches, rows=_softmax_grad_rows, numpy=_softmax_grad_numpy)
 LOG_SOFTMAX = by_variant("log_softmax_out", None, rows=_log_softmax_rows, numpy=_log_softmax_numpy)
 LOG_SOFTMAX_GRAD = by_variant("log_softmax_grad_out", None, numpy=_log_softmax_grad_numpy)
