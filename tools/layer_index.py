@@ -18,12 +18,13 @@ it; a model file has feeds) and the stand-ins of Fluid's names pe lacks, plus pa
 (``pe_cli/layers/paddle_nn.py``'s ``__all__``).
 """
 
-import argparse
 import importlib
 import inspect
 import os
 import pkgutil
 import sys
+
+from generated_module import print_or_write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "pe_cli", "layers", "layer_index.py")
@@ -112,15 +113,7 @@ def _wrapped(words, width=100):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true", help="rewrite pe_cli/layers/layer_index.py")
-    new = text()
-    if parser.parse_args().write:
-        with open(OUT + ".tmp", "w", encoding="utf-8") as f:
-            f.write(new)
-        os.replace(OUT + ".tmp", OUT)
-    else:
-        sys.stdout.write(new)
+    print_or_write(__doc__.split("\n\n")[0], OUT, text)
 
 
 if __name__ == "__main__":

@@ -13,11 +13,12 @@ It imports every family in a fresh interpreter with the registry's tables replac
 the family whose import registered each op (the innermost ``pe_cli.ops`` module being executed).
 """
 
-import argparse
 import importlib
 import os
 import pkgutil
 import sys
+
+from generated_module import print_or_write
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "pe_cli", "ops", "family_index.py")
@@ -85,15 +86,7 @@ def text():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true", help="rewrite pe_cli/ops/family_index.py")
-    new = text()
-    if parser.parse_args().write:
-        with open(OUT + ".tmp", "w", encoding="utf-8") as f:
-            f.write(new)
-        os.replace(OUT + ".tmp", OUT)
-    else:
-        sys.stdout.write(new)
+    print_or_write(__doc__.split("\n\n")[0], OUT, text)
 
 
 if __name__ == "__main__":

@@ -3,33 +3,15 @@ pe_cli/layers/layer_index.py: that index is what tools/layer_index.py computes f
 it with --write), a name gives its module's object whichever modules were imported before, and a layer
 type a model file names loads its own module alone."""
 
-import os
-import subprocess
-import sys
-
-from paths import REPO
-
-TOOL = os.path.join(REPO, "tools", "layer_index.py")
-INDEX = os.path.join(REPO, "pe_cli", "layers", "layer_index.py")
-
-
-def _python(code):
-    env = dict(os.environ, PYTHONPATH=REPO)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+from generated_module import assert_current, python
 
 
 def test_the_index_is_current():
-    env = dict(os.environ, PYTHONPATH=REPO)
-    done = subprocess.run([sys.executable, TOOL], capture_output=True, text=True, cwd=REPO, env=env)
-    assert done.returncode == 0, done.stderr
-    with open(INDEX, encoding="utf-8") as f:
-        assert f.read() == done.stdout, "run: python tools/layer_index.py --write"
+    assert_current("tools/layer_index.py", "pe_cli/layers/layer_index.py")
 
 
 def test_a_name_imports_only_its_module():
-    said = _python(
+    said = python(
         "import sys\n"
         "import pe_cli.layers as L\n"
         "assert L.fc.__module__ == 'pe_cli.layers.linalg'\n"
@@ -43,7 +25,7 @@ def test_a_name_shared_with_a_submodule_stays_the_function():
     """``dropout``, ``rnn``, ``lstm``: Fluid's names are functions, whether or not their modules (of
     the same names) were imported first; Fluid's submodule names (layers.nn, layers.detection) are
     the modules."""
-    said = _python(
+    said = python(
         "import sys, types\n"
         "import pe_cli.layers.dropout, pe_cli.layers.rnn, pe_cli.layers.lstm\n"
         "import pe_cli.layers as L\n"
@@ -60,7 +42,7 @@ def test_a_name_shared_with_a_submodule_stays_the_function():
 
 
 def test_every_name_resolves_and_a_star_import_gives_them_all():
-    said = _python(
+    said = python(
         "import pe_cli.layers as L\n"
         "names = [n for n in dir(L) if not n.startswith('_')]\n"
         "assert set(L.__all__) <= set(names)\n"
@@ -74,7 +56,7 @@ def test_every_name_resolves_and_a_star_import_gives_them_all():
 
 
 def test_a_layer_type_loads_its_module_alone():
-    said = _python(
+    said = python(
         "import sys\n"
         "from pe_cli.config import registries\n"
         "types = registries.layers()\n"

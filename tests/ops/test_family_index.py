@@ -2,33 +2,15 @@
 that index is what tools/op_family_index.py computes from every family (else run it with --write), and
 a lookup through it gives what a lookup after importing every family gives."""
 
-import os
-import subprocess
-import sys
-
-from paths import REPO
-
-TOOL = os.path.join(REPO, "tools", "op_family_index.py")
-INDEX = os.path.join(REPO, "pe_cli", "ops", "family_index.py")
-
-
-def _python(code):
-    env = dict(os.environ, PYTHONPATH=REPO)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+from generated_module import assert_current, python
 
 
 def test_the_index_is_current():
-    env = dict(os.environ, PYTHONPATH=REPO)
-    done = subprocess.run([sys.executable, TOOL], capture_output=True, text=True, cwd=REPO, env=env)
-    assert done.returncode == 0, done.stderr
-    with open(INDEX, encoding="utf-8") as f:
-        assert f.read() == done.stdout, "run: python tools/op_family_index.py --write"
+    assert_current("tools/op_family_index.py", "pe_cli/ops/family_index.py")
 
 
 def test_a_lookup_imports_only_the_family_of_the_op():
-    said = _python(
+    said = python(
         "import sys\n"
         "from pe_cli.ops import registry\n"
         "assert registry.get('relu').type == 'relu' and registry.known('conv2d_grad')\n"
@@ -39,7 +21,7 @@ def test_a_lookup_imports_only_the_family_of_the_op():
 
 
 def test_traits_and_unknown_ops_answer_as_with_every_family_loaded():
-    said = _python(
+    said = python(
         "from pe_cli.ops import define, registry\n"
         "from pe_cli.base.errors import UnknownOpError\n"
         "traits = {t: registry.with_trait(t) for t in define.TRAITS}\n"
