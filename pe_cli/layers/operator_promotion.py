@@ -46,7 +46,7 @@ class TmpHelper(LayerHelper):
     """A LayerHelper for one operator of a Paddle 2.x program: its variables are ``tmp_N``, and it
     takes no name of ``op_type``'s sequence (Paddle 2.6's math_op_patch appends the ops directly)."""
 
-    def __init__(self, op_type):  # noqa: super().__init__ would take the next name of op_type
+    def __init__(self, op_type):  # (no super().__init__: it would take the next name of op_type)
         self.layer_type = self.name = op_type
         self.kwargs = {}
 
