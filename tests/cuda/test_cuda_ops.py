@@ -22,6 +22,8 @@ SUMMING = {
     "matmul_grad",
     "matmul_grad_x",
     "matmul_grad_y",
+    "matmul_v2",
+    "matmul_v2_grad",
     "mean",
     "reduce_sum",
     "reduce_mean",
