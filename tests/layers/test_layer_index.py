@@ -3,7 +3,7 @@ pe_cli/layers/layer_index.py: that index is what tools/layer_index.py computes f
 it with --write), a name gives its module's object whichever modules were imported before, and a layer
 type a model file names loads its own module alone."""
 
-from generated_module import assert_current, python
+from generated_checks import assert_current, python
 
 
 def test_the_index_is_current():

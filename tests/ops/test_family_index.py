@@ -2,7 +2,7 @@
 that index is what tools/op_family_index.py computes from every family (else run it with --write), and
 a lookup through it gives what a lookup after importing every family gives."""
 
-from generated_module import assert_current, python
+from generated_checks import assert_current, python
 
 
 def test_the_index_is_current():
