@@ -1,16 +1,16 @@
 """Planned steps of the data-parallel executor on CPU devices (step_plan.py; PE_PLANNED_STEP=1).
 
 The schedule's nodes (parallel_scheduler.Schedule) are cut into phases: a *launch phase* holds
-each device's compute nodes that have launches and wait for nothing else since the last barrier;
-a *Python batch* holds the nodes that must touch Python (collectives, fetches, ops without
-launches), run by the caller in the schedule's order. A step runs launch phase 0 (each device's
-nodes as one compiled segment, the devices' segments at once on one thread each, without the
-GIL: a phase whose segments took less than HEAVY_SECONDS each, timed over the first runs, runs
-them one after the other in the caller, as a hand-over would cost more), then batch 0, then launch
-phase 1, and so on: for a training program, forward and backward
-on every device at once, the all-reduces, then the updates at once. A value a segment reads that
-is not as planned makes the rest of the step run node by node in the schedule's order, and the
-signature is planned again on its next step.
+each device's compute nodes that have launches and wait for nothing else since the last barrier
+(each device's as one compiled segment); a *Python batch* the nodes that must touch Python (ops
+without launches, collectives, fetches). A step runs them as *stages*: the devices' tasks at once,
+device d's task being its segment of a phase, then its Python compute nodes that can run after it
+(in waves: those whose predecessors in the batch ran), each device's in order; and, between them,
+the batch's other nodes, run in the caller in the schedule's order. For a training program:
+forward and backward on every device at once, the reduces, then the updates at once. A stage runs
+its tasks in the caller, one after the other, or on a thread a device, whichever its calibrating
+runs found faster (_Stage). A value a segment reads that is not as planned makes the rest of the
+step run node by node in the schedule's order, and the signature is planned again on its next step.
 """
 
 import queue
@@ -43,27 +43,67 @@ class PlannedRun:
             ids, items = self._sequence(d, self.order, steps)
             plan = DevicePlan(items, sample[d])
             launchable.update(i for i, launches in zip(ids, plan.launches) if launches)
-        phase, batch = self._phases(launchable)
+        phase, batch, preds = self._phases(launchable)
         for i in [i for i in phase if i not in launchable]:
             del phase[i]
-        self.phases = max([*phase.values(), *batch.values(), 0]) + 1
+        phases = max([*phase.values(), *batch.values(), 0]) + 1
         run_order = sorted(self.order, key=lambda i: (phase[i] if i in phase else batch[i] + 0.5, i))
-        self.plans, self.segments = [], [[None] * n for _ in range(self.phases)]
+        self.plans, segments = [], [[None] * n for _ in range(phases)]
         for d in range(n):
             ids, items = self._sequence(d, run_order, steps)
             plan = DevicePlan(items, sample[d])
             if {i for i, launches in zip(ids, plan.launches) if launches} != {i for i in ids if i in launchable}:
                 raise Unplannable
             self.plans.append(plan)
-            for k in range(self.phases):
+            for k in range(phases):
                 members = [j for j, i in enumerate(ids) if i in launchable and phase[i] == k]
                 if members:
-                    self.segments[k][d] = Segment(plan, members)
-        self.batches = [[i for i in self.order if i in batch and batch[i] == k] for k in range(self.phases)]
-        self.phase_nodes = [[i for i in run_order if i in phase and phase[i] == k] for k in range(self.phases)]
+                    segments[k][d] = Segment(plan, members)
+        self.stages = []
+        for k in range(phases):
+            stage = _Stage(n, segments[k])
+            for i in run_order:
+                if i in phase and phase[i] == k:
+                    stage.add(i, sched.device[i], launched=True)
+            self.stages.append(stage)
+            self._add_batch([i for i in self.order if i in batch and batch[i] == k], preds)
         self.planned_ops = len(launchable)
-        self.runs, self.threaded = 0, [False] * self.phases
-        self.seconds = [[] for _ in range(self.phases)]  # per phase: its segments' times while calibrating
+        self.runs = 0
+
+    def _add_batch(self, ids, preds):
+        """A phase's Python batch (``ids``, in the schedule's order), after the stage of its segments:
+        in waves, each of every compute node whose predecessors in the batch have run or run before
+        it on its device in the wave (a wave's nodes run on their devices at once: it joins the last
+        stage unless one reads another device's node of that), then every other node (a collective,
+        a fetch) that can run then, alone in the caller, in the schedule's order."""
+        device, nodes = self.sched.device, self.sched.nodes
+        pending, placed = list(ids), set()
+        while pending:
+            wave, serial = [], []
+            for i in pending:
+                if isinstance(nodes[i], ComputeNode) and all(
+                    p in placed or p not in pending or (p in wave and device[p] == device[i]) for p in preds[i]
+                ):
+                    wave.append(i)
+            last = self.stages[-1]
+            if wave and (
+                type(last) is list or any(p in last.members and device[p] != device[i] for i in wave for p in preds[i])
+            ):
+                last = _Stage(self.n, [None] * self.n)
+                self.stages.append(last)
+            for i in wave:
+                last.add(i, device[i], launched=False)
+            placed.update(wave)
+            for i in pending:
+                if i not in placed and not isinstance(nodes[i], ComputeNode):
+                    if all(p in placed or p not in pending or p in serial for p in preds[i]):
+                        serial.append(i)
+            if serial:
+                self.stages.append(serial)
+                placed.update(serial)
+            if not wave and not serial:
+                raise Unplannable
+            pending = [i for i in pending if i not in placed]
 
     def _sequence(self, d, order, steps):
         """Device d's sequence in ``order``: (node ids, items): its compute nodes' steps and a
@@ -80,7 +120,8 @@ class PlannedRun:
         return ids, items
 
     def _phases(self, launchable):
-        """(phase of each launchable node, batch of each other node): the earliest each can run in."""
+        """(phase of each launchable node, batch of each other node: the earliest each can run in, the
+        predecessors of each node)."""
         sched, phase, batch = self.sched, {}, {}
         everything = range(len(sched.nodes))
         preds = {i: [] for i in everything}
@@ -93,47 +134,98 @@ class PlannedRun:
                 phase[i] = max([phase[p] if p in phase else batch[p] + 1 for p in preds[i]] or [0])
             else:
                 batch[i] = max([phase[p] if p in phase else batch[p] for p in preds[i]] or [0])
-        return phase, batch
+        return phase, batch, preds
 
     def run(self, values, results, threads=None, workers=None):
         """One step on at most ``threads`` threads (None: one a device; the runtime's run_threads,
         which follows the cores other processes leave free), ``workers()`` giving the _Workers
-        that run the other devices' segments; False where it ended node by node (a value not as
+        that run the other devices' tasks; False where it ended node by node (a value not as
         planned)."""
         alone = threads is not None and threads < 2
         for d, plan in enumerate(self.plans):
             values[d].update(plan.buffers)
             values[d].kept = plan.buffers.keys()  # (no enable_inplace step writes over a buffer)
         done, runners = set(), self.sched.runners
-        timing = self.runs < CALIBRATION_RUNS
-        for k in range(self.phases):
-            calls = [
-                None if seg is None else (lambda seg=seg, d=d: seg.run(values[d]))
-                for d, seg in enumerate(self.segments[k])
-            ]
-            if self.threaded[k] and not alone and workers is not None:
+        timing = self.runs < 2 * CALIBRATION_RUNS
+        for stage in self.stages:
+            if type(stage) is list:
+                for i in stage:
+                    runners[i](values, results)
+                done.update(stage)
+                continue
+            calls = stage.calls(values, results, runners)
+            threaded, start = stage.threaded and not alone and workers is not None, time.perf_counter()
+            if threaded:
                 stale = workers().run(calls)
             else:
-                stale = _inline(calls, self.seconds[k] if timing else None)
+                stale = _inline(calls, stage.seconds if self.runs < CALIBRATION_RUNS else None)
+            if timing and not stale:
+                stage.walls[threaded].append(time.perf_counter() - start)
+            for d, ids in enumerate(stage.ids):
+                if d not in stale:
+                    done.update(ids)
             if stale:
-                for d, seg in enumerate(self.segments[k]):
-                    if seg is not None and d not in stale:
-                        done.update(i for i in self.phase_nodes[k] if self.sched.device[i] == d)
                 for i in self.order:
                     if i not in done:
                         runners[i](values, results)
                 return False
-            done.update(self.phase_nodes[k])
-            for i in self.batches[k]:
-                runners[i](values, results)
-                done.add(i)
         self.runs += 1
-        if self.runs == CALIBRATION_RUNS:  # threads only for phases whose segments pay a hand-over
-            self.threaded = [min(t, default=0.0) >= HEAVY_SECONDS for t in self.seconds]
+        if self.runs in (CALIBRATION_RUNS, 2 * CALIBRATION_RUNS):
+            for stage in self.stages:
+                if type(stage) is not list:
+                    stage.calibrate(self.runs == CALIBRATION_RUNS)
         return True
 
 
-CALIBRATION_RUNS = 3  # planned runs with every phase run by the caller, each segment timed
+class _Stage:
+    """Work the devices run at once in a planned step: device d's task is its segment ``segments[d]``
+    (None: none), then its Python nodes ``nodes[d]`` in order; ``ids[d]``: every schedule node the
+    task covers. Its first CALIBRATION_RUNS runs run the tasks in the caller, one after the other;
+    where at least two devices have tasks of at least HEAVY_SECONDS each, the next CALIBRATION_RUNS
+    run them on a thread a device; from then on, it runs them the way whose best run was faster
+    (``threaded``): threads can lose, to the hand-overs and to Python nodes taking turns on the GIL.
+    ``walls``: the stage's times run in the caller, and on threads, while calibrating."""
+
+    __slots__ = ("ids", "members", "nodes", "seconds", "segments", "threaded", "walls")
+
+    def __init__(self, n, segments):
+        self.segments, self.nodes, self.ids = segments, [[] for _ in range(n)], [[] for _ in range(n)]
+        self.members, self.seconds, self.threaded, self.walls = set(), [], False, ([], [])
+
+    def calibrate(self, first):
+        """After the runs in the caller (``first``): whether to try threads; after the runs on threads: whether
+        to keep them."""
+        if first:
+            self.threaded = sum(bool(ids) for ids in self.ids) > 1 and min(self.seconds) >= HEAVY_SECONDS
+        else:
+            inline, threaded = self.walls
+            self.threaded = self.threaded and bool(threaded) and min(threaded) < min(inline) * THREADS_WIN
+
+    def add(self, i, d, launched):
+        if not launched:
+            self.nodes[d].append(i)
+        self.ids[d].append(i)
+        self.members.add(i)
+
+    def calls(self, values, results, runners):
+        return [
+            self._task(seg, nodes, values, d, results, runners) if seg is not None or nodes else None
+            for d, (seg, nodes) in enumerate(zip(self.segments, self.nodes))
+        ]
+
+    @staticmethod
+    def _task(seg, nodes, values, d, results, runners):
+        def task():
+            if seg is not None:
+                seg.run(values[d])
+            for i in nodes:
+                runners[i](values, results)
+
+        return task
+
+
+CALIBRATION_RUNS = 3  # planned runs with every stage run by the caller, each task timed; as many on threads
+THREADS_WIN = 1.0  # a stage stays on threads where its best run there took less than this times its best in the caller
 
 
 def _inline(calls, seconds):

@@ -129,7 +129,11 @@ def test_planned_equals_op_by_op(monkeypatch, model, devices):
 
 
 def _segments(run, devices):
-    entries = run.entries if devices == 1 else [seg for phase in run.segments for seg in phase]
+    entries = (
+        run.entries
+        if devices == 1
+        else [seg for stage in run.stages if type(stage) is not list for seg in stage.segments]
+    )
     return [e for e in entries if e is not None and type(e) is not int]
 
 
@@ -199,19 +203,26 @@ def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkey
     assert fns["layer_norm_grad"] == [[*sums, _norm_loops.layer_norm_grad, *sums]] * 2
 
 
-def test_devices_segments_on_their_threads(monkeypatch):
-    """After its calibrating runs, a phase runs each device's segment on a thread of its own (here
-    every phase, whatever the segments' times and the other processes' load)."""
+@pytest.mark.parametrize("model", ["mlp", "transformer"])
+def test_devices_tasks_on_their_threads(monkeypatch, model):
+    """After its calibrating runs, a stage runs each device's task on a thread of its own (here every
+    stage with work on both devices, whatever the tasks' times, the threads' and the other processes'
+    load): the bits of op by op. The Transformer's ops without launches (softmax, reshape2) run in the
+    devices' tasks too, both devices' at once."""
     from pe_cli.executor import planned_parallel, step_plan
     from pe_cli.kernels.cpu import runtime
 
     monkeypatch.setattr(planned_parallel, "HEAVY_SECONDS", 0.0)
+    monkeypatch.setattr(planned_parallel, "THREADS_WIN", float("inf"))
     monkeypatch.setattr(runtime, "run_threads", lambda devices: devices)
-    steps = (32,) * (planned_parallel.CALIBRATION_RUNS + 4)
-    planned = train(monkeypatch, "mlp", True, 2, steps)
-    assert_same(planned, train(monkeypatch, "mlp", False, 2, steps))
+    steps = (32,) * (2 * planned_parallel.CALIBRATION_RUNS + 4)
+    planned = train(monkeypatch, model, True, 2, steps)
+    assert_same(planned, train(monkeypatch, model, False, 2, steps))
     (run,) = planned_runs(planned[2], 2)
-    assert run.threaded == [True] * run.phases and run.runs == len(steps) - step_plan.PLAN_AFTER
+    shared = [stage for stage in run.stages if type(stage) is not list and sum(map(bool, stage.ids)) > 1]
+    assert shared and all(stage.threaded for stage in shared) and run.runs == len(steps) - step_plan.PLAN_AFTER
+    python_nodes = [stage for stage in shared if all(stage.nodes)]
+    assert bool(python_nodes) == (model == "transformer")
 
 
 @pytest.mark.parametrize("devices", [1, 2])
