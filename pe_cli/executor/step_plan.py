@@ -21,6 +21,7 @@ rest of the step op by op and plans again. An update launch (momentum) writes it
 in place where the run was donated it (pe_cli/executor/donation.py), else over a copy it puts in the values.
 """
 
+import math
 import os
 
 import numpy as np
@@ -45,13 +46,14 @@ def _out_kernel(step):
 
 
 def _meta(step, table):
-    """The Meta the op's meta rule decides for the shapes and dtypes ``table`` gives its inputs (its step's
-    facts: paddle2), or None where one is unknown or a list; the same rule its op-by-op step runs."""
+    """The Meta the op's meta rule decides for the shapes and dtypes ``table`` gives its inputs (a list of them
+    for a duplicable slot; its step's facts: paddle2), or None where one is unknown; the same rule its op-by-op
+    step runs."""
     specs = {}
     for slot, names, dup in step.inputs:
-        if dup or names[0] not in table:
+        if any(name not in table for name in names):
             return None
-        specs[slot] = Spec(*table[names[0]])
+        specs[slot] = [Spec(*table[name]) for name in names] if dup else Spec(*table[names[0]])
     return registry.get(step.op.type).structured.meta(step.attrs, specs, step.context)
 
 
@@ -66,6 +68,11 @@ def _meta_outputs(op, meta):
             return None
         outs[names[0]] = (tuple(spec[0]), np.dtype(spec[1]))
     return outs if len(outs) == len(op.output_arg_names) else None
+
+
+def _size(spec):
+    """(elements, dtype) of a (shape, dtype): what a view of another shape keeps."""
+    return math.prod(spec[0]), spec[1]
 
 
 def _array(value):
@@ -84,8 +91,9 @@ class Rewrite:
 class DevicePlan:
     """One device's ops planned, in the order they run: ``steps[i]`` an OpStep (or a Rewrite),
     ``launches[i]`` its launches (None: a Python launch), ``buffers`` (name -> array) the outputs
-    the launches write, ``external[i]`` the names step i's launches read from the values (not from
-    a buffer), ``table`` every known shape."""
+    the launches write (an output that is an input's value, as it is or in another shape, the input's
+    buffer, or a view of it), ``external[i]`` the names step i's launches read from the values (not
+    from a buffer), ``table`` every known shape."""
 
     def __init__(self, steps, sample):
         self.steps = list(steps)
@@ -100,6 +108,7 @@ class DevicePlan:
                         self.table[name] = (value.shape, value.dtype)
                 written.update(step.op.output_arg_names)
         self._written, self._live = set(), set()  # written or read so far; names whose value is a buffer now
+        self.shared = set()  # names whose buffer's memory another name's buffer holds too (an alias, a view)
         for step in self.steps:
             names = step.names if type(step) is Rewrite else step.op.output_arg_names
             launches = None
@@ -152,13 +161,17 @@ class DevicePlan:
             return None
         block_vars = op.block.vars
         for launch in launches:
-            for name in [*launch.writes, *launch.aliases]:
+            for name in [*launch.writes, *launch.aliases, *launch.views]:
                 var = block_vars.get(name)
                 if name in self._written or name in op.input_arg_names or (var is not None and var.persistable):
                     return None  # a buffer holds one value a step, of one writer, not saved in the scope
             if any(n in self._live or n not in self.table for n in launch.updates):
                 return None
             if any(src not in self._live or table[src][0] != table[dst][0] for dst, src in launch.aliases.items()):
+                return None
+            if any(
+                src not in self._live or _size(table[src]) != _size(table[dst]) for dst, src in launch.views.items()
+            ):
                 return None
         self.table = table
         self.external.append(frozenset(n for n in op.input_arg_names if n not in self._live))
@@ -167,8 +180,12 @@ class DevicePlan:
                 self.buffers[name] = np.empty(*table[name])
             for dst, src in launch.aliases.items():
                 self.buffers[dst] = self.buffers[src]
+            for dst, src in launch.views.items():
+                self.buffers[dst] = self.buffers[src].reshape(table[dst][0])  # (its memory in dst's shape)
+            self.shared.update(n for pair in [*launch.aliases.items(), *launch.views.items()] for n in pair)
             self._live.update(launch.writes)
             self._live.update(launch.aliases)
+            self._live.update(launch.views)
         return launches
 
 

@@ -138,6 +138,22 @@ CASES += [
         name="scale_tensor",
     ),  # the tensor wins (Fluid 1.8)
     OpCase("sum", {"X": [r(2, 3), r(2, 3), r(2, 3)]}, lambda i, a: {"Out": sum(i["X"])}, grad=("X",)),
+    *(  # two (one pass), four (one pass), five to seven (passes of up to four, then two, then one): numpy's order
+        OpCase(
+            "sum",
+            {"X": [r(*shape).astype(dtype) for _ in range(count)]},
+            lambda i, a: {"Out": sum(i["X"])},
+            grad=("X",) if dtype == np.float64 else (),  # (gradient checks run in float64)
+            name=f"sum_{count}_{np.dtype(dtype).name}",
+        )
+        for count, shape, dtype in [
+            (2, (4, 5), np.float32),
+            (4, (3, 4), np.float64),
+            (5, (2, 3, 4), np.float32),
+            (6, (3, 3), np.float64),
+            (7, (5,), np.float32),
+        ]
+    ),
     OpCase(
         "clip",
         {"X": np.array([[-2.0, -0.9, -0.3, 0.2], [0.6, 0.75, 1.4, 3.0]])},

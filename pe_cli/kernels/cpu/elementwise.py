@@ -8,6 +8,7 @@ The binary elementwise ops (elementwise_add, ...) and their gradients (elementwi
 for the kernels that call them (fused, momentum, the gradients of other families)."""
 
 import functools
+import math
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from .elementwise_binary import (  # noqa: F401 (named here for the kernels that
     unbroadcast,
 )
 from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, named here for the kernels that call them)
-from .launches import by_variant
+from .launches import Launch, by_variant, one
 from .selected_rows import sum_with_sparse
 from .runtime.loops import add_same, flat, lazy, run_in_parts
 from ..structured import adapter, fresh_output
@@ -48,6 +49,7 @@ from ...shapes.elementwise import MINUS_ATTRS, clip_by_norm_meta, div_grad_grad_
 from ...shapes.joining import sum_meta
 
 _elementwise = lazy("_elementwise_loops")
+_pointwise = lazy("_pointwise_loops")
 
 
 def _sum_arrays(ins, outs, attrs, meta):
@@ -99,10 +101,48 @@ def _add_rest(out, rest):
         np.add(out, x, out=out)
 
 
+def sum_of_launches(names, out, table, writes):
+    """Launches summing the float arrays ``names`` (one shape and dtype, ``table``'s) into ``out`` in
+    numpy's order, with the loops _sum_floats and _sum_pair_floats run (their serial forms: the same
+    bits): X[0] + X[1] by add_mid over [1, size, 1] and [size], three or four in one pass (add3,
+    add4), then the rest added up to two a pass; ``out`` may be any of them (each loop reads an
+    element's addends before it writes its sum). None where they are not such arrays. ``writes``: the
+    buffers the launches write (the data-parallel reduce sums into its own gradient, which it holds)."""
+    known = [table.get(n) for n in (*names, out)]
+    if len(names) < 2 or None in known or len({(tuple(s), d) for s, d in known}) != 1 or known[0][1] not in _FLOATS:
+        return None
+    size = math.prod(known[0][0])
+    whole, run = ("var", out, (size,)), (1, size, 1)
+    if len(names) == 2:
+        args = [("var", names[0], run), ("var", names[1], (size,)), ("var", out, run)]
+        return [Launch(_pointwise().add_mid, args, writes=writes)]
+    head = [("var", n, (size,)) for n in names[:4]]
+    launches = [Launch(getattr(_elementwise(), f"add{len(head)}"), [*head, whole], writes=writes)]
+    rest = names[4:]
+    while len(rest) > 1:
+        args = [whole, ("var", rest[0], (size,)), ("var", rest[1], (size,)), whole]
+        launches.append(Launch(_elementwise().add3, args))
+        rest = rest[2:]
+    if rest:
+        launches.append(Launch(_pointwise().add_mid, [("var", out, run), ("var", rest[0], (size,)), ("var", out, run)]))
+    return launches
+
+
+def _sum_launches(op, table, meta):
+    """A planned step's launches of sum's "floats" and "pair_floats" variants over arrays of one shape and dtype
+    (sum_of_launches); None for the others (a Python launch)."""
+    out = one(op, "Out", "outputs")
+    if meta.variant not in ("floats", "pair_floats") or out is None:
+        return None
+    return sum_of_launches(list(op.inputs.get("X") or ()), out, table, [out])
+
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
 # sum's out-kernel (its meta rule: shapes/joining.sum_meta), and its kernel by name (the blocked layout's)
 SUM = by_variant(
     "sum_out",
-    None,
+    _sum_launches,
     arrays=_sum_arrays,
     sparse=_sum_sparse,
     floats=_sum_floats,

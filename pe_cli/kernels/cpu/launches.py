@@ -19,16 +19,37 @@ FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 class Launch:
-    """One compiled loop and its bound arguments. ``writes``: the names it writes (buffers the plan
-    allocates); ``aliases``: {output: input} outputs that are their input's array (no launch
-    writes them); ``updates``: names it writes over in place (an optimizer's Param and state);
-    ``checked``: the loop returns an index >= 0 when its values are bad (a label out of range)."""
+    """One compiled loop (None: nothing to compute) and its bound arguments. ``writes``: the names it
+    writes (buffers the plan allocates); ``aliases``: {output: input} outputs that are their input's
+    array (no launch writes them); ``views``: {output: input} outputs that are their input's memory
+    in the output's shape; ``updates``: names it writes over in place (an optimizer's Param and
+    state); ``checked``: the loop returns an index >= 0 when its values are bad (a label out of range)."""
 
-    __slots__ = ("aliases", "args", "checked", "fn", "updates", "writes")
+    __slots__ = ("aliases", "args", "checked", "fn", "updates", "views", "writes")
 
-    def __init__(self, fn, args, writes=(), aliases=None, updates=(), checked=False):
+    def __init__(self, fn, args, writes=(), aliases=None, updates=(), checked=False, views=None):
         self.fn, self.args, self.writes = fn, tuple(args), tuple(writes)
         self.aliases, self.updates, self.checked = aliases or {}, tuple(updates), checked
+        self.views = views or {}
+
+
+def view_launches(op, table, meta):
+    """A planned step's launch of a "view" variant (reshape, squeeze, flatten and their gradients; slice, crop,
+    transpose where the Meta found the output its input's memory in another shape: ``Meta.views``): no loop,
+    each such output the plan's buffer of its input in the output's shape, and any other output (reshape2's
+    XShape) an empty buffer; None where the variant is another, or another output holds values."""
+    if meta.variant != "view" or not meta.views:
+        return None
+    views = {}
+    for slot, src in meta.views.items():
+        dst, x = one(op, slot, "outputs"), one(op, src)
+        if dst is None or x is None:
+            return None
+        views[dst] = x
+    others = [n for slot, names in op.outputs.items() if slot not in meta.views for n in names]
+    if any(n not in table or math.prod(table[n][0]) for n in others):
+        return None
+    return [Launch(None, (), writes=others, views=views)]
 
 
 class Shape:

@@ -12,7 +12,7 @@ import numpy as np
 from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import cast_meta
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
-from .launches import Launch, by_variant, one
+from .launches import Launch, by_variant, one, view_launches
 from .runtime.loops import lazy, run_in_parts
 from ..structured import adapter, fresh_output
 
@@ -24,7 +24,10 @@ def reshaped_out(ins, outs, attrs, meta):
     grad ops (their meta rules: shapes/reshaping.py): Out (X@GRAD) is X (Out@GRAD) in another shape, a view of
     its memory where it is C-contiguous (``Meta.views``), XShape holds nothing; both are made where the outputs
     are (kernels/structured.py): nothing is left to compute. (The executor never writes in place into an array
-    a view shares: executor/plan.py.)"""
+    a view shares: executor/plan.py.) A planned step's: view_launches."""
+
+
+reshaped_out.launches = view_launches
 
 
 def _transpose_view(ins, outs, attrs, meta):
@@ -50,7 +53,10 @@ def _transpose_copy(ins, outs, attrs, meta):
 def _transpose_launches(op, table, meta):
     """A planned step's launch of the "swap" variant: _transpose_loops.swap_middle, serial (its parallel twin, a
     copy, gives the same bits), on the input as [A, B, C, D] into the output as [A, C, B, D]; an XShape output
-    (nothing to compute: an empty buffer) among its writes. None for the other variants (a Python launch)."""
+    (nothing to compute: an empty buffer) among its writes. The "view" variant's: the input's buffer in the
+    output's shape (view_launches). None for the other variants (a Python launch)."""
+    if meta.variant == "view":
+        return view_launches(op, table, meta)
     if meta.variant != "swap":
         return None
     (a, b, c, d), slot = meta.args

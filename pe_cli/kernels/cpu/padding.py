@@ -5,7 +5,7 @@ output the Meta makes a view of an input (a crop of all of X, a gradient's windo
 
 import numpy as np
 
-from .launches import by_variant
+from .launches import by_variant, view_launches
 
 
 def _pad(ins, outs, attrs, meta):
@@ -90,10 +90,10 @@ def _place(ins, outs, attrs, meta):
 
 
 PAD = by_variant("pad_out", None, pad=_pad)
-PAD_GRAD = by_variant("pad_grad_out", None, window=_window, view=_nothing)
+PAD_GRAD = by_variant("pad_grad_out", view_launches, window=_window, view=_nothing)
 PAD_ND = by_variant("pad_nd_out", None, constant=_constant, take=_take)
 PAD_ND_GRAD = by_variant("pad_nd_grad_out", None, window=_grad_window, fold=_fold)
 PAD_LIKE = by_variant("pad_constant_like_out", None, like=_like)
-PAD_LIKE_GRAD = by_variant("pad_constant_like_grad_out", None, window=_window, view=_nothing)
-CROP = by_variant("crop_out", None, window=_window, view=_nothing)
-CROP_GRAD = by_variant("crop_grad_out", None, place=_place, view=_nothing)
+PAD_LIKE_GRAD = by_variant("pad_constant_like_grad_out", view_launches, window=_window, view=_nothing)
+CROP = by_variant("crop_out", view_launches, window=_window, view=_nothing)
+CROP_GRAD = by_variant("crop_grad_out", view_launches, place=_place, view=_nothing)

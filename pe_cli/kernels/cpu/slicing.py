@@ -5,7 +5,7 @@ zeros and Out@GRAD in the window ("place"; numpy's assignment, which casts as th
 
 import numpy as np
 
-from .launches import by_variant
+from .launches import by_variant, view_launches
 
 
 def _window(ins, outs, attrs, meta):
@@ -25,5 +25,5 @@ def _nothing(ins, outs, attrs, meta):
     """Out is Input (or Input@GRAD Out@GRAD) in another shape: Meta.views, put in ``outs`` before the call."""
 
 
-SLICE = by_variant("slice_out", None, window=_window, view=_nothing)
-SLICE_GRAD = by_variant("slice_grad_out", None, place=_place, view=_nothing)
+SLICE = by_variant("slice_out", view_launches, window=_window, view=_nothing)
+SLICE_GRAD = by_variant("slice_grad_out", view_launches, place=_place, view=_nothing)
