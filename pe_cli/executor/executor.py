@@ -208,11 +208,11 @@ class Executor:
         self._store(plan, values, scope, feed)
         return values, lods
 
-    @staticmethod
-    def _planned(plan, steps, feed, values):
+    def _planned(self, plan, steps, feed, values):
         """A planned step (step_plan.py, PE_PLANNED_STEP=1) where one is kept for these feeds."""
         kept = plan.planned.setdefault(id(steps), (steps, {}))
         names = [n if isinstance(n, str) else n.name for n in feed]
+        self._runtime.follow_share()  # (the threads of the segments' parallel loops: the cores free now)
         return step_plan.run_planned(kept[1], steps, names, values)
 
     def train_from_dataset(

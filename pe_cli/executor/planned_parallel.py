@@ -260,15 +260,16 @@ def _writes(node):
 
 
 class _Workers:
-    """``count`` threads, each running one device's segment of a phase while the caller runs the first."""
+    """``count`` threads, each running one device's task of a stage while the caller runs the first's
+    (``before()`` called before each task: numba's threads it may use)."""
 
-    def __init__(self, count, initializer=None):
+    def __init__(self, count, initializer=None, before=None):
         self.tasks = [queue.SimpleQueue() for _ in range(count)]
         self.done = queue.SimpleQueue()
         for q in self.tasks:
-            threading.Thread(target=self._work, args=(q, initializer), daemon=True, name="pe-planned").start()
+            threading.Thread(target=self._work, args=(q, initializer, before), daemon=True, name="pe-planned").start()
 
-    def _work(self, tasks, initializer):
+    def _work(self, tasks, initializer, before):
         if initializer is not None:
             initializer()
         while True:
@@ -277,6 +278,8 @@ class _Workers:
                 return
             d, fn = task
             try:
+                if before is not None:
+                    before()
                 fn()
                 self.done.put((d, None))
             except BaseException as e:  # noqa: B036, BLE001 - reaches the caller
@@ -315,6 +318,7 @@ def run(engine, sched, values, results, feed_names):
     cache = sched.__dict__.setdefault("planned", {})
     key = step_plan.signature(values[0], feed_names)
     threads = engine.runtime.run_threads(engine.n)
+    engine.runtime.follow_share()  # (the threads of the caller's segments' parallel loops: the cores free now)
     return step_plan.count_or_run(
         cache, key, lambda planned: planned.run(values, results, threads, lambda: _workers_of(engine))
     )
@@ -324,7 +328,10 @@ def _workers_of(engine):
     """The engine's threads for the other devices' segments, started on first use, stopped with it."""
     workers = engine.__dict__.get("_planned_workers")
     if workers is None:
-        workers = engine.__dict__["_planned_workers"] = _Workers(engine.n - 1, engine.runtime.worker_started)
+        runtime = engine.runtime
+        workers = engine.__dict__["_planned_workers"] = _Workers(
+            engine.n - 1, runtime.worker_started, runtime.follow_share
+        )
         weakref.finalize(engine, workers.close)
     return workers
 

@@ -67,6 +67,13 @@ def run_threads(num_devices):
     return threads.run_threads(num_devices)
 
 
+def follow_share():
+    """Before a planned step's segments run in the calling thread (loops.follow_share)."""
+    from .loops import follow_share as follow  # (numba's, where it is loaded)
+
+    follow()
+
+
 def end_run(state):
     denormals.leave(state)
 

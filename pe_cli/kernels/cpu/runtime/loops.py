@@ -92,6 +92,21 @@ def parallel_threads():
     return n
 
 
+def follow_share():
+    """Before a planned step's segments run in the calling thread: numba's thread count for it set to
+    the device's share of the cores now (1 where the other processes leave one core). A parallel twin
+    a plan launches splits its work into the parts decided when it was planned, on a quiet host
+    perhaps; its parts then run on the threads free now, never waiting for a busy core (each element,
+    row or sample computed alike: the same bits)."""
+    if not _layer_ok or "numba" not in sys.modules:
+        return  # (no parallel twin was planned: the layer is chosen on the first)
+    import numba
+
+    n = max(1, min(threads.kernel_threads(), numba.config.NUMBA_NUM_THREADS))
+    if numba.get_num_threads() != n:
+        numba.set_num_threads(n)
+
+
 def is_float(*arrays):
     """True when every array is float32 or float64, all of the same dtype: the types the loops are
     compiled for. Other dtypes take the kernels' numpy path."""
