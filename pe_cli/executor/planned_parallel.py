@@ -6,8 +6,11 @@ each device's compute nodes that have launches and wait for nothing else since t
 without launches, collectives, fetches). A step runs them as *stages*: the devices' tasks at once,
 device d's task being its segment of a phase, then its Python compute nodes that can run after it
 (in waves: those whose predecessors in the batch ran), each device's in order; and, between them,
-the batch's other nodes, run in the caller in the schedule's order. For a training program:
-forward and backward on every device at once, the reduces, then the updates at once. A stage runs
+the batch's other nodes, run in the caller in the schedule's order. A gradient's reduce (CPU
+devices share one memory: ``Reduce``) is a launch of the device owning its parameter, summing the
+devices' gradients in device order into its own (step_plan.Reduce), in a phase after theirs. For a
+training program: forward and backward on every device at once, then each device's reduces and
+updates at once, then the broadcasts (each device given the owner's array). A stage runs
 its tasks in the caller, one after the other, or on a thread a device, whichever its calibrating
 runs found faster (_Stage). A value a segment reads that is not as planned makes the rest of the
 step run node by node in the schedule's order, and the signature is planned again on its next step.
@@ -18,11 +21,13 @@ import threading
 import time
 import weakref
 
-from ..compiler.ssa_nodes import ComputeNode, FetchNode, ReleaseNode
+import numpy as np
+
+from ..compiler.ssa_nodes import ComputeNode, FetchNode, ReduceNode, ReleaseNode
 from . import step_plan
 from .parallel_scheduler import HEAVY_SECONDS
 from .segment import Segment, Stale
-from .step_plan import DevicePlan, Rewrite
+from .step_plan import DevicePlan, Reduce, Rewrite
 
 
 class Unplannable(Exception):
@@ -38,6 +43,10 @@ class PlannedRun:
         self.sched, self.n = sched, n
         self.order = [i for i, node in enumerate(nodes) if not isinstance(node, ReleaseNode)]
         steps = {i: _op_step(engine, nodes[i]) for i in self.order if isinstance(nodes[i], ComputeNode)}
+        form = getattr(engine.runtime.collectives, "reduce_launches", None)
+        for i in self.order:  # (a reduce: launched by the device owning the parameter, where it can be)
+            if type(nodes[i]) is ReduceNode and form is not None:
+                steps[i] = (nodes[i].attrs["root"], _reduce_item(nodes[i], sample, form))
         launchable = set()
         for d in range(n):
             ids, items = self._sequence(d, self.order, steps)
@@ -64,10 +73,11 @@ class PlannedRun:
             stage = _Stage(n, segments[k])
             for i in run_order:
                 if i in phase and phase[i] == k:
-                    stage.add(i, sched.device[i], launched=True)
+                    stage.add(i, self._device(i), launched=True)
             self.stages.append(stage)
             self._add_batch([i for i in self.order if i in batch and batch[i] == k], preds)
-        self.planned_ops = len(launchable)
+        self.planned_ops = sum(1 for i in launchable if isinstance(nodes[i], ComputeNode))
+        self.planned_reduces = len(launchable) - self.planned_ops  # (summed inside segments)
         self.runs = 0
 
     def _add_batch(self, ids, preds):
@@ -105,9 +115,14 @@ class PlannedRun:
                 raise Unplannable
             pending = [i for i in pending if i not in placed]
 
+    def _device(self, i):
+        """The device node i runs on: a compute node's, a reduce's root."""
+        node = self.sched.nodes[i]
+        return node.attrs["root"] if type(node) is ReduceNode else self.sched.device[i]
+
     def _sequence(self, d, order, steps):
-        """Device d's sequence in ``order``: (node ids, items): its compute nodes' steps and a
-        Rewrite for each collective writing on it."""
+        """Device d's sequence in ``order``: (node ids, items): its compute nodes' steps, the Reduce
+        of each gradient it owns, and a Rewrite for each other collective writing on it."""
         nodes, ids, items = self.sched.nodes, [], []
         for i in order:
             if i in steps:
@@ -120,9 +135,8 @@ class PlannedRun:
         return ids, items
 
     def _phases(self, launchable):
-        """(phase of each launchable node, batch of each other node: the earliest each can run in, the
-        predecessors of each node)."""
-        sched, phase, batch = self.sched, {}, {}
+        """(phase of each launchable node, batch of each other node: the earliest each can run in, preds)."""
+        sched, phase, batch, device = self.sched, {}, {}, self._device
         everything = range(len(sched.nodes))
         preds = {i: [] for i in everything}
         for i in everything:
@@ -131,7 +145,15 @@ class PlannedRun:
         releases = {i for i in everything if isinstance(sched.nodes[i], ReleaseNode)}
         for i in everything:  # the schedule's order is topological
             if i in launchable or i in releases:  # (a release is not run: buffers stay)
-                phase[i] = max([phase[p] if p in phase else batch[p] + 1 for p in preds[i]] or [0])
+                phase[i] = max(
+                    [
+                        (phase[p] + (p in launchable and i in launchable and device(p) != device(i)))
+                        if p in phase
+                        else batch[p] + 1
+                        for p in preds[i]
+                    ]
+                    or [0]
+                )  # (a launch reading another device's launch: a phase after it)
             else:
                 batch[i] = max([phase[p] if p in phase else batch[p] for p in preds[i]] or [0])
         return phase, batch, preds
@@ -146,7 +168,7 @@ class PlannedRun:
             values[d].update(plan.buffers)
             values[d].kept = plan.buffers.keys()  # (no enable_inplace step writes over a buffer)
         done, runners = set(), self.sched.runners
-        timing = self.runs < 2 * CALIBRATION_RUNS
+        timing = self.runs < CALIBRATED_AFTER
         for stage in self.stages:
             if type(stage) is list:
                 for i in stage:
@@ -159,7 +181,7 @@ class PlannedRun:
                 stale = workers().run(calls)
             else:
                 stale = _inline(calls, stage.seconds if self.runs < CALIBRATION_RUNS else None)
-            if timing and not stale:
+            if timing and not stale and self.runs != CALIBRATION_RUNS:  # (the first on threads warms them)
                 stage.walls[threaded].append(time.perf_counter() - start)
             for d, ids in enumerate(stage.ids):
                 if d not in stale:
@@ -170,7 +192,7 @@ class PlannedRun:
                         runners[i](values, results)
                 return False
         self.runs += 1
-        if self.runs in (CALIBRATION_RUNS, 2 * CALIBRATION_RUNS):
+        if self.runs in (CALIBRATION_RUNS, CALIBRATED_AFTER):
             for stage in self.stages:
                 if type(stage) is not list:
                     stage.calibrate(self.runs == CALIBRATION_RUNS)
@@ -181,16 +203,21 @@ class _Stage:
     """Work the devices run at once in a planned step: device d's task is its segment ``segments[d]``
     (None: none), then its Python nodes ``nodes[d]`` in order; ``ids[d]``: every schedule node the
     task covers. Its first CALIBRATION_RUNS runs run the tasks in the caller, one after the other;
-    where at least two devices have tasks of at least HEAVY_SECONDS each, the next CALIBRATION_RUNS
-    run them on a thread a device; from then on, it runs them the way whose best run was faster
+    where at least two devices have tasks of at least HEAVY_SECONDS each, the next CALIBRATION_RUNS + 1
+    run them on a thread a device (the first not timed: it starts numba's threads in the workers);
+    from then on, it runs them the way whose best run was faster
     (``threaded``): threads can lose, to the hand-overs and to Python nodes taking turns on the GIL.
     ``walls``: the stage's times run in the caller, and on threads, while calibrating."""
 
-    __slots__ = ("ids", "members", "nodes", "seconds", "segments", "threaded", "walls")
+    __slots__ = ("ids", "links", "members", "nodes", "seconds", "segments", "threaded", "walls")
 
     def __init__(self, n, segments):
         self.segments, self.nodes, self.ids = segments, [[] for _ in range(n)], [[] for _ in range(n)]
         self.members, self.seconds, self.threaded, self.walls = set(), [], False, ([], [])
+        self.links = [  # (key, device, name): another device's value a Reduce of the segment reads
+            [link for item in seg.steps if type(item) is Reduce for link in item.links] if seg is not None else []
+            for seg in segments
+        ]
 
     def calibrate(self, first):
         """After the runs in the caller (``first``): whether to try threads; after the runs on threads: whether
@@ -209,15 +236,22 @@ class _Stage:
 
     def calls(self, values, results, runners):
         return [
-            self._task(seg, nodes, values, d, results, runners) if seg is not None or nodes else None
+            self._task(seg, nodes, self.links[d], values, d, results, runners) if seg is not None or nodes else None
             for d, (seg, nodes) in enumerate(zip(self.segments, self.nodes))
         ]
 
     @staticmethod
-    def _task(seg, nodes, values, d, results, runners):
+    def _task(seg, nodes, links, values, d, results, runners):
         def task():
             if seg is not None:
-                seg.run(values[d])
+                own = values[d]
+                for key, peer, name in links:  # (in this device's values while its segment runs)
+                    own[key] = values[peer][name]
+                try:
+                    seg.run(own)
+                finally:
+                    for key, _, _ in links:
+                        del own[key]
             for i in nodes:
                 runners[i](values, results)
 
@@ -225,6 +259,7 @@ class _Stage:
 
 
 CALIBRATION_RUNS = 3  # planned runs with every stage run by the caller, each task timed; as many on threads
+CALIBRATED_AFTER = 2 * CALIBRATION_RUNS + 1  # (the first run on threads is not timed)
 THREADS_WIN = 1.0  # a stage stays on threads where its best run there took less than this times its best in the caller
 
 
@@ -250,6 +285,16 @@ def _op_step(engine, node):
     return node.device, engine._step(
         node.op, node.device, node.attrs.get("inplace", False), node.attrs.get("blocked", frozenset())
     )
+
+
+def _reduce_item(node, sample, form):
+    """The step_plan.Reduce of a reduce node (form None where a gradient in ``sample`` is no array)."""
+    name, root, devices = node.var, node.attrs["root"], node.devices
+    arrays = {d: sample[d].get(name) for d in devices}
+    if any(type(a) is not np.ndarray for a in arrays.values()):
+        form = None
+    peers = {(name, d): (a.shape, a.dtype) for d, a in arrays.items() if d != root and form is not None}
+    return Reduce(name, root, devices, peers, form)
 
 
 def _writes(node):

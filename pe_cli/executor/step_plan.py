@@ -88,8 +88,25 @@ class Rewrite:
         self.names = tuple(names)
 
 
+class Reduce:
+    """In the sequence of the device that owns a parameter: the data-parallel reduce summing its gradient
+    ``names[0]`` over the devices, in their order, into this device's own (its buffer, in place).
+    ``keys``: the addends in device order (the name for this device's, ``(name, device)`` for another's,
+    which the step puts in this device's values while its segment runs: ``links``, (key, device, name));
+    ``peers``: their (shape, dtype); ``form(keys, out, table)``: the runtime's launches of the sum
+    (pe_cli/kernels/cpu/collectives.py), or None: the collective, run in Python."""
+
+    __slots__ = ("form", "keys", "links", "names", "peers")
+
+    def __init__(self, name, root, devices, peers, form):
+        self.names = (name,)
+        self.keys = [name if d == root else (name, d) for d in devices]
+        self.links = [((name, d), d, name) for d in devices if d != root]
+        self.peers, self.form = peers, form
+
+
 class DevicePlan:
-    """One device's ops planned, in the order they run: ``steps[i]`` an OpStep (or a Rewrite),
+    """One device's ops planned, in the order they run: ``steps[i]`` an OpStep (or a Rewrite, a Reduce),
     ``launches[i]`` its launches (None: a Python launch), ``buffers`` (name -> array) the outputs
     the launches write (an output that is an input's value, as it is or in another shape, the input's
     buffer, or a view of it), ``external[i]`` the names step i's launches read from the values (not
@@ -101,7 +118,7 @@ class DevicePlan:
         lods = getattr(sample, "lods", {}) or {}
         written = set()
         for step in self.steps:
-            if type(step) is not Rewrite:
+            if type(step) not in (Rewrite, Reduce):
                 for name in step.op.input_arg_names:
                     value = _array(sample.get(name))
                     if name not in written and name not in self.table and value is not None and name not in lods:
@@ -110,9 +127,12 @@ class DevicePlan:
         self._written, self._live = set(), set()  # written or read so far; names whose value is a buffer now
         self.shared = set()  # names whose buffer's memory another name's buffer holds too (an alias, a view)
         for step in self.steps:
-            names = step.names if type(step) is Rewrite else step.op.output_arg_names
+            kind = type(step)
+            names = step.names if kind in (Rewrite, Reduce) else step.op.output_arg_names
             launches = None
-            if type(step) is not Rewrite and self._plannable(step, lods):
+            if kind is Reduce:
+                launches = self._plan_reduce(step)
+            elif kind is not Rewrite and self._plannable(step, lods):
                 launches = self._plan_op(step, sample)
             if launches is None:  # a Python launch: later launches read its outputs as it leaves them
                 for name in names:
@@ -123,7 +143,7 @@ class DevicePlan:
                 self._live.difference_update(names)
                 self.external.append(())
             self._written.update(names)
-            if type(step) is not Rewrite:  # a name read before its write holds another value then
+            if kind not in (Rewrite, Reduce):  # a name read before its write holds another value then
                 self._written.update(step.op.input_arg_names)
             self.launches.append(launches)
 
@@ -143,6 +163,21 @@ class DevicePlan:
             and not nan_check.ENABLED
             and not any(n in lods for n in op.input_arg_names)
         )
+
+    def _plan_reduce(self, step):
+        """The launches of a Reduce, where this device's gradient is a buffer of its own (no alias or view
+        of another value: the sum is written over it) and the runtime gives them; else None."""
+        (name,) = step.names
+        if step.form is None or name not in self._live or name in self.shared:
+            return None
+        table = dict(self.table)
+        table.update(step.peers)
+        launches = step.form(step.keys, name, table)
+        if not launches:
+            return None
+        self.table = table
+        self.external.append(frozenset(step.peers))
+        return launches
 
     def _plan_op(self, step, sample):
         op, out_kernel = step.op, _out_kernel(step)

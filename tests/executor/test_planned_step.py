@@ -124,8 +124,22 @@ def test_planned_equals_op_by_op(monkeypatch, model, devices):
         ops = len(build(model)[0].global_block().ops)
     else:  # every op node of the schedule (an update runs on the device that owns its parameter)
         ops = sum(1 for node in run.sched.nodes if node.is_op)
+        reduces = [node for node in run.sched.nodes if type(node).__name__ == "ReduceNode"]
+        assert reduces and run.planned_reduces == len(reduces)  # every gradient summed inside a segment
     assert run.planned_ops == ops  # every op launched
     assert not planned_runs(unplanned[2], devices)
+
+
+def test_reduces_over_three_devices_sum_in_device_order(monkeypatch):
+    """The MLP on 3 devices (a batch of 33: 11 rows each): each gradient summed over the devices inside the
+    segment of the device owning its parameter, in device order into that device's own (each device owns
+    one), gives the bits of the reduce collective op by op."""
+    steps = (33,) * STEPS
+    planned = train(monkeypatch, "mlp", True, 3, steps)
+    assert_same(planned, train(monkeypatch, "mlp", False, 3, steps))
+    (run,) = planned_runs(planned[2], 3)
+    reduces = [node for node in run.sched.nodes if type(node).__name__ == "ReduceNode"]
+    assert {node.attrs["root"] for node in reduces} == {0, 1, 2} and run.planned_reduces == len(reduces)
 
 
 def _segments(run, devices):
@@ -215,7 +229,7 @@ def test_devices_tasks_on_their_threads(monkeypatch, model):
     monkeypatch.setattr(planned_parallel, "HEAVY_SECONDS", 0.0)
     monkeypatch.setattr(planned_parallel, "THREADS_WIN", float("inf"))
     monkeypatch.setattr(runtime, "run_threads", lambda devices: devices)
-    steps = (32,) * (2 * planned_parallel.CALIBRATION_RUNS + 4)
+    steps = (32,) * (planned_parallel.CALIBRATED_AFTER + 4)
     planned = train(monkeypatch, model, True, 2, steps)
     assert_same(planned, train(monkeypatch, model, False, 2, steps))
     (run,) = planned_runs(planned[2], 2)

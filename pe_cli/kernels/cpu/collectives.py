@@ -11,6 +11,7 @@ from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows, concat
 from ...shapes import collectives as rules
 from ..structured import adapter
+from .elementwise import sum_of_launches
 
 
 def all_reduce(arrays, devices, targets):
@@ -24,6 +25,14 @@ def all_reduce(arrays, devices, targets):
     for a in arrays[2:]:
         np.add(total, a, out=total)  # device order: the same sum every run
     return [total] * len(targets)
+
+
+def reduce_launches(keys, out, table):
+    """A planned step's launches of a reduce onto the device owning a parameter: the gradients ``keys``
+    (one a device, in device order, as all_reduce sums them) summed into ``out``, that device's own,
+    in place: the sum op's loops (elementwise.sum_of_launches); None where they are no float arrays
+    of one shape and dtype (the collective runs)."""
+    return sum_of_launches(keys, out, table, writes=())
 
 
 def broadcast(array, root, targets):

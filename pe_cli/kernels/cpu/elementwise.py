@@ -105,12 +105,14 @@ def sum_of_launches(names, out, table, writes):
     """Launches summing the float arrays ``names`` (one shape and dtype, ``table``'s) into ``out`` in
     numpy's order, with the loops _sum_floats and _sum_pair_floats run (their serial forms: the same
     bits): X[0] + X[1] by add_mid over [1, size, 1] and [size], three or four in one pass (add3,
-    add4), then the rest added up to two a pass; ``out`` may be any of them (each loop reads an
-    element's addends before it writes its sum). None where they are not such arrays. ``writes``: the
-    buffers the launches write (the data-parallel reduce sums into its own gradient, which it holds)."""
+    add4), then the rest added up to two a pass; ``out`` may be one of the first four (each loop reads
+    an element's addends before it writes its sum). None where they are not such arrays. ``writes``:
+    the buffers the launches write (the data-parallel reduce sums into its own gradient, which it holds)."""
     known = [table.get(n) for n in (*names, out)]
     if len(names) < 2 or None in known or len({(tuple(s), d) for s, d in known}) != 1 or known[0][1] not in _FLOATS:
         return None
+    if out in names[4:]:
+        return None  # (the first pass would write over it before it is added)
     size = math.prod(known[0][0])
     whole, run = ("var", out, (size,)), (1, size, 1)
     if len(names) == 2:

@@ -8,7 +8,7 @@ import numpy as np
 from ....base.places import CPUPlace, cpu_places
 from .. import collectives  # noqa: F401 -- part of the runtime's interface
 from .. import selected_rows  # noqa: F401 -- part of the runtime's interface (densify)
-from . import denormals, threads
+from . import denormals, loops, threads
 from .host_memory import keep_freed_memory
 
 SHARED_THREADS = True  # kernels are CPU work: the scheduler's token run keeps the GIL calm
@@ -69,9 +69,7 @@ def run_threads(num_devices):
 
 def follow_share():
     """Before a planned step's segments run in the calling thread (loops.follow_share)."""
-    from .loops import follow_share as follow  # (numba's, where it is loaded)
-
-    follow()
+    loops.follow_share()
 
 
 def end_run(state):
