@@ -142,6 +142,32 @@ def test_reduces_over_three_devices_sum_in_device_order(monkeypatch):
     assert {node.attrs["root"] for node in reduces} == {0, 1, 2} and run.planned_reduces == len(reduces)
 
 
+def test_a_plan_runs_its_parallel_loops_on_the_threads_free_now(monkeypatch):
+    """A plan made while the device had 2 threads (parallel twins among its launches) keeps running when
+    its share drops to 1 (the other processes took a core): numba's thread count for the step's thread
+    follows the share, not the one the plan was made for (a part would wait for a busy core), and the
+    plan's parts stay, so do its bits: those of op by op on 2 threads throughout. (Op by op on 1 thread
+    rounds differently: a GEMM split over two threads is not one BLAS call.)"""
+    import numba
+
+    from pe_cli.kernels.cpu.runtime import threads
+
+    def share(step, scope, main):
+        if step in (0, 4):
+            monkeypatch.setenv("PE_DEVICE_THREADS", "2" if step == 0 else "1")
+            threads.refresh()
+
+    monkeypatch.setattr(threads, "_planned", {})  # (the rule read again from here, and forgotten after)
+    steps = (64,) * 7
+    planned = train(monkeypatch, "mlp", True, 1, steps, before=share)
+    assert numba.get_num_threads() == 1
+    (run,) = planned_runs(planned[2], 1)  # (the plan made under 2 threads, still the one kept)
+    names = [launch.fn.py_func.__name__ for launches in run.plan.launches for launch in launches or () if launch.fn]
+    assert any(name.endswith("_parallel") for name in names), names
+    assert_same(planned, train(monkeypatch, "mlp", False, 1, steps, before=lambda step, *_: share(0, *_)))
+    threads.refresh()
+
+
 def _segments(run, devices):
     entries = (
         run.entries
