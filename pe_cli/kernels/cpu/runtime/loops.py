@@ -87,9 +87,20 @@ def parallel_threads():
     import numba
 
     n = min(n, numba.config.NUMBA_NUM_THREADS)
-    if numba.get_num_threads() != n:
-        numba.set_num_threads(n)
+    _use_threads(numba, n)
     return n
+
+
+_numba_count = threading.local()  # numba's thread count as pe last set it for the thread (numba keeps one a thread)
+
+
+def _use_threads(numba, n):
+    """numba's thread count for the calling thread set to ``n`` (numba's get_num_threads costs 2 us: its count
+    is asked once, then what pe set is remembered)."""
+    if getattr(_numba_count, "n", None) != n:
+        if numba.get_num_threads() != n:
+            numba.set_num_threads(n)
+        _numba_count.n = n
 
 
 def follow_share():
@@ -102,9 +113,7 @@ def follow_share():
         return  # (no parallel twin was planned: the layer is chosen on the first)
     import numba
 
-    n = max(1, min(threads.kernel_threads(), numba.config.NUMBA_NUM_THREADS))
-    if numba.get_num_threads() != n:
-        numba.set_num_threads(n)
+    _use_threads(numba, max(1, min(threads.kernel_threads(), numba.config.NUMBA_NUM_THREADS)))
 
 
 def is_float(*arrays):
