@@ -3,11 +3,12 @@
 CUDA."""
 
 import functools
+import math
 
 import numpy as np
 
 from . import _replicas
-from .launches import by_variant
+from .launches import Launch, by_variant, one
 from .runtime.loops import lazy, run_in_parts
 from ..structured import fresh_output
 
@@ -59,4 +60,19 @@ def _fresh(ins, outs, attrs, meta):
     outs["Out"] = fresh_output(out, meta.outputs["Out"], (x,))
 
 
-ADD_POSITION_ENCODING = by_variant("add_position_encoding_out", None, loop=_loop, fresh=_fresh)
+def _launches(op, table, meta):
+    """A planned step's launch of the "loop" variant on a dense batch: add_table_rows (serial; its parallel twin
+    gives the same bits) over X and Out as rows, with the positions' scaled table the kernel reads; None for a
+    LoD batch's positions or the "fresh" variant (a Python launch)."""
+    x, out = one(op, "X"), one(op, "Out", "outputs")
+    pos, length = meta.args
+    if meta.variant != "loop" or pos is not None or None in (x, out) or x not in table:
+        return None
+    shape, dtype = table[x]
+    rows = (math.prod(shape[:-1]), shape[-1])
+    positions = np.ascontiguousarray(_scaled_table(length, shape[-1], float(op.attrs["beta"])))
+    args = [("var", x, rows), ("const", dtype.type(op.attrs["alpha"])), ("array", positions), ("var", out, rows)]
+    return [Launch(_elementwise().add_table_rows, args, writes=[out])]
+
+
+ADD_POSITION_ENCODING = by_variant("add_position_encoding_out", _launches, loop=_loop, fresh=_fresh)
