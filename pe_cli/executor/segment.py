@@ -1,5 +1,9 @@
 """A segment of a planned step (step_plan.py): consecutive launches of one device as one numba
-function that releases the GIL.
+function that releases the GIL. Its first ``PE_SEGMENT_COMPILE_AFTER`` runs (default 50; 0: none)
+call its launches' loops one by one from Python, with the arguments the function would pass them
+(the same loops: the same bits; ``_interpret``): compiling costs about a second a segment, which a
+program run a few times never pays back; the next run compiles it (at once where this process
+compiled that source already).
 
 The function is generated as Python source: it imports each launch's loop from its module, takes
 the values it reads from outside (``x*``), the plan's buffers and arrays (``b*``) and the GEMM's C
