@@ -73,11 +73,8 @@ class _Plan:
     def steps_for(self, fetch_list, build_strategy=None):
         """The steps of a run fetching ``fetch_list``: with a single-device CompiledProgram's
         ``fuse_bn_act_ops``, those the onednn_blocked_layout pass marks run on blocked values."""
-        if (
-            build_strategy is None
-            or not build_strategy.fuse_bn_act_ops
-            or not passes.blocked_layout.applies([self.place])
-        ):
+        blocked = build_strategy is not None and build_strategy.fuse_bn_act_ops
+        if not blocked or not passes.blocked_layout.applies([self.place]):
             return self.steps
         key = tuple(f if isinstance(f, str) else f.name for f in fetch_list or ())
         steps = self._blocked.get(key)
@@ -203,8 +200,9 @@ class Executor:
         values, lods = self._gather_inputs(plan, feed, scope)
         if not (step_plan.enabled() and self._runtime.PLANNED_STEPS and self._planned(plan, steps, feed, values)):
             run_steps(steps, frees, values)
-            if step_plan.enabled() and self._runtime.PLANNED_STEPS:
-                step_plan.plan_after(plan.planned.setdefault(id(steps), (steps, {}))[1], steps, values)
+            if step_plan.enabled() and self._runtime.PLANNED_STEPS:  # (planned for the machine, not the load now)
+                with self._runtime.planning():
+                    step_plan.plan_after(plan.planned.setdefault(id(steps), (steps, {}))[1], steps, values)
         self._store(plan, values, scope, feed)
         return values, lods
 

@@ -281,7 +281,8 @@ class DataParallelEngine:
                     sched, values, results, token=self.runtime.SHARED_THREADS, limit=self.runtime.run_threads(self.n)
                 )
                 if self._planned:  # the next steps of these feeds run planned
-                    planned_parallel.after(self, sched, values)
+                    with self.runtime.planning():  # (its loops split for the machine, not the load now)
+                        planned_parallel.after(self, sched, values)
             loop += profiler.clock() - loop_start
             lods = [v.lods for v in values]  # the feeds' LoD and what the ops computed
             self.scopes.save(values, lods)

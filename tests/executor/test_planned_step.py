@@ -144,10 +144,11 @@ def test_reduces_over_three_devices_sum_in_device_order(monkeypatch):
 
 def test_a_plan_runs_its_parallel_loops_on_the_threads_free_now(monkeypatch):
     """A plan made while the device had 2 threads (parallel twins among its launches) keeps running when
-    its share drops to 1 (the other processes took a core): numba's thread count for the step's thread
-    follows the share, not the one the plan was made for (a part would wait for a busy core), and the
-    plan's parts stay, so do its bits: those of op by op on 2 threads throughout. (Op by op on 1 thread
-    rounds differently: a GEMM split over two threads is not one BLAS call.)"""
+    its share drops to 1 (here PE_DEVICE_THREADS, as when other processes take a core): numba's thread
+    count for the step's thread follows the share, not the one the plan was made for (a part would wait
+    for a busy core), and the plan's parts stay, so do its bits: those of op by op on 2 threads
+    throughout. (Op by op with PE_DEVICE_THREADS=1 rounds differently: a GEMM split over two threads is
+    not one BLAS call; the load alone changes no part: threads.work_parts.)"""
     import numba
 
     from pe_cli.kernels.cpu.runtime import threads
@@ -166,6 +167,38 @@ def test_a_plan_runs_its_parallel_loops_on_the_threads_free_now(monkeypatch):
     assert any(name.endswith("_parallel") for name in names), names
     assert_same(planned, train(monkeypatch, "mlp", False, 1, steps, before=lambda step, *_: share(0, *_)))
     threads.refresh()
+
+
+def test_a_plan_made_under_load_splits_its_loops_for_the_quiet_machine(monkeypatch):
+    """Planned beside two busy processes (the device's share of 2 cores drops to 1), the MLP's step still
+    launches its parallel twins, split for the device's 2 threads on a quiet machine: a plan is kept, so it is
+    made for the machine, not for the load of its moment (each step runs the parts on the threads free then)."""
+    import subprocess
+    import sys
+    import time
+
+    from pe_cli.kernels.cpu.runtime import threads
+
+    monkeypatch.setenv("PE_NUM_THREADS", "2")  # (2 cores, whatever the machine)
+    monkeypatch.delenv("PE_DEVICE_THREADS", raising=False)
+    monkeypatch.setattr(threads, "_planned", {})
+    threads.refresh()
+    shares = []
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        time.sleep(0.5)
+        planned = train(
+            monkeypatch, "mlp", True, 1, (64,) * 4, before=lambda *_: shares.append(threads.kernel_threads())
+        )
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+        threads.refresh()
+    assert shares[2] == 1, shares  # (the share while the step that planned it ran)
+    (run,) = planned_runs(planned[2], 1)
+    names = [launch.fn.py_func.__name__ for launches in run.plan.launches for launch in launches or () if launch.fn]
+    assert any(name.endswith("_parallel") for name in names), names
 
 
 def _segments(run, devices):

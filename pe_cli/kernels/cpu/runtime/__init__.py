@@ -72,6 +72,12 @@ def follow_share():
     loops.follow_share()
 
 
+def planning():
+    """Around the planning of a step: its loops split for the device's threads on a quiet machine
+    (threads.quiet_share)."""
+    return threads.quiet_share()
+
+
 def end_run(state):
     denormals.leave(state)
 

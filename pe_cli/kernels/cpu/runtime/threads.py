@@ -30,6 +30,7 @@ user chose it: with ``OPENBLAS_NUM_THREADS``, ``MKL_NUM_THREADS`` or ``OMP_NUM_T
 left as it is.
 """
 
+import contextlib
 import os
 import threading
 import time
@@ -153,6 +154,19 @@ def run_threads(devices):
 def kernel_threads():
     """Threads the kernel running now may use (its device's share; 1 before any executor ran)."""
     return _share
+
+
+@contextlib.contextmanager
+def quiet_share():
+    """While a step is planned: the device's share is the threads it has on a quiet machine (work_parts),
+    so that the plan splits its loops for the machine, not for the load of that moment (a plan is kept;
+    each planned step runs its parts on the threads free then: loops.follow_share)."""
+    global _share
+    saved, _share = _share, _quiet_share
+    try:
+        yield
+    finally:
+        _share = saved
 
 
 def work_parts():
