@@ -16,8 +16,6 @@ runs found faster (_Stage). A value a segment reads that is not as planned makes
 step run node by node in the schedule's order, and the signature is planned again on its next step.
 """
 
-import queue
-import threading
 import time
 import weakref
 
@@ -26,7 +24,8 @@ import numpy as np
 from ..compiler.ssa_nodes import ComputeNode, FetchNode, ReduceNode, ReleaseNode
 from . import step_plan
 from .parallel_scheduler import HEAVY_SECONDS
-from .segment import Segment, Stale
+from .segment import Segment
+from .stage_workers import StageWorkers, run_inline
 from .step_plan import DevicePlan, Reduce, Rewrite
 
 
@@ -180,7 +179,7 @@ class PlannedRun:
             if threaded:
                 stale = workers().run(calls)
             else:
-                stale = _inline(calls, stage.seconds if self.runs < CALIBRATION_RUNS else None)
+                stale = run_inline(calls, stage.seconds if self.runs < CALIBRATION_RUNS else None)
             if timing and not stale and self.runs != CALIBRATION_RUNS:  # (the first on threads warms them)
                 stage.walls[threaded].append(time.perf_counter() - start)
             for d, ids in enumerate(stage.ids):
@@ -263,24 +262,6 @@ CALIBRATED_AFTER = 2 * CALIBRATION_RUNS + 1  # (the first run on threads is not 
 THREADS_WIN = 1.0  # a stage stays on threads where its best run there took less than this times its best in the caller
 
 
-def _inline(calls, seconds):
-    """Runs the calls one after the other in this thread (the shortest time of each in ``seconds``,
-    a list, where given); returns the devices whose segment was Stale."""
-    stale = set()
-    for d, call in enumerate(calls):
-        if call is None:
-            continue
-        start = time.perf_counter()
-        try:
-            call()
-        except Stale:
-            stale.add(d)
-            continue
-        if seconds is not None:
-            seconds.append(time.perf_counter() - start)
-    return stale
-
-
 def _op_step(engine, node):
     return node.device, engine._step(
         node.op, node.device, node.attrs.get("inplace", False), node.attrs.get("blocked", frozenset())
@@ -304,59 +285,6 @@ def _writes(node):
     return list(node.attrs.get("vars") or ([node.var] if node.var else []))
 
 
-class _Workers:
-    """``count`` threads, each running one device's task of a stage while the caller runs the first's
-    (``before()`` called before each task: numba's threads it may use)."""
-
-    def __init__(self, count, initializer=None, before=None):
-        self.tasks = [queue.SimpleQueue() for _ in range(count)]
-        self.done = queue.SimpleQueue()
-        for q in self.tasks:
-            threading.Thread(target=self._work, args=(q, initializer, before), daemon=True, name="pe-planned").start()
-
-    def _work(self, tasks, initializer, before):
-        if initializer is not None:
-            initializer()
-        while True:
-            task = tasks.get()
-            if task is None:
-                return
-            d, fn = task
-            try:
-                if before is not None:
-                    before()
-                fn()
-                self.done.put((d, None))
-            except BaseException as e:  # noqa: B036, BLE001 - reaches the caller
-                self.done.put((d, e))
-
-    def run(self, fns):
-        """Runs fns[d] (None: nothing) at once; returns the devices whose segment was Stale."""
-        sent = []
-        for d, fn in enumerate(fns[1:], 1):
-            if fn is not None:
-                self.tasks[d - 1].put((d, fn))
-                sent.append(d)
-        errors = []
-        if fns[0] is not None:
-            try:
-                fns[0]()
-            except BaseException as e:  # noqa: B036, BLE001 - raised below
-                errors.append((0, e))
-        for _ in sent:
-            d, e = self.done.get()
-            if e is not None:
-                errors.append((d, e))
-        other = [e for _, e in errors if not isinstance(e, Stale)]
-        if other:
-            raise other[0]
-        return {d for d, e in errors if isinstance(e, Stale)}
-
-    def close(self):
-        for q in self.tasks:
-            q.put(None)
-
-
 def run(engine, sched, values, results, feed_names):
     """Runs a step of ``sched`` planned where a plan of these feeds is kept; False where it must run
     node by node (then ``after`` plans it from that step's values when it is time)."""
@@ -374,7 +302,7 @@ def _workers_of(engine):
     workers = engine.__dict__.get("_planned_workers")
     if workers is None:
         runtime = engine.runtime
-        workers = engine.__dict__["_planned_workers"] = _Workers(
+        workers = engine.__dict__["_planned_workers"] = StageWorkers(
             engine.n - 1, runtime.worker_started, runtime.follow_share
         )
         weakref.finalize(engine, workers.close)
