@@ -167,7 +167,7 @@ class PlannedRun:
             values[d].update(plan.buffers)
             values[d].kept = plan.buffers.keys()  # (no enable_inplace step writes over a buffer)
         done, runners = set(), self.sched.runners
-        timing = self.runs < CALIBRATED_AFTER
+        timing = self.runs < CALIBRATION_RUNS
         for stage in self.stages:
             if type(stage) is list:
                 for i in stage:
@@ -179,9 +179,9 @@ class PlannedRun:
             if threaded:
                 stale = workers().run(calls)
             else:
-                stale = run_inline(calls, stage.seconds if self.runs < CALIBRATION_RUNS else None)
-            if timing and not stale and self.runs != CALIBRATION_RUNS:  # (the first on threads warms them)
-                stage.walls[threaded].append(time.perf_counter() - start)
+                stale = run_inline(calls, stage.seconds if timing else None)
+            if not stale and (timing or (threaded and stage.trial)):
+                stage.timed(threaded, time.perf_counter() - start)
             for d, ids in enumerate(stage.ids):
                 if d not in stale:
                     done.update(ids)
@@ -191,10 +191,10 @@ class PlannedRun:
                         runners[i](values, results)
                 return False
         self.runs += 1
-        if self.runs in (CALIBRATION_RUNS, CALIBRATED_AFTER):
+        if self.runs == CALIBRATION_RUNS:
             for stage in self.stages:
                 if type(stage) is not list:
-                    stage.calibrate(self.runs == CALIBRATION_RUNS)
+                    stage.try_threads()
         return True
 
 
@@ -202,30 +202,36 @@ class _Stage:
     """Work the devices run at once in a planned step: device d's task is its segment ``segments[d]``
     (None: none), then its Python nodes ``nodes[d]`` in order; ``ids[d]``: every schedule node the
     task covers. Its first CALIBRATION_RUNS runs run the tasks in the caller, one after the other;
-    where at least two devices have tasks of at least HEAVY_SECONDS each, the next CALIBRATION_RUNS + 1
-    run them on a thread a device (the first not timed: it starts numba's threads in the workers);
-    from then on, it runs them the way whose best run was faster
-    (``threaded``): threads can lose, to the hand-overs and to Python nodes taking turns on the GIL.
-    ``walls``: the stage's times run in the caller, and on threads, while calibrating."""
+    where at least two devices have tasks of at least HEAVY_SECONDS each, its next CALIBRATION_RUNS + 1
+    runs with cores free for them (``trial``) run them on a thread a device (the first not timed: it
+    starts numba's threads in the workers); from then on, it runs them the way whose best run was
+    faster (``threaded``): threads can lose, to the hand-overs and to Python nodes taking turns on the
+    GIL. ``walls``: the stage's times run in the caller, and on threads, while calibrating."""
 
-    __slots__ = ("ids", "links", "members", "nodes", "seconds", "segments", "threaded", "walls")
+    __slots__ = ("ids", "links", "members", "nodes", "seconds", "segments", "threaded", "trial", "walls")
 
     def __init__(self, n, segments):
         self.segments, self.nodes, self.ids = segments, [[] for _ in range(n)], [[] for _ in range(n)]
         self.members, self.seconds, self.threaded, self.walls = set(), [], False, ([], [])
+        self.trial = False
         self.links = [  # (key, device, name): another device's value a Reduce of the segment reads
             [link for item in seg.steps if type(item) is Reduce for link in item.links] if seg is not None else []
             for seg in segments
         ]
 
-    def calibrate(self, first):
-        """After the runs in the caller (``first``): whether to try threads; after the runs on threads: whether
-        to keep them."""
-        if first:
-            self.threaded = sum(bool(ids) for ids in self.ids) > 1 and min(self.seconds) >= HEAVY_SECONDS
-        else:
-            inline, threaded = self.walls
-            self.threaded = self.threaded and bool(threaded) and min(threaded) < min(inline) * THREADS_WIN
+    def try_threads(self):
+        """After the runs in the caller: whether to try threads (while cores are free: a busy host's steps
+        run the stage in the caller and leave the trial for later)."""
+        self.threaded = self.trial = sum(bool(ids) for ids in self.ids) > 1 and min(self.seconds) >= HEAVY_SECONDS
+
+    def timed(self, threaded, seconds):
+        """A run's time: in the caller while calibrating, or on threads while trying them (after its last,
+        whether to keep them)."""
+        walls = self.walls[threaded]
+        walls.append(seconds)
+        if threaded and len(walls) == CALIBRATION_RUNS + 1:
+            self.trial = False
+            self.threaded = min(walls[1:]) < min(self.walls[0]) * THREADS_WIN
 
     def add(self, i, d, launched):
         if not launched:
@@ -258,7 +264,7 @@ class _Stage:
 
 
 CALIBRATION_RUNS = 3  # planned runs with every stage run by the caller, each task timed; as many on threads
-CALIBRATED_AFTER = 2 * CALIBRATION_RUNS + 1  # (the first run on threads is not timed)
+CALIBRATED_AFTER = 2 * CALIBRATION_RUNS + 1  # planned runs before a stage has chosen, where cores were free for it
 THREADS_WIN = 1.0  # a stage stays on threads where its best run there took less than this times its best in the caller
 
 

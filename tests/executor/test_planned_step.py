@@ -276,19 +276,21 @@ def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkey
     assert fns["layer_norm_grad"] == [[*sums, _norm_loops.layer_norm_grad, *sums]] * 2
 
 
-@pytest.mark.parametrize("model", ["mlp", "transformer"])
-def test_devices_tasks_on_their_threads(monkeypatch, model):
+@pytest.mark.parametrize("model, busy", [("mlp", 0), ("transformer", 0), ("mlp", 10)])
+def test_devices_tasks_on_their_threads(monkeypatch, model, busy):
     """After its calibrating runs, a stage runs each device's task on a thread of its own (here every
-    stage with work on both devices, whatever the tasks' times, the threads' and the other processes'
-    load): the bits of op by op. The Transformer's ops without launches (softmax, reshape2) run in the
-    devices' tasks too, both devices' at once."""
+    stage with work on both devices, whatever the tasks' times and the threads' load): the bits of op
+    by op. The Transformer's ops without launches (softmax, reshape2) run in the devices' tasks too, both
+    devices' at once. Steps that find no core free for a second thread (the first ``busy`` here) run the
+    stages in the caller and leave their trial on threads for later."""
     from pe_cli.executor import planned_parallel, step_plan
     from pe_cli.kernels.cpu import runtime
 
+    calls = []
     monkeypatch.setattr(planned_parallel, "HEAVY_SECONDS", 0.0)
     monkeypatch.setattr(planned_parallel, "THREADS_WIN", float("inf"))
-    monkeypatch.setattr(runtime, "run_threads", lambda devices: devices)
-    steps = (32,) * (planned_parallel.CALIBRATED_AFTER + 4)
+    monkeypatch.setattr(runtime, "run_threads", lambda devices: 1 if len(calls.append(0) or calls) <= busy else devices)
+    steps = (32,) * (planned_parallel.CALIBRATED_AFTER + 4 + busy)
     planned = train(monkeypatch, model, True, 2, steps)
     assert_same(planned, train(monkeypatch, model, False, 2, steps))
     (run,) = planned_runs(planned[2], 2)
