@@ -214,9 +214,14 @@ def _segments(run, devices):
 @pytest.mark.parametrize("model", ["mlp", "lenet"])
 def test_interpreted_segments_give_the_compiled_bits(monkeypatch, model, devices):
     """A segment's launches called one by one from Python (its first PE_SEGMENT_COMPILE_AFTER runs) give the
-    bits of the segment compiled, and of op by op."""
+    bits of the segment compiled, and of op by op. (On one thread a device: a plan's parallel twins take
+    minutes to compile on a machine's first run, and call the same loops.)"""
     from pe_cli.executor import segment
+    from pe_cli.kernels.cpu.runtime import threads
 
+    monkeypatch.setenv("PE_DEVICE_THREADS", "1")
+    monkeypatch.setattr(threads, "_planned", {})
+    threads.refresh()
     monkeypatch.setattr(segment, "_compiled", {})  # (none compiled in this process: else it is taken at once)
     monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "1000")
     interpreted = train(monkeypatch, model, True, devices, (16,) * STEPS)
