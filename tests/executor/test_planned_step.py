@@ -210,18 +210,24 @@ def _segments(run, devices):
     return [e for e in entries if e is not None and type(e) is not int]
 
 
-@pytest.mark.parametrize("devices", [1, 2])
-@pytest.mark.parametrize("model", ["mlp", "lenet"])
-def test_interpreted_segments_give_the_compiled_bits(monkeypatch, model, devices):
-    """A segment's launches called one by one from Python (its first PE_SEGMENT_COMPILE_AFTER runs) give the
-    bits of the segment compiled, and of op by op. (On one thread a device: a plan's parallel twins take
-    minutes to compile on a machine's first run, and call the same loops.)"""
-    from pe_cli.executor import segment
+def one_thread_a_device(monkeypatch):
+    """PE_DEVICE_THREADS=1 for this test (LeNet-5's plan on 2 threads launches parallel twins, whose segment
+    takes a minute or two to compile on a machine's first run; the serial loops are what they run)."""
     from pe_cli.kernels.cpu.runtime import threads
 
     monkeypatch.setenv("PE_DEVICE_THREADS", "1")
     monkeypatch.setattr(threads, "_planned", {})
     threads.refresh()
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+@pytest.mark.parametrize("model", ["mlp", "lenet"])
+def test_interpreted_segments_give_the_compiled_bits(monkeypatch, model, devices):
+    """A segment's launches called one by one from Python (its first PE_SEGMENT_COMPILE_AFTER runs) give the
+    bits of the segment compiled, and of op by op."""
+    from pe_cli.executor import segment
+
+    one_thread_a_device(monkeypatch)
     monkeypatch.setattr(segment, "_compiled", {})  # (none compiled in this process: else it is taken at once)
     monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "1000")
     interpreted = train(monkeypatch, model, True, devices, (16,) * STEPS)
@@ -396,6 +402,7 @@ def test_lenet_convolutions_launch_their_per_sample_loops(monkeypatch, devices):
     filter gradient's runs zeroed and summed in order around its loop); the bits of op by op."""
     from pe_cli.kernels.cpu import _conv_loops, _wide_loops
 
+    one_thread_a_device(monkeypatch)
     batches = (8,) * STEPS
     planned = train(monkeypatch, "lenet", True, devices, batches)
     assert_same(planned, train(monkeypatch, "lenet", False, devices, batches))
