@@ -1,14 +1,17 @@
 """A segment of a planned step (step_plan.py): consecutive launches of one device as one numba
 function that releases the GIL. Its first ``PE_SEGMENT_COMPILE_AFTER`` runs (default 50; 0: none)
 call its launches' loops one by one from Python, with the arguments the function would pass them
-(the same loops: the same bits; ``_interpret``): compiling costs about a second a segment, which a
+(the same loops: the same bits; ``_interpret``): compiling costs seconds a segment, which a
 program run a few times never pays back; the next run compiles it (at once where this process
-compiled that source already).
+compiled that source already). A parallel twin it launches that is not compiled yet (a first run
+on a machine: a helper process compiles it) is not waited for: its serial loop runs (the same
+bits, ``Launch.serial``), and the segment is compiled only once every twin it calls is.
 
 The function is generated as Python source: it imports each launch's loop from its module, takes
 the values it reads from outside (``x*``), the plan's buffers and arrays (``b*``) and the GEMM's C
 functions (``p*``, passed in: their addresses change from process to process) as parameters, writes
-the launches' numbers as literals, and calls the loops in order. A checked launch (a loss whose
+the launches' numbers as int64 and boolean values (not numba's literals: a loop would be compiled
+again for those), and calls the loops in order: the machine code its calls from Python run. A checked launch (a loss whose
 label may be out of range) returns at once with its index.
 
 Compiling links every loop it calls into the segment's machine code (seconds for a step's dozen
@@ -33,7 +36,7 @@ import numpy as np
 from ..base import user_cache
 from ..base.errors import PeError
 from ..kernels.cpu.runtime import numba_cache
-from ..kernels.cpu.runtime.loops import module_name
+from ..kernels.cpu.runtime.loops import module_name, parallel_ready
 from .donation import may_update
 from .plan import run_step
 
@@ -60,11 +63,14 @@ class Stale(Exception):
 
 
 def _literal(value):
-    """A launch's number as Python source numba types as the kernel's call would."""
+    """A launch's number as Python source numba types as the kernel's call from Python does: an
+    int64 or a boolean, not a literal (``5`` in source is ``Literal[int](5)`` to numba, and a loop
+    called with one is compiled again for it, a specialization of its own for each set of
+    constants: seconds a loop, and not the machine code op by op runs)."""
     if isinstance(value, (bool, np.bool_)):
-        return repr(bool(value))
+        return f"np.bool_({bool(value)!r})"
     if isinstance(value, (int, np.integer)):
-        return repr(int(value))
+        return f"np.int64({int(value)!r})"
     if isinstance(value, np.floating):
         return f"np.{value.dtype.name}({float(value)!r})"
     if isinstance(value, float):
@@ -84,68 +90,28 @@ class Segment:
         self.owner = [i for i, _ in launches]  # the step of each launch (for a checked launch's failure)
         self.updates = tuple(dict.fromkeys(n for _, launch in launches for n in launch.updates))
         self.ext, self.fixed, self.fn, self.calls, self.runs, self._hash = [], [], None, [], 0, None
+        self.waiting = set()  # calls of parallel twins not compiled yet: their serial loops run instead
         self.compile_after = compile_after()  # (runs of its launches one by one before it is compiled)
         self.source, self.modules = self._generate(plan, [launch for _, launch in launches])
 
     def _generate(self, plan, launches):
-        ext, fixed, loops, pointers, lines = {}, {}, {}, {}, []
-
-        def var(name, shape, external):
-            if name not in external:
-                array = plan.buffers[name]
-                view = array if shape is None or tuple(shape) == array.shape else array.reshape(shape)
-                key = (name, view.shape)
-                if key not in fixed:
-                    fixed[key] = (f"b{len(fixed)}", view)
-                spec.append((_FIXED, view))
-                return fixed[key][0]
-            if name not in ext:
-                ext[name] = f"x{len(ext)}"
-            if shape is None or tuple(shape) == plan.table[name][0]:
-                spec.append((_EXTERNAL, list(ext).index(name), None))
-                return ext[name]
-            spec.append((_EXTERNAL, list(ext).index(name), tuple(int(d) for d in shape)))
-            # the view's shape passed in, not written: one source serves every batch size
-            key = ("@shape", tuple(int(d) for d in shape))
-            fixed.setdefault(key, (f"b{len(fixed)}", key[1]))
-            return f"{ext[name]}.reshape({fixed[key][0]})"
-
-        def const(value):
-            if isinstance(value, ctypes._CFuncPtr):
-                pointers.setdefault(id(value), (f"p{len(pointers)}", value))
-                return pointers[id(value)][0]
-            return _literal(value)
-
+        names, loops, lines = _Names(plan), {}, []
         for k, launch in enumerate(launches):
-            args, external, specs = [], self._external[k], []
-            for arg in launch.args:
-                spec = []
-                if arg[0] == "var":
-                    args.append(var(arg[1], arg[2], external))
-                elif arg[0] == "first":
-                    args.append(f"np.{arg[2].name}({var(arg[1], (1,), external)}[0])")
-                    spec.append((_FIRST, spec.pop(), arg[2].type))
-                elif arg[0] == "array":
-                    fixed.setdefault(("@array", id(arg[1])), (f"b{len(fixed)}", arg[1]))
-                    args.append(fixed[("@array", id(arg[1]))][0])
-                    spec.append((_FIXED, arg[1]))
-                else:
-                    args.append(const(arg[1]))
-                    spec.append((_FIXED, _constant(arg[1])))
-                specs += spec
-            self.calls.append((launch.fn, specs, launch.checked))
+            args, specs = names.bind(launch.args, self._external[k])
+            serial = None
+            if launch.serial is not None:  # (its arguments are among the twin's: no parameter added)
+                serial = (launch.serial[0], names.bind(launch.serial[1], self._external[k])[1])
+                self.waiting.add(k)
+            self.calls.append((launch.fn, specs, launch.checked, serial))
             fn = launch.fn
             loops.setdefault((fn.py_func.__module__, _loop_name(fn)), f"f{len(loops)}")
             call = f"{loops[(fn.py_func.__module__, _loop_name(fn))]}({', '.join(args)})"
             lines += [f"    r = {call}", "    if r >= 0:", f"        return {k}"] if launch.checked else [f"    {call}"]
+        ext, fixed, pointers = names.ext, names.fixed, names.pointers
         self.ext = [(name, *plan.table[name], _c_strides(*plan.table[name])) for name in ext]
         self.fixed = [array for _, array in fixed.values()] + [fn for _, fn in pointers.values()]
         params = [*ext.values(), *(key for key, _ in fixed.values()), *(key for key, _ in pointers.values())]
-        head = ["import numba", "import numpy as np", ""]
-        head += [f"from {module} import {name} as {alias}" for (module, name), alias in loops.items()]
-        body = ["", "", "@numba.njit(cache=True, nogil=True)", f"def segment({', '.join(params)}):"]
-        body += lines or ["    pass"]
-        return "\n".join([*head, *body, "    return -1", ""]), sorted({module for module, _ in loops})
+        return _source(loops, params, lines), sorted({module for module, _ in loops})
 
     def _key(self):
         """The hash the segment's source is kept under (with its loops' files' sizes and times, numba's and numpy's versions)."""
@@ -183,7 +149,7 @@ class Segment:
                 raise Stale(name)
             args.append(value)
         self.runs += 1
-        if self.fn is None and (self.runs > self.compile_after or self._key() in _compiled):
+        if self.fn is None and self._due():
             start = time.perf_counter()
             self.compile()
             _compile_seconds[0] += time.perf_counter() - start
@@ -193,14 +159,96 @@ class Segment:
             run_step(step, values)
             raise PeError(f"{step.op.describe()}: its loop refused its values (planned step)")
 
+    def _due(self):
+        """True when the segment is to be compiled now: compiled in this process already, or
+        PE_SEGMENT_COMPILE_AFTER=0 (at once: its twins compiled here first, as it calls them), or after
+        that many runs once every parallel twin it calls is compiled."""
+        if self._key() in _compiled or not self.compile_after:
+            return True
+        return not self.waiting and self.runs > self.compile_after
+
     def _interpret(self, args):
         """The launches called one by one from Python, each loop with the arguments the compiled segment
-        passes it (the same loops: the same bits); the index of a checked launch that refused, or -1."""
-        for k, (fn, specs, checked) in enumerate(self.calls):
-            result = fn(*[_argument(spec, args) for spec in specs])
+        passes it (the same loops: the same bits); the index of a checked launch that refused, or -1.
+        A parallel twin that is not compiled yet (a first run on a machine) is not waited for: its serial
+        loop runs (the same bits) while a helper process compiles it (loops.parallel_ready), and the
+        segment is compiled only once every twin it calls is, so that its compile links them, not
+        compiles them in this process."""
+        for k, (fn, specs, checked, serial) in enumerate(self.calls):
+            values = [_argument(spec, args) for spec in specs]
+            if k in self.waiting:
+                if parallel_ready(fn, *values):
+                    self.waiting.discard(k)
+                else:
+                    fn, values = serial[0], [_argument(spec, args) for spec in serial[1]]
+            result = fn(*values)
             if checked and result >= 0:
                 return k
         return -1
+
+
+class _Names:
+    """The parameters of a segment's function, named as its launches' arguments are bound: ``ext`` the
+    values read from outside (``x*``), ``fixed`` the plan's buffers, arrays and view shapes (``b*``),
+    ``pointers`` the GEMM's C functions (``p*``)."""
+
+    def __init__(self, plan):
+        self.plan, self.ext, self.fixed, self.pointers = plan, {}, {}, {}
+
+    def bind(self, launch_args, external):
+        """The arguments' source and their specs (_argument: how an interpreted run passes them)."""
+        args, specs = [], []
+        for arg in launch_args:
+            spec = []
+            if arg[0] == "var":
+                args.append(self._var(arg[1], arg[2], external, spec))
+            elif arg[0] == "first":
+                args.append(f"np.{arg[2].name}({self._var(arg[1], (1,), external, spec)}[0])")
+                spec.append((_FIRST, spec.pop(), arg[2].type))
+            elif arg[0] == "array":
+                self.fixed.setdefault(("@array", id(arg[1])), (f"b{len(self.fixed)}", arg[1]))
+                args.append(self.fixed[("@array", id(arg[1]))][0])
+                spec.append((_FIXED, arg[1]))
+            else:
+                args.append(self._const(arg[1]))
+                spec.append((_FIXED, _constant(arg[1])))
+            specs += spec
+        return args, specs
+
+    def _var(self, name, shape, external, spec):
+        fixed, ext = self.fixed, self.ext
+        if name not in external:
+            array = self.plan.buffers[name]
+            view = array if shape is None or tuple(shape) == array.shape else array.reshape(shape)
+            key = (name, view.shape)
+            if key not in fixed:
+                fixed[key] = (f"b{len(fixed)}", view)
+            spec.append((_FIXED, view))
+            return fixed[key][0]
+        if name not in ext:
+            ext[name] = f"x{len(ext)}"
+        if shape is None or tuple(shape) == self.plan.table[name][0]:
+            spec.append((_EXTERNAL, list(ext).index(name), None))
+            return ext[name]
+        spec.append((_EXTERNAL, list(ext).index(name), tuple(int(d) for d in shape)))
+        # the view's shape passed in, not written: one source serves every batch size
+        key = ("@shape", tuple(int(d) for d in shape))
+        fixed.setdefault(key, (f"b{len(fixed)}", key[1]))
+        return f"{ext[name]}.reshape({fixed[key][0]})"
+
+    def _const(self, value):
+        if isinstance(value, ctypes._CFuncPtr):
+            self.pointers.setdefault(id(value), (f"p{len(self.pointers)}", value))
+            return self.pointers[id(value)][0]
+        return _literal(value)
+
+
+def _source(loops, params, lines):
+    """The module holding ``segment(*params)``: ``loops`` ({(module, name): alias}) imported, ``lines`` its body."""
+    head = ["import numba", "import numpy as np", ""]
+    head += [f"from {module} import {name} as {alias}" for (module, name), alias in loops.items()]
+    body = ["", "", "@numba.njit(cache=True, nogil=True)", f"def segment({', '.join(params)}):"]
+    return "\n".join([*head, *body, *(lines or ["    pass"]), "    return -1", ""])
 
 
 _EXTERNAL, _FIXED, _FIRST = 0, 1, 2  # a launch argument: a value read from outside, one the plan holds, a scalar of one

@@ -211,8 +211,8 @@ def _segments(run, devices):
 
 
 def one_thread_a_device(monkeypatch):
-    """PE_DEVICE_THREADS=1 for this test (LeNet-5's plan on 2 threads launches parallel twins, whose segment
-    takes a minute or two to compile on a machine's first run; the serial loops are what they run)."""
+    """PE_DEVICE_THREADS=1 for this test (LeNet-5's plan on 2 threads launches parallel twins, which take
+    about 20 s to compile on a machine's first run; the serial loops are what they run)."""
     from pe_cli.kernels.cpu.runtime import threads
 
     monkeypatch.setenv("PE_DEVICE_THREADS", "1")
@@ -251,6 +251,73 @@ def test_a_segment_is_compiled_after_its_runs_one_by_one(monkeypatch):
         (run,) = planned_runs(train(monkeypatch, "tiny", True, 1, (8,) * steps)[2], 1)
         assert [(s.fn is not None, s.runs) for s in _segments(run, 1)] == [(compiled, steps - 2)]
         monkeypatch.setattr(segment, "_compiled", {})
+
+
+def _two_threads(monkeypatch):
+    """PE_DEVICE_THREADS=2: the MLP's plan launches the parallel twins of its GEMMs, whatever the machine."""
+    from pe_cli.kernels.cpu.runtime import threads
+
+    monkeypatch.setenv("PE_DEVICE_THREADS", "2")
+    monkeypatch.setattr(threads, "_planned", {})
+    threads.refresh()
+
+
+def _twin_segments(run):
+    segments = [s for s in _segments(run, 1) if any(serial is not None for *_, serial in s.calls)]
+    assert segments, "no segment of the plan launches a parallel twin"
+    return segments
+
+
+def test_a_first_run_runs_serial_loops_while_its_twins_compile(monkeypatch):
+    """A first run on a machine finds the plan's parallel twins not compiled (a helper process compiles them:
+    loops.parallel_ready, here answering "not yet"). Its segments call the twins' serial loops meanwhile, with
+    the bits of op by op, and are compiled only once every twin they call is (PE_SEGMENT_COMPILE_AFTER=2 runs
+    past): a compile links the twins, it never compiles them in the run's own process."""
+    from pe_cli.executor import segment
+
+    _two_threads(monkeypatch)
+    monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "2")
+    ready, answer = [False], segment.parallel_ready
+    monkeypatch.setattr(segment, "parallel_ready", lambda twin, *args: ready[0] and answer(twin, *args))
+    steps = (64,) * 6  # (2 op by op, 4 planned)
+    for from_step in (None, 4):  # the twins never ready; ready from the fifth step (the third planned run)
+        monkeypatch.setattr(segment, "_compiled", {})
+        planned = train(monkeypatch, "mlp", True, 1, steps, before=lambda i, *_: ready.__setitem__(0, i == from_step))
+        (run,) = planned_runs(planned[2], 1)
+        state = [(s.runs, bool(s.waiting), s.fn is not None) for s in _twin_segments(run)]
+        assert all(one == ((4, True, False) if from_step is None else (4, False, True)) for one in state), state
+        assert_same(planned, train(monkeypatch, "mlp", False, 1, steps))
+
+
+def test_a_compiled_segment_runs_the_machine_code_its_loops_run_op_by_op(monkeypatch, tmp_path):
+    """Compiling a segment (into a fresh cache: compiled, not loaded) adds no compiled version of any loop it
+    calls: it calls each with the argument types of its calls from Python (an int constant written ``5`` is
+    numba's ``Literal[int](5)``, for which a loop is compiled again: seconds a loop, a minute for LeNet-5's
+    twins, and machine code of its own)."""
+    from pe_cli.executor import segment
+    from pe_cli.kernels.cpu.runtime import loops
+
+    _two_threads(monkeypatch)
+    monkeypatch.setattr(segment, "_compiled", {})
+    monkeypatch.setattr(loops._compiled_later, "hurry", False)  # (finish_pending sets it)
+
+    def twins_compiled(step, *_):
+        if step == 3:  # (the first planned run asked for them; the second finds them)
+            loops.finish_pending()
+
+    monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "1000")
+    interpreted = train(monkeypatch, "mlp", True, 1, (64,) * 5, before=twins_compiled)
+    (run,) = planned_runs(interpreted[2], 1)
+    called = {id(fn): fn for s in _twin_segments(run) for fn, *_ in s.calls}
+    compiled = {key: set(fn.overloads) for key, fn in called.items()}
+    assert all(compiled.values())  # (every loop the segments call ran interpreted: the twins too)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("PE_SEGMENT_COMPILE_AFTER", "0")
+    again = train(monkeypatch, "mlp", True, 1, (64,) * 5)
+    (run,) = planned_runs(again[2], 1)
+    assert all(s.fn is not None for s in _segments(run, 1))
+    assert {key: set(fn.overloads) for key, fn in called.items()} == compiled
+    assert_same(interpreted, again)
 
 
 def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):

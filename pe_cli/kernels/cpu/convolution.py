@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from . import _conv, activation
-from .launches import Launch, Shape, by_variant, flat, floats, one
+from .launches import Launch, Shape, by_variant, flat, floats, one, twin_launch
 from .runtime import cblas
 from .runtime.loops import lazy
 from .runtime import onednn as _onednn
@@ -190,7 +190,7 @@ def _per_sample_launch(name, geo, table, a, b, out, writes, m, samples):
     serial, par_loop, _, geometry, scratch = _conv.per_sample_loops(name, par, geo, Shape(samples, dtype), m)
     args = [("const", cblas.gemm(dtype)), ("var", a, None), ("var", b, None), *(("const", g) for g in geometry)]
     out_arg = ("var", out, None) if type(out) is str else ("array", out)
-    return Launch(par_loop if par > 1 else serial, [*args, out_arg, ("array", scratch)], writes=writes)
+    return twin_launch(serial, par_loop, par > 1, [*args, out_arg, ("array", scratch)], writes=writes)
 
 
 def _grad_launches(op, table, meta):

@@ -22,7 +22,7 @@ import numpy as np
 from ...shapes.gemm import COLS, GEMM, INNER, NO_ACT, ONE_PRODUCT, OUTER, PRODUCTS, RELU, RELU_GRAD, ROWS  # noqa: F401
 from ...shapes.gemm import product_dtype, product_path
 from . import _replicas, elementwise
-from .launches import FLOATS, Launch, one
+from .launches import FLOATS, Launch, one, twin_launch
 from .runtime import cblas, threads
 from .runtime.loops import is_float, lazy, loop_or, parallel_threads, twin
 
@@ -250,10 +250,10 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
     twin = parts > 1 and parallel_threads() > 1  # product_into's choice: its blocks on the device's threads
     if mode == INNER and parts > 1:
         partial = ("array", np.empty((parts, m, n), dtype))
-        loop = _loops().gemm_k_blocks_parallel if twin else _loops().gemm_k_blocks
-        return [Launch(loop, [*head, partial, *ends, ("const", parts)], writes=[c])]
-    loop = _loops().gemm_blocks_parallel if twin else _loops().gemm_blocks
-    return [Launch(loop, [*head, *ends, ("const", parts), ("const", mode == COLS)], writes=[c])]
+        args = [*head, partial, *ends, ("const", parts)]
+        return [twin_launch(_loops().gemm_k_blocks, _loops().gemm_k_blocks_parallel, twin, args, writes=[c])]
+    args = [*head, *ends, ("const", parts), ("const", mode == COLS)]
+    return [twin_launch(_loops().gemm_blocks, _loops().gemm_blocks_parallel, twin, args, writes=[c])]
 
 
 def _launches(op, table, meta):

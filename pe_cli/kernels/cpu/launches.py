@@ -23,14 +23,25 @@ class Launch:
     writes (buffers the plan allocates); ``aliases``: {output: input} outputs that are their input's
     array (no launch writes them); ``views``: {output: input} outputs that are their input's memory
     in the output's shape; ``updates``: names it writes over in place (an optimizer's Param and
-    state); ``checked``: the loop returns an index >= 0 when its values are bad (a label out of range)."""
+    state); ``checked``: the loop returns an index >= 0 when its values are bad (a label out of range);
+    ``serial``: where ``fn`` is a parallel twin, its serial loop and that loop's arguments (the same bits),
+    run instead while the twin is not compiled (a first run on a machine: loops.parallel_ready)."""
 
-    __slots__ = ("aliases", "args", "checked", "fn", "updates", "views", "writes")
+    __slots__ = ("aliases", "args", "checked", "fn", "serial", "updates", "views", "writes")
 
-    def __init__(self, fn, args, writes=(), aliases=None, updates=(), checked=False, views=None):
+    def __init__(self, fn, args, writes=(), aliases=None, updates=(), checked=False, views=None, serial=None):
         self.fn, self.args, self.writes = fn, tuple(args), tuple(writes)
         self.aliases, self.updates, self.checked = aliases or {}, tuple(updates), checked
         self.views = views or {}
+        self.serial = None if serial is None else (serial[0], tuple(serial[1]))
+
+
+def twin_launch(serial, parallel, use_parallel, args, **kw):
+    """The launch of ``parallel`` on ``args`` where ``use_parallel`` (the serial loop, the same bits, its
+    stand-in while the twin compiles: ``Launch.serial``), else of ``serial``."""
+    if use_parallel:
+        return Launch(parallel, args, serial=(serial, args), **kw)
+    return Launch(serial, args, **kw)
 
 
 def view_launches(op, table, meta):

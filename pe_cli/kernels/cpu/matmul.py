@@ -26,7 +26,7 @@ from ..structured import fresh_output
 from ._matmul_forms import matmul_heads
 from .gemm import gemm, numpy_calls_gemm, product_into
 from .elementwise_binary import unbroadcast
-from .launches import Launch, by_variant, floats, one
+from .launches import Launch, by_variant, floats, one, twin_launch
 from .runtime import cblas, threads
 from .runtime.loops import lazy, parallel_threads, twin
 
@@ -189,16 +189,19 @@ def _stack_launch(s, op, table):
     fn = cblas.gemm(table[a][1])
     if fn is None:
         return None
-    loop = _loops().gemm_batch_parallel if parts > 1 else _loops().gemm_batch
+    loops = _loops()
     flags = [("const", cblas.TRANS if t else cblas.NO_TRANS) for t in (ta, tb)]
     if not s.temp:
         args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("var", c, (batch, m, n))]
-        return [Launch(loop, [*args, ("const", parts)], writes=[c])]
+        return [
+            twin_launch(loops.gemm_batch, loops.gemm_batch_parallel, parts > 1, [*args, ("const", parts)], writes=[c])
+        ]
     # into scratch the plan keeps, then swapped back into the output (_written's copy: the same bits)
     temp = np.empty((batch, m, n), table[a][1])
     args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("array", temp)]
     swap = [("array", temp.reshape(batch, m, n, 1)), ("var", c, (batch, n, m, 1))]
-    return [Launch(loop, [*args, ("const", parts)]), Launch(_transpose_loops().swap_middle, swap, writes=[c])]
+    product = twin_launch(loops.gemm_batch, loops.gemm_batch_parallel, parts > 1, [*args, ("const", parts)])
+    return [product, Launch(_transpose_loops().swap_middle, swap, writes=[c])]
 
 
 def _launches(op, table, meta):

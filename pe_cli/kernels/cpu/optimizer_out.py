@@ -168,7 +168,8 @@ def momentum_launches(op, table, meta):
     args += [("const", dtype.type(attrs["mu"])), ("const", bool(attrs["use_nesterov"]))]
     parts = parallel_parts(math.prod(table[p][0]), UPDATE_PARALLEL_MIN_ELEMENTS)  # the kernel's choice
     if parts > 1:
-        return [Launch(_loops().momentum_in_place_parallel, [*args, ("const", parts)], updates=[p, v])]
+        twin, serial = _loops().momentum_in_place_parallel, (_loops().momentum_in_place, args)
+        return [Launch(twin, [*args, ("const", parts)], updates=[p, v], serial=serial)]
     return [Launch(_loops().momentum_in_place, args, updates=[p, v])]
 
 

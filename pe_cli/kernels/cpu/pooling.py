@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
 from ..structured import adapter, fresh_output
-from .launches import Launch, by_variant, one
+from .launches import Launch, by_variant, one, twin_launch
 from .runtime.loops import lazy, parallel_parts, twin
 from ...shapes.pooling import pool2d_grad_meta, pool2d_meta, pool3d_grad_meta, pool3d_meta
 
@@ -102,11 +102,11 @@ def loop_launches(op, table, meta):
     names, out = [one(op, s) for s in meta.loop_inputs], one(op, slot, "outputs")
     if meta.variant != "loop" or out is None or None in names:
         return None
-    name = meta.loop
-    if name.startswith("max_pool_2x2") and _parallel(table[one(op, "X")][0]):
-        name += "_parallel"
+    loops, name = _pool_loops(), meta.loop
     args = [*(("var", n, None) for n in names), *(("const", c) for c in meta.args), ("var", out, None)]
-    return [Launch(getattr(_pool_loops(), name), args, writes=[out])]
+    if name.startswith("max_pool_2x2") and _parallel(table[one(op, "X")][0]):
+        return [twin_launch(getattr(loops, name), getattr(loops, name + "_parallel"), True, args, writes=[out])]
+    return [Launch(getattr(loops, name), args, writes=[out])]
 
 
 pool2d_out = by_variant(
