@@ -54,8 +54,16 @@ def build(model, extra_op=False, optimizer="momentum"):
         else:
             x = fluid.layers.data("x", [13])
             loss = fluid.layers.mean(fluid.layers.fc(x, 10))
-        opt = fluid.optimizer.SGD(0.01) if optimizer == "sgd" else fluid.optimizer.Momentum(0.01, momentum=0.9)
+        opt = {
+            "sgd": lambda: fluid.optimizer.SGD(0.01),
+            "adam": lambda: fluid.optimizer.Adam(0.001),
+            "adam_scaled": lambda: fluid.optimizer.Adam(0.001),
+            "momentum": lambda: fluid.optimizer.Momentum(0.01, momentum=0.9),
+        }[optimizer]()
         opt.minimize(loss)
+        for op in main.global_block().ops if optimizer == "adam_scaled" else ():
+            if op.type == "adam":  # (Paddle 2.x's epsilon: pe's attribute of its adam ops)
+                op._set_attr("epsilon_scaled", True)
     return main, startup, loss
 
 
@@ -128,6 +136,20 @@ def test_planned_equals_op_by_op(monkeypatch, model, devices):
         assert reduces and run.planned_reduces == len(reduces)  # every gradient summed inside a segment
     assert run.planned_ops == ops  # every op launched
     assert not planned_runs(unplanned[2], devices)
+
+
+@pytest.mark.parametrize("devices, optimizer", [(1, "adam"), (2, "adam"), (1, "adam_scaled")])
+def test_adam_updates_are_launched_with_op_by_ops_bits(monkeypatch, devices, optimizer):
+    """Dense adam in place, its powers' next values and bias-corrected rate (and Paddle 2.x's scaled epsilon)
+    computed inside the segment (_adam_loops.adam_step_in_place): every op of the MLP's step launched, op by
+    op's bits on 1 and 2 devices."""
+    planned = train(monkeypatch, "mlp", True, devices, optimizer=optimizer)
+    assert_same(planned, train(monkeypatch, "mlp", False, devices, optimizer=optimizer))
+    (run,) = planned_runs(planned[2], devices)
+    steps = run.plan.steps if devices == 1 else [n for n in run.sched.nodes if n.is_op]
+    assert sum(1 for s in steps if s.op.type == "adam") == 6
+    ops = len(build("mlp", optimizer=optimizer)[0].global_block().ops) if devices == 1 else len(steps)
+    assert run.planned_ops == ops
 
 
 def test_reduces_over_three_devices_sum_in_device_order(monkeypatch):

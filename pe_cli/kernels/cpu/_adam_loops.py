@@ -60,6 +60,21 @@ def adam_in_place(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps):
 
 
 @_jit
+def adam_step_in_place(p, g, m1, m2, lr, b1p, b2p, b1p_out, b2p_out, one, beta1, beta2, c1, c2, eps, scaled):
+    """A dense step as a planned step launches it (optimizer_out.adam_launches): the powers' next values
+    written (b1p_out[0] = b1p[0] * beta1, after the step's own are read: the outputs may be the powers),
+    the bias-corrected rate and epsilon from the step's own, operation by operation as _adam_terms computes
+    them in numpy (lr_t = lr * sqrt(1 - b2p) / (1 - b1p); ``scaled``, Paddle 2.x's: eps * sqrt(1 - b2p)),
+    then adam_in_place. The powers are of Param's dtype (the launch's condition)."""
+    t1, t2 = b1p[0], b2p[0]
+    b1p_out[0] = t1 * beta1
+    b2p_out[0] = t2 * beta2
+    lr_t = lr * np.sqrt(one - t2) / (one - t1)
+    eps_c = eps * np.sqrt(one - t2) if scaled else eps
+    adam_in_place(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps_c)
+
+
+@_jit
 def lazy_adam_rows(rows, order, values, p, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out):
     """Lazy mode over 2-D [height, width] arrays: each row ``rows`` holds once, its gradient the sum
     of its ``values`` ([K, width]) in their order (``order``: a stable argsort of ``rows``, so equal

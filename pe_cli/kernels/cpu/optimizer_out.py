@@ -14,8 +14,10 @@
 
 momentum takes Paddle 2.x's gradient terms first (rescale_grad, l2_decay: kernels/momentum_terms.grad_terms,
 by this device's scale and elementwise_add kernels) and, with multi_precision, updates MasterParam and casts
-it to ParamOut (this device's cast kernel). sgd's and momentum's ``launches(op, table, meta)``: a planned
-step's launch of the in-place loop over Param and Velocity (pe_cli/executor/step_plan.py)."""
+it to ParamOut (this device's cast kernel). sgd's, momentum's and adam's ``launches(op, table, meta)``: a
+planned step's launch of the in-place loop over Param and Velocity, or Param and the moments (adam's with its
+powers' next values and bias-corrected rate computed in the loop: _adam_loops.adam_step_in_place;
+pe_cli/executor/step_plan.py)."""
 
 import math
 
@@ -244,6 +246,35 @@ def _adam_numpy(ins, outs, attrs, meta):
         outs[out] = fresh_output(value, meta.outputs[out], given)
 
 
+def adam_launches(op, table, meta):
+    """A planned step's launch of the "loop" variant on a dense Grad, in place (ParamOut, Moment1Out and
+    Moment2Out name Param, Moment1 and Moment2), its one-value powers of Param's dtype:
+    _adam_loops.adam_step_in_place (the powers' next values, the step's terms as _adam_terms computes them,
+    adam_in_place); None otherwise (a Python launch, its kernel)."""
+    names = {s: one(op, s) for s in ("Param", "Grad", "Moment1", "Moment2", "LearningRate", "Beta1Pow", "Beta2Pow")}
+    outs = {s: one(op, f"{s}Out", "outputs") for s in ("Param", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow")}
+    if meta.variant != "loop" or meta.args[0] or None in names.values() or None in outs.values():
+        return None
+    if any(outs[s] != names[s] for s in ("Param", "Moment1", "Moment2")):
+        return None
+    dtype = table[names["Param"]][1]
+    pows = [names["Beta1Pow"], names["Beta2Pow"], outs["Beta1Pow"], outs["Beta2Pow"]]
+    if any(n not in table or table[n][1] != dtype or math.prod(table[n][0]) != 1 for n in pows):
+        return None
+    t, attrs = dtype.type, op.attrs
+    beta1, beta2 = t(attrs["beta1"]), t(attrs["beta2"])
+    args = [flat_arg(table, names[s]) for s in ("Param", "Grad", "Moment1", "Moment2")]
+    args += [("first", names["LearningRate"], dtype), *(flat_arg(table, n) for n in pows)]
+    args += [("const", c) for c in (t(1), beta1, beta2, t(1) - beta1, t(1) - beta2, t(attrs["epsilon"]))]
+    args.append(("const", bool(attrs.get("epsilon_scaled"))))
+    p, m1, m2 = names["Param"], names["Moment1"], names["Moment2"]
+    written = [outs[s] for s in ("Beta1Pow", "Beta2Pow") if outs[s] != names[s]]
+    updated = [p, m1, m2, *(outs[s] for s in ("Beta1Pow", "Beta2Pow") if outs[s] == names[s])]
+    return [Launch(_adam_loops().adam_step_in_place, args, writes=written, updates=updated)]
+
+
 SGD = by_variant("sgd_out", sgd_launches, loop=_sgd_loop, rows=_sgd_rows, table=_sgd_table, numpy=_sgd_numpy)
 MOMENTUM = by_variant("momentum_out", momentum_launches, loop=_momentum_loop, numpy=_momentum_numpy)
-ADAM = by_variant("adam_out", None, unchanged=_adam_unchanged, lazy=_adam_lazy, loop=_adam_loop, numpy=_adam_numpy)
+ADAM = by_variant(
+    "adam_out", adam_launches, unchanged=_adam_unchanged, lazy=_adam_lazy, loop=_adam_loop, numpy=_adam_numpy
+)
