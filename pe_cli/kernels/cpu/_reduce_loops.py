@@ -102,6 +102,37 @@ def mean_grad(dout, dx):
 
 
 @_jit
+def mean_axis(x, out):
+    """out[o, j] = (x[o, 0, j] + x[o, 1, j] + ... in order) / n for x [before, n, after] (n >= 1), in x's dtype:
+    numpy's mean over an axis with values after it (its reduction adds the axis's slices in order, then
+    divides by the count)."""
+    t = x.dtype.type
+    before, n, after = x.shape
+    c = t(n)
+    for o in range(before):
+        for j in range(after):
+            out[o, j] = x[o, 0, j]
+        for i in range(1, n):
+            for j in range(after):
+                out[o, j] = out[o, j] + x[o, i, j]
+        for j in range(after):
+            out[o, j] = out[o, j] / c
+
+
+@_jit
+def spread_mean_axis(dout, dx):
+    """dx[o, i, j] = dout[o, j] / n for dx [before, n, after], dout [before, after], in dx's dtype: reduce_mean's
+    gradient over one axis (numpy's dout / count, copied over the axis)."""
+    t = dx.dtype.type
+    before, n, after = dx.shape
+    c = t(n)
+    for o in range(before):
+        for i in range(n):
+            for j in range(after):
+                dx[o, i, j] = dout[o, j] / c
+
+
+@_jit
 def copy(src, out):
     """out[:] = src (both 1-D of one size): a constant computed when the step was planned."""
     for i in range(out.size):

@@ -14,6 +14,7 @@ from .runtime.loops import flat, lazy, loop_or
 from ...shapes import reduction as meta_rules
 
 _loops = lazy("_reduce_loops")
+AXIS_TENSOR_SLOTS = ("AxisTensor", "AxisTensorList")  # (a reduction's dims from tensors: not launched)
 
 
 def _mean_loop(ins, outs, attrs, meta):
@@ -83,11 +84,30 @@ def _reduction(fn, name):
     return out
 
 
+def _mean_axis(ins, outs, attrs, meta):
+    before, n, after = meta.args[1]
+    args = (ins["X"].reshape(before, n, after), outs["Out"].reshape(before, after))
+    loop_or(_mean_axis_numpy, _loops().mean_axis, *args)(*args)
+
+
+def _mean_axis_numpy(x, out):
+    """_reduce_loops.mean_axis's bits by numpy (its replica while the loop compiles)."""
+    np.mean(x, axis=1, out=out)
+
+
+def _mean_axis_launches(op, table, meta):
+    """A planned step's launch of reduce_mean's "mean_axis" variant (its axis from ``dim``, not a tensor), or None."""
+    x, out = one(op, "X"), one(op, "Out", "outputs")
+    if meta.variant != "mean_axis" or None in (x, out) or any(op.inputs.get(s) for s in AXIS_TENSOR_SLOTS):
+        return None
+    before, n, after = meta.args[1]
+    return [Launch(_loops().mean_axis, [("var", x, (before, n, after)), ("var", out, (before, after))], writes=[out])]
+
+
 REDUCE = {
     op: _reduction(fn, f"{op}_out")
     for op, fn in (
         ("reduce_sum", np.sum),
-        ("reduce_mean", np.mean),
         ("reduce_max", np.max),
         ("reduce_min", np.min),
         ("reduce_prod", np.prod),
@@ -95,6 +115,11 @@ REDUCE = {
         ("reduce_any", np.any),
     )
 }
+
+
+REDUCE["reduce_mean"] = by_variant(
+    "reduce_mean_out", _mean_axis_launches, numpy=_reduction(np.mean, "reduce_mean_numpy"), mean_axis=_mean_axis
+)
 
 
 def _spread(ins, outs, attrs, meta):
@@ -106,6 +131,27 @@ def _spread(ins, outs, attrs, meta):
     dout = ins["Out@GRAD"]
     value = dout / count if meta.variant == "spread_mean" and count else dout  # (no values: nothing to divide)
     np.copyto(outs["X@GRAD"], value.reshape(kept), casting="unsafe")
+
+
+def _spread_axis(ins, outs, attrs, meta):
+    before, n, after = meta.args[3]
+    args = (ins["Out@GRAD"].reshape(before, after), outs["X@GRAD"].reshape(before, n, after))
+    loop_or(_spread_axis_numpy, _loops().spread_mean_axis, *args)(*args)
+
+
+def _spread_axis_numpy(dout, dx):
+    """_reduce_loops.spread_mean_axis's bits by numpy (its replica while the loop compiles)."""
+    np.copyto(dx, (dout / dx.shape[1])[:, None, :])
+
+
+def _spread_axis_launches(op, table, meta):
+    """A planned step's launch of reduce_mean_grad's "spread_mean_axis" variant (its axis from ``dim``), or None."""
+    dout, dx = one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs")
+    if meta.variant != "spread_mean_axis" or None in (dout, dx) or any(op.inputs.get(s) for s in AXIS_TENSOR_SLOTS):
+        return None
+    before, n, after = meta.args[3]
+    args = [("var", dout, (before, after)), ("var", dx, (before, n, after))]
+    return [Launch(_loops().spread_mean_axis, args, writes=[dx])]
 
 
 def _extreme_grad(ins, outs, attrs, meta):
@@ -138,7 +184,9 @@ def _prod_grad(ins, outs, attrs, meta):
 
 REDUCE_GRAD = {
     "reduce_sum_grad": by_variant("reduce_sum_grad_out", None, spread_sum=_spread),
-    "reduce_mean_grad": by_variant("reduce_mean_grad_out", None, spread_mean=_spread),
+    "reduce_mean_grad": by_variant(
+        "reduce_mean_grad_out", _spread_axis_launches, spread_mean=_spread, spread_mean_axis=_spread_axis
+    ),
     "reduce_extreme_grad": by_variant("reduce_extreme_grad_out", None, numpy=_extreme_grad),
     "reduce_prod_grad": by_variant("reduce_prod_grad_out", None, numpy=_prod_grad),
 }
