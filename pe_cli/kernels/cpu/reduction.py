@@ -14,7 +14,6 @@ from .runtime.loops import flat, lazy, loop_or
 from ...shapes import reduction as meta_rules
 
 _loops = lazy("_reduce_loops")
-AXIS_TENSOR_SLOTS = ("AxisTensor", "AxisTensorList")  # (a reduction's dims from tensors: not launched)
 
 
 def _mean_loop(ins, outs, attrs, meta):
@@ -96,9 +95,9 @@ def _mean_axis_numpy(x, out):
 
 
 def _mean_axis_launches(op, table, meta):
-    """A planned step's launch of reduce_mean's "mean_axis" variant (its axis from ``dim``, not a tensor), or None."""
+    """A planned step's launch of reduce_mean's "mean_axis" variant, or None."""
     x, out = one(op, "X"), one(op, "Out", "outputs")
-    if meta.variant != "mean_axis" or None in (x, out) or any(op.inputs.get(s) for s in AXIS_TENSOR_SLOTS):
+    if meta.variant != "mean_axis" or None in (x, out):
         return None
     before, n, after = meta.args[1]
     return [Launch(_loops().mean_axis, [("var", x, (before, n, after)), ("var", out, (before, after))], writes=[out])]
@@ -145,9 +144,9 @@ def _spread_axis_numpy(dout, dx):
 
 
 def _spread_axis_launches(op, table, meta):
-    """A planned step's launch of reduce_mean_grad's "spread_mean_axis" variant (its axis from ``dim``), or None."""
+    """A planned step's launch of reduce_mean_grad's "spread_mean_axis" variant, or None."""
     dout, dx = one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs")
-    if meta.variant != "spread_mean_axis" or None in (dout, dx) or any(op.inputs.get(s) for s in AXIS_TENSOR_SLOTS):
+    if meta.variant != "spread_mean_axis" or None in (dout, dx):
         return None
     before, n, after = meta.args[3]
     args = [("var", dout, (before, after)), ("var", dx, (before, n, after))]
