@@ -10,9 +10,9 @@ bits, ``Launch.serial``), and the segment is compiled only once every twin it ca
 The function is generated as Python source: it imports each launch's loop from its module, takes
 the values it reads from outside (``x*``), the plan's buffers and arrays (``b*``) and the GEMM's C
 functions (``p*``, passed in: their addresses change from process to process) as parameters, writes
-the launches' numbers as int64 and boolean values (not numba's literals: a loop would be compiled
-again for those), and calls the loops in order: the machine code its calls from Python run. A checked launch (a loss whose
-label may be out of range) returns at once with its index.
+the launches' numbers as int64 and boolean values (not numba's literals, for which a loop would be
+compiled again), and calls the loops in order: the machine code their calls from Python run. A
+checked launch (a loss whose label may be out of range) returns at once with its index.
 
 Compiling links every loop it calls into the segment's machine code (seconds for a step's dozen
 loops), so the source is written to a file named by its hash (with the loops' files' sizes and

@@ -36,12 +36,14 @@ class Launch:
         self.serial = None if serial is None else (serial[0], tuple(serial[1]))
 
 
-def twin_launch(serial, parallel, use_parallel, args, **kw):
-    """The launch of ``parallel`` on ``args`` where ``use_parallel`` (the serial loop, the same bits, its
-    stand-in while the twin compiles: ``Launch.serial``), else of ``serial``."""
+def twin_launch(serial, parallel, use_parallel, args, serial_args=None, **kw):
+    """The launch of ``parallel`` on ``args`` where ``use_parallel`` (the serial loop on ``serial_args``,
+    default ``args``, the same bits, its stand-in while the twin compiles: ``Launch.serial``), else of
+    ``serial`` on ``serial_args``."""
+    serial_args = args if serial_args is None else serial_args
     if use_parallel:
-        return Launch(parallel, args, serial=(serial, args), **kw)
-    return Launch(serial, args, **kw)
+        return Launch(parallel, args, serial=(serial, serial_args), **kw)
+    return Launch(serial, serial_args, **kw)
 
 
 def view_launches(op, table, meta):

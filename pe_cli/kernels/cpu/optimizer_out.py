@@ -27,7 +27,7 @@ from ..momentum_terms import grad_terms
 from ..structured import fresh_output
 from . import _replicas, elementwise, manipulation, selected_rows as sparse
 from .launches import by_variant
-from .launches import Launch, flat as flat_arg, one
+from .launches import Launch, flat as flat_arg, one, twin_launch
 from .runtime.loops import UPDATE_PARALLEL_MIN_ELEMENTS, flat, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
@@ -169,10 +169,8 @@ def momentum_launches(op, table, meta):
     args = [flat_arg(table, p), flat_arg(table, g), flat_arg(table, v), ("first", lr, dtype)]
     args += [("const", dtype.type(attrs["mu"])), ("const", bool(attrs["use_nesterov"]))]
     parts = parallel_parts(math.prod(table[p][0]), UPDATE_PARALLEL_MIN_ELEMENTS)  # the kernel's choice
-    if parts > 1:
-        twin, serial = _loops().momentum_in_place_parallel, (_loops().momentum_in_place, args)
-        return [Launch(twin, [*args, ("const", parts)], updates=[p, v], serial=serial)]
-    return [Launch(_loops().momentum_in_place, args, updates=[p, v])]
+    serial, parallel = _loops().momentum_in_place, _loops().momentum_in_place_parallel
+    return [twin_launch(serial, parallel, parts > 1, [*args, ("const", parts)], args, updates=[p, v])]
 
 
 # -- adam -----------------------------------------------------------------------------------------------
