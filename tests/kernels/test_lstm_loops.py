@@ -8,7 +8,7 @@ import pytest
 
 from pe_cli.kernels import lstm_math
 from pe_cli.kernels.cpu.runtime import loops as _numba
-from pe_cli.kernels.cpu import lstm as cpu_lstm
+from pe_cli.kernels.cpu import gru as cpu_gru, lstm as cpu_lstm
 from pe_cli.base.errors import PeError
 
 
@@ -58,6 +58,88 @@ def test_loops_equal_the_numpy_reference(dtype, tol, peep, reverse, states):
             np.testing.assert_allclose(g, r, rtol=tol * 10, atol=tol * 10)
 
 
+def _run(x, w, b, h0, c0, offs, attrs, dh, dc, states):
+    hidden, cell, saved = cpu_lstm._forward(x, w, b, h0, c0, offs, attrs)
+    dx, dw, db, (dh0, dc0) = cpu_lstm._backward(x, w, b, cell, saved, dh, dc, offs, attrs, states)
+    return [v for v in (hidden, cell, saved, dx, dw, db, dh0, dc0) if v is not None]
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+@pytest.mark.parametrize(
+    "peep,reverse,states", [(False, False, False), (True, True, True), (True, False, False), (False, True, True)]
+)
+def test_sequences_in_groups_give_the_same_bits_on_any_threads(monkeypatch, parts, peep, reverse, states):
+    """A device with ``parts`` threads runs a large batch's recurrence as ``parts`` groups of sequences at
+    once (sequence_groups): within float32 rounding of the numpy reference, and the same bits whether the
+    groups run one after another (the serial loops) or on the threads (their parallel twins)."""
+    from pe_cli.kernels.cpu.runtime import threads
+
+    monkeypatch.setattr(threads, "work_parts", lambda: parts)
+    monkeypatch.setattr(threads, "SPLIT_GEMM_MACS", 0)
+    monkeypatch.setattr(cpu_gru, "MIN_GROUP", 1)
+    lengths = (5, 1, 7, 0, 7, 3, 2, 6)  # 8 sequences: groups of 4 and 4, or 3, 3 and 2 (one of them empty)
+    x, w, b, h0, c0, offs, attrs, dh, dc = case(np.float32, peep, reverse, states, lengths=lengths)
+    assert cpu_lstm.sequence_groups(len(lengths), len(x), 4 * w.shape[0] ** 2) == parts
+    want = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    want_b = lstm_math.backward(x, w, b, want[1], want[2], dh, dc, offs, attrs, states)
+    ran = []
+    for threads_now in (1, 2):
+        monkeypatch.setattr(cpu_lstm, "parallel_threads", lambda: threads_now)
+        ran.append(_run(x, w, b, h0, c0, offs, attrs, dh, dc, states))
+    reference = [*want, *want_b[:3], *(v for v in want_b[3] if v is not None)]
+    for serial, parallel, r in zip(*ran, reference):
+        np.testing.assert_array_equal(serial, parallel)
+        np.testing.assert_allclose(serial, r, rtol=2e-4, atol=2e-4)
+
+
+def test_a_large_batch_runs_in_groups_on_a_device_with_threads(monkeypatch):
+    from pe_cli.kernels.cpu.runtime import threads
+
+    for parts, nseq, rows, d, want in (
+        (2, 64, 1600, 128, 2),
+        (1, 64, 1600, 128, 1),
+        (2, 64, 64, 16, 1),
+        (4, 9, 400, 128, 2),
+    ):
+        monkeypatch.setattr(threads, "work_parts", lambda: parts)
+        assert cpu_lstm.sequence_groups(nseq, rows, 4 * d * d) == want
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+@pytest.mark.parametrize("reverse,origin,states", [(False, False, False), (True, True, True)])
+def test_gru_sequences_in_groups_give_the_same_bits_on_any_threads(monkeypatch, parts, reverse, origin, states):
+    """The GRU's groups as the LSTM's: within float32 rounding of one group, the serial loops' bits
+    on the threads."""
+    from pe_cli.kernels.cpu.runtime import threads
+
+    lengths, d = (5, 1, 7, 0, 7, 3, 2, 6), 6
+    rng = np.random.default_rng(4)
+    offs = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    x = rng.standard_normal((int(offs[-1]), 3 * d)).astype(np.float32)
+    w = (rng.standard_normal((d, 3 * d)) * 0.5).astype(np.float32)
+    b = (rng.standard_normal((1, 3 * d)) * 0.5).astype(np.float32)
+    h0 = rng.standard_normal((len(lengths), d)).astype(np.float32) if states else None
+    dh = rng.standard_normal((len(x), d)).astype(np.float32)
+    attrs = {"gate_activation": "sigmoid", "activation": "tanh", "is_reverse": reverse, "origin_mode": origin}
+
+    def run():
+        hidden, batch_gate = cpu_gru._forward(x, w, b, h0, offs, attrs)
+        return [hidden, batch_gate, *cpu_gru._backward(x, w, batch_gate, dh, offs, attrs)]
+
+    one = run()
+    monkeypatch.setattr(threads, "work_parts", lambda: parts)
+    monkeypatch.setattr(threads, "SPLIT_GEMM_MACS", 0)
+    monkeypatch.setattr(cpu_gru, "MIN_GROUP", 1)
+    assert cpu_gru.sequence_groups(len(lengths), len(x), 3 * d * d) == parts
+    ran = []
+    for threads_now in (1, 2):
+        monkeypatch.setattr(cpu_gru, "parallel_threads", lambda: threads_now)
+        ran.append(run())
+    for serial, parallel, r in zip(*ran, one):
+        np.testing.assert_array_equal(serial, parallel)
+        np.testing.assert_allclose(serial, r, rtol=1e-5, atol=1e-5)
+
+
 def test_other_activations_and_an_unknown_one():
     x, w, b, h0, c0, offs, attrs, dh, _ = case(np.float64, False, False, False, acts=("tanh", "relu", "identity"))
     for g, r in zip(cpu_lstm._forward(x, w, b, h0, c0, offs, attrs), lstm_math.forward(x, w, b, h0, c0, offs, attrs)):
@@ -71,14 +153,17 @@ def test_float32_runs_every_step_in_one_call_without_the_gil():
     nogil, and a float32 LSTM (a GRU of either float type) takes them where a CBLAS GEMM is found."""
     from pe_cli.kernels.cpu import _activation_loops, _gru_loops, _lstm_loops
     from pe_cli.kernels.cpu.runtime import cblas
-    from pe_cli.kernels.cpu import gru as cpu_gru
 
     for loop in (
         _lstm_loops.forward_sequence,
         _lstm_loops.backward_sequence,
+        _lstm_loops.forward_groups_parallel,
+        _lstm_loops.backward_groups_parallel,
         _activation_loops.activate,
         _gru_loops.forward_sequence,
         _gru_loops.backward_sequence,
+        _gru_loops.forward_groups_parallel,
+        _gru_loops.backward_groups_parallel,
     ):
         assert loop.targetoptions.get("nogil") is True
     x, w, *_ = case(np.float32, False, False, False)

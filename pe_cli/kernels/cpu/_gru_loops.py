@@ -10,7 +10,7 @@ the GEMMs through CBLAS (runtime/cblas.py), so two CPU devices' GRUs compute at 
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 from .runtime.numba_cache import install
 
 install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
@@ -225,3 +225,59 @@ def backward_sequence(
             s = live[k]
             for j in range(d):
                 dh_state[s, j] = dhp[k, j] + dhw[k, j]
+
+
+# -- the sequences in groups, one a thread (kernels/cpu/gru.py, lstm.py: sequence_groups) ---------------------
+# Group p holds every parts-th sequence of the length order from the p-th (the groups' lengths are alike),
+# with scratch of its own ([parts, ...]); it writes only its sequences' rows and states. The groups are the
+# same on however many threads run them, so the numbers do not depend on which twin ran.
+
+
+@njit(cache=True, nogil=True)
+def group(order, p, parts, sub):
+    """sub[p][:ng]: group p's sequences of ``order``; returns ng."""
+    ng = (order.size - p + parts - 1) // parts
+    for k in range(ng):
+        sub[p, k] = order[p + k * parts]
+    return ng
+
+
+def _forward_groups(blocks):
+    def forward_groups(
+        gemm, x, w_ur, w_c, bias, offs, order, reverse, h_state, gates, rhps, hps, hidden, hp_buf, hw, rhp_buf, hc,
+        gate, cand, origin, sub,
+    ):  # fmt: skip
+        """forward_sequence over the groups (sub [parts, ceil(sequences / parts)]: their orders; the
+        scratch hp_buf, hw, rhp_buf, hc: [parts, ...] of forward_sequence's)."""
+        parts = sub.shape[0]
+        for p in blocks(parts):
+            ng = group(order, p, parts, sub)
+            forward_sequence(
+                gemm, x, w_ur, w_c, bias, offs, sub[p][:ng], reverse, h_state, gates, rhps, hps, hidden,
+                hp_buf[p], hw[p], rhp_buf[p], hc[p], gate, cand, origin,
+            )  # fmt: skip
+
+    return forward_groups
+
+
+def _backward_groups(blocks):
+    def backward_groups(
+        gemm, d_hidden, dh_state, gates, hps, rhps, w_ur, w_c, offs, order, reverse, dgur, dgc, dhp, hp_buf,
+        rhp_buf, drhp, dhw, dx, gate, cand, origin, sub,
+    ):  # fmt: skip
+        """backward_sequence over the groups (sub as forward_groups'; the scratch [parts, ...])."""
+        parts = sub.shape[0]
+        for p in blocks(parts):
+            ng = group(order, p, parts, sub)
+            backward_sequence(
+                gemm, d_hidden, dh_state, gates, hps, rhps, w_ur, w_c, offs, sub[p][:ng], reverse, dgur[p], dgc[p],
+                dhp[p], hp_buf[p], rhp_buf[p], drhp[p], dhw[p], dx, gate, cand, origin,
+            )  # fmt: skip
+
+    return backward_groups
+
+
+forward_groups = njit(cache=True, nogil=True)(_forward_groups(range))
+forward_groups_parallel = njit(cache=True, nogil=True, parallel=True)(_forward_groups(prange))
+backward_groups = njit(cache=True, nogil=True)(_backward_groups(range))
+backward_groups_parallel = njit(cache=True, nogil=True, parallel=True)(_backward_groups(prange))

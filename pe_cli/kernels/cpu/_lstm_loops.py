@@ -17,10 +17,10 @@ first n rows; ``rows`` gives each one's row of the LoD input at that step. Gate 
 (candidate, input, forget, output); ``peep``: Bias[4D:7D] holds the peepholes W_ic, W_fc, W_oc."""
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ._activation_loops import activate
-from ._gru_loops import _dact, live_count, live_rows
+from ._gru_loops import _dact, group, live_count, live_rows
 from .runtime.numba_cache import install
 
 install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
@@ -156,10 +156,41 @@ def backward_sequence(
     cand,
     peep,
 ):
-    """The whole backward pass without the GIL (float32): backward_step per time step, last first,
-    then dh_s[:n] = dg[:n] W^T by ``gemm``; ``acv`` (the cell activation of cellv) is computed here."""
+    """The whole backward pass without the GIL (float32): ``acv`` (the cell activation of cellv) computed
+    here, then backward_steps."""
+    activate(acv, acv.shape[0], 0, w.shape[0], cell_act)
+    backward_steps(
+        gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse,
+        dh_s, dc_s, dg, dx, db_peep, gate, cell_act, cand, peep,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def backward_steps(
+    gemm,
+    d_hidden,
+    d_cell,
+    has_d_cell,
+    cellv,
+    acv,
+    saved,
+    w,
+    bias,
+    offs,
+    order,
+    reverse,
+    dh_s,
+    dc_s,
+    dg,
+    dx,
+    db_peep,
+    gate,
+    cell_act,
+    cand,
+    peep,
+):
+    """backward_step per time step, last first, then dh_s[:n] = dg[:n] W^T by ``gemm``."""
     d, nseq = w.shape[0], order.size
-    activate(acv, acv.shape[0], 0, d, cell_act)
     rows = np.empty(nseq, np.int64)
     steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
     n = 0
@@ -168,22 +199,68 @@ def backward_sequence(
             n += 1
         live_rows(offs, order, n, t, reverse, rows)
         backward_step(
-            d_hidden,
-            d_cell,
-            has_d_cell,
-            cellv,
-            acv,
-            saved,
-            bias,
-            rows[:n],
-            dh_s,
-            dc_s,
-            dg[:n],
-            dx,
-            db_peep,
-            gate,
-            cell_act,
-            cand,
-            peep,
-        )
+            d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows[:n], dh_s, dc_s, dg[:n], dx, db_peep,
+            gate, cell_act, cand, peep,
+        )  # fmt: skip
         gemm(101, 111, 112, n, d, 4 * d, 1.0, dg.ctypes.data, 4 * d, w.ctypes.data, 4 * d, 0.0, dh_s.ctypes.data, d)
+
+
+# -- the sequences in groups, one a thread -----------------------------------------------------------------
+# A batch of many sequences runs its recurrence in ``parts`` groups (kernels/cpu/lstm.sequence_groups, the
+# device's threads on a quiet machine), as _gru_loops.py's groups, each with its carried states (kept in
+# its own length order) and scratch ([parts, ...]); the peepholes' gradients are summed group by group, in
+# order.
+
+
+def _forward_groups(blocks):
+    def forward_groups(
+        gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep, gate, cell_act, cand,
+        sub, h_g, c_g,
+    ):  # fmt: skip
+        """forward_sequence over the groups (sub.shape[0] of them; sub, h_g, c_g: their orders and
+        states, [parts, ceil(sequences / parts), ...]; hw, c, ac: [parts, ...] of forward_sequence's)."""
+        parts = sub.shape[0]
+        for p in blocks(parts):
+            ng = group(order, p, parts, sub)
+            for k in range(ng):
+                h_g[p, k] = h_s[p + k * parts]
+                c_g[p, k] = c_s[p + k * parts]
+            forward_sequence(
+                gemm, x, w, bias, offs, sub[p][:ng], reverse, h_g[p][:ng], c_g[p][:ng], hidden, cell, saved,
+                hw[p], c[p], ac[p], peep, gate, cell_act, cand,
+            )  # fmt: skip
+
+    return forward_groups
+
+
+def _backward_groups(blocks):
+    def backward_groups(
+        gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse, dh_s, dc_s, dg, dx,
+        db_peep, gate, cell_act, cand, peep, sub, dh_g, dc_g, db_g,
+    ):  # fmt: skip
+        """backward_sequence over the groups (sub, dh_g, dc_g as forward_groups'; dg [parts, ...]; db_g
+        [parts, 3D] zeros), then each group's carried gradients into dh_s, dc_s and db_g's sum, group by
+        group, added to db_peep."""
+        parts = sub.shape[0]
+        activate(acv, acv.shape[0], 0, w.shape[0], cell_act)
+        for p in blocks(parts):
+            ng = group(order, p, parts, sub)
+            backward_steps(
+                gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, sub[p][:ng], reverse,
+                dh_g[p][:ng], dc_g[p][:ng], dg[p], dx, db_g[p], gate, cell_act, cand, peep,
+            )  # fmt: skip
+        for p in range(parts):
+            for k in range((order.size - p + parts - 1) // parts):
+                dh_s[p + k * parts] = dh_g[p, k]
+                dc_s[p + k * parts] = dc_g[p, k]
+            if peep:
+                for j in range(db_peep.size):
+                    db_peep[j] += db_g[p, j]
+
+    return backward_groups
+
+
+forward_groups = njit(cache=True, nogil=True)(_forward_groups(range))
+forward_groups_parallel = njit(cache=True, nogil=True, parallel=True)(_forward_groups(prange))
+backward_groups = njit(cache=True, nogil=True)(_backward_groups(range))
+backward_groups_parallel = njit(cache=True, nogil=True, parallel=True)(_backward_groups(prange))

@@ -1,7 +1,8 @@
 """CPU out-kernels of the GRU ops (ops/gru.py; their meta rules: shapes/recurrent.py), fresh variants that hand
 over the arrays they make (kernels/structured.fresh_outputs): gru runs per time step numpy's GEMMs over the live
 sequences (kernels/lstm_math.py's schedule) and the numba passes of _gru_loops.py (the GIL released
-in both), all the steps in one numba call where a CBLAS GEMM is found (the GIL released throughout);
+in both), all the steps in one numba call where a CBLAS GEMM is found (the GIL released throughout; a
+large batch's sequences in groups run at once on the device's threads: sequence_groups);
 Fluid's batch-ordered outputs are made from, and read back into, the per-row values the backward
 pass reads (gru_math.fluid_batch, saved_from_batch). gru_unit, one step, is kernels/gru_math.py
 over numpy."""
@@ -13,12 +14,14 @@ from ..common import ACT_CODES as _CODES
 from ..lstm_math import VEC_ACTS, fused_intermediates, schedule
 from ...shapes import recurrent as rules
 from ..structured import adapter, fresh_outputs
-from .runtime import cblas
-from .runtime.loops import lazy
+from .runtime import cblas, threads  # (before .gemm: runtime's package imports the kernels gemm's does)
+from .runtime.loops import lazy, parallel_threads, twin
+from .gemm import matmul2d
 
 _UNIT_ACTS = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
 _BATCH_OUTPUTS = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"}
 _loops = lazy("_gru_loops")
+MIN_GROUP = 4  # sequences a group of the whole-sequence loops holds at least (sequence_groups)
 
 
 def _prepare(ins, meta):
@@ -33,6 +36,17 @@ def _codes(attrs):
 def _sequence_gemm(x, w):
     """The CBLAS GEMM for the whole-sequence loops (_gru_loops.forward_sequence), or None."""
     return cblas.gemm(x.dtype) if x.dtype == w.dtype else None
+
+
+def sequence_groups(nseq, rows, row_macs):
+    """How many groups of sequences the whole-sequence loops of a GRU or an LSTM run at once
+    (_gru_loops.forward_groups): the threads the device has on a quiet machine (threads.work_parts: the
+    numbers do not change with the load), where the recurrent GEMMs of the ``rows`` (``row_macs``
+    multiply-adds a row) come to threads.SPLIT_GEMM_MACS and each group holds MIN_GROUP sequences; else 1
+    (one call of the loops, on one thread)."""
+    if rows * row_macs < threads.SPLIT_GEMM_MACS:
+        return 1
+    return max(1, min(threads.work_parts(), nseq // MIN_GROUP))
 
 
 def _order(offs, attrs):
@@ -55,23 +69,15 @@ def _forward(x, w, b, h0, offs, attrs):
     gemm = _sequence_gemm(x, w)
     if gemm is not None:  # every step in one call, without the GIL: devices' GRUs run at once
         nseq = len(offs) - 1
-        loops.forward_sequence(
-            gemm,
-            x,
-            w_ur,
-            w_c,
-            bias,
-            *_order(offs, attrs),
-            h_state,
-            gates,
-            rhps,
-            hps,
-            hidden,
-            *(np.empty((nseq, k * d), x.dtype) for k in (1, 2, 1, 1)),
-            gate,
-            cand,
-            origin,
-        )
+        parts = sequence_groups(nseq, rows_total, 3 * d * d)
+        size = -(-nseq // parts)
+        head = (gemm, x, w_ur, w_c, bias, *_order(offs, attrs), h_state, gates, rhps, hps, hidden)
+        scratch = tuple(np.empty((parts, size, k * d), x.dtype) for k in (1, 2, 1, 1))
+        if parts == 1:
+            loops.forward_sequence(*head, *(b[0] for b in scratch), gate, cand, origin)
+        else:
+            args = (*head, *scratch, gate, cand, origin, np.empty((parts, size), np.int64))
+            twin(loops.forward_groups, loops.forward_groups_parallel, parallel_threads() > 1, *args)(*args)
         return hidden, batch_gate
     for live, rows in schedule(offs, attrs["is_reverse"]):
         rhp = np.empty((len(live), d), x.dtype)
@@ -94,22 +100,15 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
     steps = () if gemm is not None else schedule(offs, attrs["is_reverse"])
     if gemm is not None:
         nseq = len(offs) - 1
-        loops.backward_sequence(
-            gemm,
-            d_hidden,
-            dh_state,
-            gates,
-            hps,
-            rhps,
-            w_ur,
-            w_c,
-            *_order(offs, attrs),
-            *(np.empty((nseq, k * d), x.dtype) for k in (2, 1, 1, 1, 1, 1, 1)),
-            dx,
-            gate,
-            cand,
-            origin,
-        )
+        parts = sequence_groups(nseq, len(x), 3 * d * d)
+        size = -(-nseq // parts)
+        head = (gemm, d_hidden, dh_state, gates, hps, rhps, w_ur, w_c, *_order(offs, attrs))
+        scratch = tuple(np.empty((parts, size, k * d), x.dtype) for k in (2, 1, 1, 1, 1, 1, 1))
+        if parts == 1:
+            loops.backward_sequence(*head, *(b[0] for b in scratch), dx, gate, cand, origin)
+        else:
+            args = (*head, *scratch, dx, gate, cand, origin, np.empty((parts, size), np.int64))
+            twin(loops.backward_groups, loops.backward_groups_parallel, parallel_threads() > 1, *args)(*args)
     for live, rows in reversed(steps):
         n = len(live)
         dgur, dgc = np.empty((n, 2 * d), x.dtype), np.empty((n, d), x.dtype)
@@ -120,9 +119,10 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
         loops.backward_r(dgc @ w_c.T, gates, hps, rows, dgur, dhp, dx, gate)
         dh_state[live] = dhp + dgur @ w_ur.T
     # the weight's gradients, sums over every row of h'^T d(u, r) and (r h')^T d(c): one GEMM each over
-    # all rows (dx holds the gates' gradients) instead of two small ones a step
-    dw_ur = (hps.T @ dx[:, : 2 * d]).astype(x.dtype, copy=False)
-    dw_c = (rhps.T @ dx[:, 2 * d :]).astype(x.dtype, copy=False)
+    # all rows (dx holds the gates' gradients) instead of two small ones a step, in blocks on the device's
+    # threads where large
+    dw_ur = matmul2d(hps, dx[:, : 2 * d], trans_a=True).astype(x.dtype, copy=False)
+    dw_c = matmul2d(rhps, dx[:, 2 * d :], trans_a=True).astype(x.dtype, copy=False)
     return dx, gru_math.join_weight(dw_ur, dw_c), dx.sum(0), dh_state
 
 

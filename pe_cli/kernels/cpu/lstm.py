@@ -3,7 +3,8 @@ over the arrays they make (kernels/structured.fresh_outputs): lstm in kernels/ls
 ordered by length, one GEMM per time step over the live ones), the rest of each step one numba pass
 (_lstm_loops.py) over states kept in the schedule's order (a step's live sequences are their first
 rows: no gathers); in float32 every step in one numba call without the GIL (_lstm_loops.forward_sequence,
-where a CBLAS GEMM is found); the weight's gradient is one GEMM over every row at the end. Other dtypes run
+where a CBLAS GEMM is found), a large batch's sequences in groups run at once on the device's threads
+(gru.sequence_groups); the weight's gradient is one GEMM over every row at the end. Other dtypes run
 lstm_math.py over numpy, the reference. Fluid's batch-ordered BatchGate and BatchCellPreAct are made
 from, and read back into, the per-row values the backward pass reads (lstm_math.fluid_batch,
 saved_from_batch). lstm_unit numpy, elementwise over [N, D]."""
@@ -13,8 +14,10 @@ import numpy as np
 from .. import lstm_math
 from ..common import ACT_CODES, SIGMOID_MAX, SIGMOID_MIN
 from ..structured import fresh_outputs
-from .runtime import cblas
-from .runtime.loops import is_float, lazy
+from .runtime import cblas  # (before .gemm: runtime's package imports the kernels gemm's does)
+from .gemm import matmul2d
+from .gru import sequence_groups
+from .runtime.loops import is_float, lazy, parallel_threads, twin
 
 _loops = lazy("_lstm_loops")
 
@@ -58,33 +61,23 @@ def _forward(x, w, b, h0, c0, offs, attrs):
     h_s, c_s = (_sorted_state(s, order, (nseq, d), x.dtype) for s in (h0, c0))
     hidden, cell = np.empty((len(x), d), x.dtype), np.empty((len(x), d), x.dtype)
     saved = np.empty((len(x), 6, d), x.dtype)  # i, f, candidate, o, previous c, previous h
-    hw, c, ac = np.empty((nseq, 4 * d), x.dtype), np.empty((nseq, d), x.dtype), np.empty((nseq, d), x.dtype)
     peep = bool(attrs["use_peepholes"])
-    loops = _loops()
     gemm = _sequence_gemm(x, w)
     if gemm is not None:  # every step in one call, without the GIL: devices' LSTMs run at once
-        loops.forward_sequence(
-            gemm,
-            x,
-            np.ascontiguousarray(w),
-            bias,
-            _offsets(offs),
-            order,
-            bool(attrs["is_reverse"]),
-            h_s,
-            c_s,
-            hidden,
-            cell,
-            saved,
-            hw,
-            c,
-            ac,
-            peep,
-            gate,
-            cell_act,
-            cand,
-        )
+        head = (gemm, x, np.ascontiguousarray(w), bias, _offsets(offs), order, bool(attrs["is_reverse"]), h_s, c_s)
+        parts = sequence_groups(nseq, len(x), 4 * d * d)
+        size = -(-nseq // parts)
+        hw, c, ac = (np.empty((parts, size, width * d), x.dtype) for width in (4, 1, 1))
+        if parts == 1:
+            _loops().forward_sequence(*head, hidden, cell, saved, hw[0], c[0], ac[0], peep, gate, cell_act, cand)
+        else:
+            groups = (np.empty((parts, size), np.int64), np.empty_like(c), np.empty_like(c))
+            args = (*head, hidden, cell, saved, hw, c, ac, peep, gate, cell_act, cand, *groups)
+            loops = _loops()
+            twin(loops.forward_groups, loops.forward_groups_parallel, parallel_threads() > 1, *args)(*args)
         return hidden, cell, saved
+    hw, c, ac = np.empty((nseq, 4 * d), x.dtype), np.empty((nseq, d), x.dtype), np.empty((nseq, d), x.dtype)
+    loops = _loops()
     with np.errstate(over="ignore"):  # sigmoid's exp(-x) of a large -x: inf, and 1 / inf = 0
         for live, rows in steps:
             n = len(live)
@@ -140,7 +133,8 @@ def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
         with np.errstate(over="ignore"):
             _activate(cell_act, acv)
     _backward_steps(steps, values, grads, bias, w_t, (gate, cell_act, cand), attrs)
-    dw = (saved[:, 5].T @ dx).astype(x.dtype, copy=False)  # sum over every row of h'^T dgates: one GEMM
+    # the sum over every row of h'^T dgates: one GEMM, in blocks on the device's threads where large
+    dw = matmul2d(saved[:, 5], dx, trans_a=True).astype(x.dtype, copy=False)
     db = np.concatenate([dx.sum(0), db_peep])[: bias.size] if bias.size > 4 * d else dx.sum(0)
     if not with_state:
         return dx, dw, db.reshape(np.shape(b)), (None, None)
@@ -150,34 +144,34 @@ def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
 
 
 def _backward_sequence(gemm, values, grads, w, bias, offs, order, codes, attrs):
-    """The backward pass over every step in one numba call (float32, a CBLAS GEMM found); ``values``: the
-    gradients reaching Hidden and Cell and the forward's values, ``grads``: the arrays it writes."""
-    d_hidden, d_cell, has_d_cell, cellv, acv, saved = values
+    """The backward pass over every step in one numba call (float32, a CBLAS GEMM found), its sequences in
+    groups as the forward's (sequence_groups); ``values``: the gradients reaching Hidden and Cell and the
+    forward's values, ``grads``: the arrays it writes."""
     dh_s, dc_s, dg, dx, db_peep = grads
+    d, nseq = dh_s.shape[1], len(order)
+    parts = sequence_groups(nseq, len(dx), 4 * d * d)
     gate, cell_act, cand = codes
-    _loops().backward_sequence(
-        gemm,
-        d_hidden,
-        d_cell,
-        has_d_cell,
-        cellv,
-        acv,
-        saved,
+    w, offs, reverse, peep = (
         np.ascontiguousarray(w),
-        bias,
         _offsets(offs),
-        order,
         bool(attrs["is_reverse"]),
-        dh_s,
-        dc_s,
-        dg,
-        dx,
-        db_peep,
-        gate,
-        cell_act,
-        cand,
         bool(attrs["use_peepholes"]),
     )
+    loops = _loops()
+    if parts == 1:
+        args = (gemm, *values, w, bias, offs, order, reverse, dh_s, dc_s, dg, dx, db_peep, gate, cell_act, cand, peep)
+        loops.backward_sequence(*args)
+        return
+    size = -(-nseq // parts)
+    sub, dh_g, dc_g = (
+        np.empty((parts, size), np.int64),
+        np.zeros((parts, size, d), dx.dtype),
+        np.zeros((parts, size, d), dx.dtype),
+    )
+    dg_g, db_g = np.empty((parts, size, 4 * d), dx.dtype), np.zeros((parts, db_peep.size), dx.dtype)
+    args = (gemm, *values, w, bias, offs, order, reverse, dh_s, dc_s, dg_g, dx, db_peep, gate, cell_act, cand, peep)
+    args = (*args, sub, dh_g, dc_g, db_g)
+    twin(loops.backward_groups, loops.backward_groups_parallel, parallel_threads() > 1, *args)(*args)
 
 
 def _backward_steps(steps, values, grads, bias, w_t, codes, attrs):
