@@ -27,7 +27,7 @@ from ..structured import adapter, fresh_output
 from ..value_checks import check_divisor
 from ._int_division import floored_div, remainder, truncated_div
 from .launches import by_variant
-from .launches import Launch, flat as flat_arg, one
+from .launches import Launch, flat as flat_arg, one, twin_launch
 from .runtime.loops import add_same, lazy, parallel_parts, run_in_parts, twin
 from ...shapes import elementwise as meta_rules
 
@@ -75,13 +75,14 @@ def bias_grad(dout, run, shape, out=None):
 def _sum_outer(dout, run, dy):
     args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
     loops = _loops()
-    twin(
-        loops.sum_outer,
-        loops.sum_outer_parallel,
-        run[1] * run[2] >= 4 * loops.SUM_BLOCK and parallel_parts(dout.size) > 1,
-        *args,
-        replica=_replicas.sum_outer,
-    )(*args)
+    twin(loops.sum_outer, loops.sum_outer_parallel, _sum_outer_on_threads(run), *args, replica=_replicas.sum_outer)(
+        *args
+    )
+
+
+def _sum_outer_on_threads(run):
+    """Whether the bias gradient over [pre, n, post] (``run``) runs sum_outer's twin (its blocks of columns)."""
+    return run[1] * run[2] >= 4 * _loops().SUM_BLOCK and parallel_parts(math.prod(run)) > 1
 
 
 def middle_view(x, y, axis):
@@ -132,8 +133,12 @@ def _mid(ins, outs, attrs, meta):
     (run,) = meta.args
     x, loops = ins["X"], _loops()
     args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(ins["Y"]).reshape(-1), outs["Out"].reshape(run))
-    use_parallel = run[0] > 1 and parallel_parts(x.size) > 1  # (add_mid_parallel splits the rows p)
-    twin(loops.add_mid, loops.add_mid_parallel, use_parallel, *args, replica=_replicas.add_mid)(*args)
+    twin(loops.add_mid, loops.add_mid_parallel, _mid_on_threads(run), *args, replica=_replicas.add_mid)(*args)
+
+
+def _mid_on_threads(run):
+    """Whether add's "mid" variant over X [pre, n, post] runs its twin (add_mid_parallel splits the rows p)."""
+    return run[0] > 1 and parallel_parts(math.prod(run)) > 1
 
 
 def _numpy(fn, op=None):
@@ -159,17 +164,24 @@ def _handed(result, spec, ins, passed=None):
 
 
 def _add_launches(op, table, meta):
-    """A planned step's launch of add's "mid" variant: the serial add_mid over the values as they lie (its
-    parallel twin gives the same bits); of its "same" variant, add_mid over X and Y as [1, size, 1] and
-    [size] (each sum one IEEE add: numpy's bits). None for the other variants (a Python launch)."""
+    """A planned step's launch of add's "mid" variant: add_mid over the values as they lie, its twin where
+    the op-by-op kernel takes it (the same bits); of its "same" variant, add_mid over X and Y as [1, size, 1]
+    and [size], or add_parallel's chunks where add_same takes them (each sum one IEEE add: numpy's bits).
+    None for the other variants (a Python launch)."""
     x, y, out = one(op, "X"), one(op, "Y"), one(op, "Out", "outputs")
     if meta.variant not in ("mid", "same") or None in (x, y, out):
         return None
+    loops = _loops()
     if meta.variant == "mid":
         (run,) = meta.args
-    else:
-        run = (1, math.prod(meta.outputs["Out"][0]), 1)
-    return [Launch(_loops().add_mid, [("var", x, run), ("var", y, (run[1],)), ("var", out, run)], writes=[out])]
+        args = [("var", x, run), ("var", y, (run[1],)), ("var", out, run)]
+        return [twin_launch(loops.add_mid, loops.add_mid_parallel, _mid_on_threads(run), args, writes=[out])]
+    size = math.prod(meta.outputs["Out"][0])
+    run = (1, size, 1)
+    serial = [("var", x, run), ("var", y, (size,)), ("var", out, run)]
+    parts = parallel_parts(size)
+    flat = [("var", name, (size,)) for name in (x, y, out)]
+    return [twin_launch(loops.add_mid, loops.add_parallel, parts > 1, [*flat, ("const", parts)], serial, writes=[out])]
 
 
 _UFUNCS = {
@@ -285,7 +297,10 @@ def _add_grad_launches(op, table, meta):
         return None
     launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
     if dy is not None:
-        launches.append(Launch(_loops().sum_outer, [("var", dout, meta.args[0]), flat_arg(table, dy)], writes=[dy]))
+        loops, run = _loops(), meta.args[0]
+        args = [("var", dout, run), flat_arg(table, dy)]
+        twin = _sum_outer_on_threads(run)
+        launches.append(twin_launch(loops.sum_outer, loops.sum_outer_parallel, twin, args, writes=[dy]))
     return launches
 
 
