@@ -77,7 +77,8 @@ def _forward(x, w, b, h0, offs, attrs):
             loops.forward_sequence(*head, *(b[0] for b in scratch), gate, cand, origin)
         else:
             args = (*head, *scratch, gate, cand, origin, np.empty((parts, size), np.int64))
-            twin(loops.forward_groups, loops.forward_groups_parallel, parallel_threads() > 1, *args)(*args)
+            serial, parallel = loops.forward_groups, loops.forward_groups_parallel
+            twin(serial, parallel, parallel_threads() > 1, *args, replica=_forward_groups_one_by_one)(*args)
         return hidden, batch_gate
     for live, rows in schedule(offs, attrs["is_reverse"]):
         rhp = np.empty((len(live), d), x.dtype)
@@ -108,7 +109,8 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
             loops.backward_sequence(*head, *(b[0] for b in scratch), dx, gate, cand, origin)
         else:
             args = (*head, *scratch, dx, gate, cand, origin, np.empty((parts, size), np.int64))
-            twin(loops.backward_groups, loops.backward_groups_parallel, parallel_threads() > 1, *args)(*args)
+            serial, parallel = loops.backward_groups, loops.backward_groups_parallel
+            twin(serial, parallel, parallel_threads() > 1, *args, replica=_backward_groups_one_by_one)(*args)
     for live, rows in reversed(steps):
         n = len(live)
         dgur, dgc = np.empty((n, 2 * d), x.dtype), np.empty((n, d), x.dtype)
@@ -124,6 +126,35 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
     dw_ur = matmul2d(hps, dx[:, : 2 * d], trans_a=True).astype(x.dtype, copy=False)
     dw_c = matmul2d(rhps, dx[:, 2 * d :], trans_a=True).astype(x.dtype, copy=False)
     return dx, gru_math.join_weight(dw_ur, dw_c), dx.sum(0), dh_state
+
+
+# -- while the groups' loops compile (a first run on a machine: runtime/loops.loop_or) -----------------------
+# The groups one after another from Python, each group's recurrence the compiled whole-sequence loop on the
+# arguments _gru_loops.forward_groups / backward_groups pass it: their bits.
+
+
+def _forward_groups_one_by_one(*args):
+    *head, order, reverse, h_state, gates, rhps, hps, hidden, hp_buf, hw, rhp_buf, hc, gate, cand, origin, sub = args
+    parts = sub.shape[0]
+    for p in range(parts):
+        ng = order[p::parts].size
+        sub[p, :ng] = order[p::parts]
+        _loops().forward_sequence(
+            *head, sub[p, :ng], reverse, h_state, gates, rhps, hps, hidden, hp_buf[p], hw[p], rhp_buf[p], hc[p],
+            gate, cand, origin,
+        )  # fmt: skip
+
+
+def _backward_groups_one_by_one(*args):
+    *head, order, reverse, dgur, dgc, dhp, hp_buf, rhp_buf, drhp, dhw, dx, gate, cand, origin, sub = args
+    parts = sub.shape[0]
+    for p in range(parts):
+        ng = order[p::parts].size
+        sub[p, :ng] = order[p::parts]
+        _loops().backward_sequence(
+            *head, sub[p, :ng], reverse, dgur[p], dgc[p], dhp[p], hp_buf[p], rhp_buf[p], drhp[p], dhw[p], dx,
+            gate, cand, origin,
+        )  # fmt: skip
 
 
 def gru(ins, outs, attrs, meta, ctx):

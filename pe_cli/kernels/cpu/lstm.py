@@ -20,6 +20,7 @@ from .gru import sequence_groups
 from .runtime.loops import is_float, lazy, parallel_threads, twin
 
 _loops = lazy("_lstm_loops")
+_activations = lazy("_activation_loops")
 
 
 def _prepare(ins, meta):
@@ -74,7 +75,8 @@ def _forward(x, w, b, h0, c0, offs, attrs):
             groups = (np.empty((parts, size), np.int64), np.empty_like(c), np.empty_like(c))
             args = (*head, hidden, cell, saved, hw, c, ac, peep, gate, cell_act, cand, *groups)
             loops = _loops()
-            twin(loops.forward_groups, loops.forward_groups_parallel, parallel_threads() > 1, *args)(*args)
+            serial, parallel = loops.forward_groups, loops.forward_groups_parallel
+            twin(serial, parallel, parallel_threads() > 1, *args, replica=_forward_groups_one_by_one)(*args)
         return hidden, cell, saved
     hw, c, ac = np.empty((nseq, 4 * d), x.dtype), np.empty((nseq, d), x.dtype), np.empty((nseq, d), x.dtype)
     loops = _loops()
@@ -171,7 +173,47 @@ def _backward_sequence(gemm, values, grads, w, bias, offs, order, codes, attrs):
     dg_g, db_g = np.empty((parts, size, 4 * d), dx.dtype), np.zeros((parts, db_peep.size), dx.dtype)
     args = (gemm, *values, w, bias, offs, order, reverse, dh_s, dc_s, dg_g, dx, db_peep, gate, cell_act, cand, peep)
     args = (*args, sub, dh_g, dc_g, db_g)
-    twin(loops.backward_groups, loops.backward_groups_parallel, parallel_threads() > 1, *args)(*args)
+    serial, parallel = loops.backward_groups, loops.backward_groups_parallel
+    twin(serial, parallel, parallel_threads() > 1, *args, replica=_backward_groups_one_by_one)(*args)
+
+
+# -- while the groups' loops compile (a first run on a machine: runtime/loops.loop_or) ---------------------------
+# The groups one after another from Python, each group's recurrence the compiled whole-sequence loop on the
+# arguments _lstm_loops.forward_groups / backward_groups pass it: their bits.
+
+
+def _forward_groups_one_by_one(
+    gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep, gate, cell_act, cand,
+    sub, h_g, c_g,
+):  # fmt: skip
+    parts = sub.shape[0]
+    for p in range(parts):
+        ng = order[p::parts].size
+        sub[p, :ng], h_g[p, :ng], c_g[p, :ng] = order[p::parts], h_s[p::parts], c_s[p::parts]
+        _loops().forward_sequence(
+            gemm, x, w, bias, offs, sub[p, :ng], reverse, h_g[p, :ng], c_g[p, :ng], hidden, cell, saved,
+            hw[p], c[p], ac[p], peep, gate, cell_act, cand,
+        )  # fmt: skip
+
+
+def _backward_groups_one_by_one(
+    gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse, dh_s, dc_s, dg, dx,
+    db_peep, gate, cell_act, cand, peep, sub, dh_g, dc_g, db_g,
+):  # fmt: skip
+    parts = sub.shape[0]
+    _activations().activate(acv, acv.shape[0], 0, w.shape[0], cell_act)
+    for p in range(parts):
+        ng = order[p::parts].size
+        sub[p, :ng] = order[p::parts]
+        _loops().backward_steps(
+            gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, sub[p, :ng], reverse,
+            dh_g[p, :ng], dc_g[p, :ng], dg[p], dx, db_g[p], gate, cell_act, cand, peep,
+        )  # fmt: skip
+    for p in range(parts):  # (in the loop's order: db_peep's sums group by group)
+        ng = order[p::parts].size
+        dh_s[p::parts], dc_s[p::parts] = dh_g[p, :ng], dc_g[p, :ng]
+        if peep:
+            db_peep += db_g[p]
 
 
 def _backward_steps(steps, values, grads, bias, w_t, codes, attrs):
