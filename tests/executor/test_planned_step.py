@@ -353,6 +353,11 @@ def test_structured_ops_launch_the_variant_their_meta_chose(monkeypatch):
     assert launched["tanh_grad"] and not launched["tanh"]
 
 
+def _serial(launch):
+    """The loop a launch runs, or its serial loop where it runs the parallel twin (the same bits)."""
+    return launch.fn if launch.serial is None else launch.serial[0]
+
+
 def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkeypatch):
     """A Transformer encoder layer, planned: its attention's stacked products (matmul_v2, and matmul_grad's written
     straight into their outputs) launch the BLAS loop of the products kernels/cpu/matmul.py runs, its heads'
@@ -365,13 +370,20 @@ def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkey
     assert_same(planned, train(monkeypatch, "transformer", False, 1))
     (run,) = planned_runs(planned[2], 1)
     fns = {}
-    for step, launches in zip(run.plan.steps, run.plan.launches):
-        fns.setdefault(step.op.type, []).append(None if launches is None else [launch.fn for launch in launches])
+    for step, launches in zip(run.plan.steps, run.plan.launches):  # (a twin: its serial loop, the same bits)
+        fns.setdefault(step.op.type, []).append(None if launches is None else [_serial(launch) for launch in launches])
     assert fns["matmul_v2"] == [[_blas_loops.gemm_batch]] * 2
     swapped_back = [_blas_loops.gemm_batch, _blas_loops.gemm_batch, _transpose_loops.swap_middle]  # (Y@GRAD)
     assert sorted(fns["matmul_grad"], key=len) == [[_blas_loops.gemm_batch] * 2, swapped_back]
     swap = [_transpose_loops.swap_middle]
     assert fns["transpose2"] == [swap] * 4 and fns["transpose2_grad"] == [swap] * 4
+    # where op by op splits the heads' swaps over the device's threads (run_in_parts), so does the plan
+    from pe_cli.kernels.cpu import runtime
+
+    twins = {launch.fn for step, launches in zip(run.plan.steps, run.plan.launches) for launch in launches or ()}
+    with runtime.planning():  # (the device's threads on a quiet machine, as when the step was planned)
+        on_threads = runtime.loops.parallel_threads() > 1
+    assert (_transpose_loops.swap_middle_parallel in twins) == on_threads
     assert fns["softmax_grad"] == [[_softmax_loops.softmax_rows_grad]] and fns["softmax"] == [None]  # (numpy's exp)
     sums = [_reduce_loops.copy] * 2  # (layer_norm_grad's float64 sums zeroed, then copied into its gradients)
     assert fns["layer_norm_grad"] == [[*sums, _norm_loops.layer_norm_grad, *sums]] * 2

@@ -23,7 +23,7 @@ from ...base.activations_paddle2_forms import PADDLE2_FORMS
 from ...shapes.activation import params_in
 from ..structured import fresh_output
 from . import _replicas
-from .launches import Launch, by_variant, flat as flat_arg, one
+from .launches import by_variant, flat as flat_arg, one, parts_launch
 from .runtime.loops import flat, lazy, loop_or, parallel_parts, parallel_ready, run_in_parts
 
 _loops = lazy("_pointwise_loops")
@@ -145,14 +145,15 @@ def _grad_out(row):
 
 def loop_launches(op, table, meta):
     """A planned step's launch of the "loop" variant: the loop ``meta.loop`` over the same flat values
-    (``meta.loop_inputs``, then the output: the serial loop; its parallel twin gives the same bits), or
+    (``meta.loop_inputs``, then the output; its parallel twin where _run_loop runs it: the same bits), or
     None where the meta chose another variant (the op then runs as a Python launch, its out-kernel)."""
     (slot,) = meta.outputs
     names, out = [one(op, s) for s in meta.loop_inputs], one(op, slot, "outputs")
     if meta.variant != "loop" or out is None or None in names:
         return None
     args = [*(flat_arg(table, n) for n in names), flat_arg(table, out)]
-    return [Launch(getattr(_loops(), meta.loop), args, writes=[out])]
+    serial, parallel = getattr(_loops(), meta.loop), getattr(_loops(), meta.loop + "_parallel")
+    return [parts_launch(serial, parallel, parallel_parts(math.prod(table[out][0])), args, writes=[out])]
 
 
 FORWARD = {row.name: _forward_out(row) for row in TABLE}

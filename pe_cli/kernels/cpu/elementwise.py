@@ -20,6 +20,7 @@ from .elementwise_binary import (  # noqa: F401 (named here for the kernels that
     align,
     align_both,
     bias_grad,
+    bias_grad_launch,
     elementwise_add,
     elementwise_add_grad,
     elementwise_div,
@@ -41,9 +42,9 @@ from .elementwise_binary import (  # noqa: F401 (named here for the kernels that
     unbroadcast,
 )
 from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, named here for the kernels that call them)
-from .launches import Launch, by_variant, one
+from .launches import by_variant, one, parts_launch, twin_launch
 from .selected_rows import sum_with_sparse
-from .runtime.loops import add_same, flat, lazy, run_in_parts
+from .runtime.loops import add_same, flat, lazy, parallel_parts, run_in_parts
 from ..structured import adapter, fresh_output
 from ...shapes.elementwise import MINUS_ATTRS, clip_by_norm_meta, div_grad_grad_meta, minus_meta
 from ...shapes.joining import sum_meta
@@ -103,8 +104,8 @@ def _add_rest(out, rest):
 
 def sum_of_launches(names, out, table, writes):
     """Launches summing the float arrays ``names`` (one shape and dtype, ``table``'s) into ``out`` in
-    numpy's order, with the loops _sum_floats and _sum_pair_floats run (their serial forms: the same
-    bits): X[0] + X[1] by add_mid over [1, size, 1] and [size], three or four in one pass (add3,
+    numpy's order, with the loops _sum_floats and _sum_pair_floats run, their parallel twins where those
+    run them (the same bits): X[0] + X[1] by add_same's (_pair_launch), three or four in one pass (add3,
     add4), then the rest added up to two a pass; ``out`` may be one of the first four (each loop reads
     an element's addends before it writes its sum). None where they are not such arrays. ``writes``:
     the buffers the launches write (the data-parallel reduce sums into its own gradient, which it holds)."""
@@ -114,20 +115,31 @@ def sum_of_launches(names, out, table, writes):
     if out in names[4:]:
         return None  # (the first pass would write over it before it is added)
     size = math.prod(known[0][0])
-    whole, run = ("var", out, (size,)), (1, size, 1)
+    whole, parts, loops = ("var", out, (size,)), parallel_parts(size), _elementwise()
     if len(names) == 2:
-        args = [("var", names[0], run), ("var", names[1], (size,)), ("var", out, run)]
-        return [Launch(_pointwise().add_mid, args, writes=writes)]
+        return [_pair_launch(names[0], names[1], out, size, writes)]
     head = [("var", n, (size,)) for n in names[:4]]
-    launches = [Launch(getattr(_elementwise(), f"add{len(head)}"), [*head, whole], writes=writes)]
+    serial, parallel = getattr(loops, f"add{len(head)}"), getattr(loops, f"add{len(head)}_parallel")
+    launches = [parts_launch(serial, parallel, parts, [*head, whole], writes=writes)]
     rest = names[4:]
     while len(rest) > 1:
         args = [whole, ("var", rest[0], (size,)), ("var", rest[1], (size,)), whole]
-        launches.append(Launch(_elementwise().add3, args))
+        launches.append(parts_launch(loops.add3, loops.add3_parallel, parts, args))
         rest = rest[2:]
     if rest:
-        launches.append(Launch(_pointwise().add_mid, [("var", out, run), ("var", rest[0], (size,)), ("var", out, run)]))
+        launches.append(_pair_launch(out, rest[0], out, size))
     return launches
+
+
+def _pair_launch(x, y, out, size, writes=()):
+    """The launch of add_same(x, y, out) (runtime/loops.py): add_parallel's chunks where it takes them, else
+    add_mid over [1, size, 1] and [size] (one IEEE add an element, numpy's bits, as either)."""
+    flat_args = [("var", n, (size,)) for n in (x, y, out)]
+    serial = [("var", x, (1, size, 1)), ("var", y, (size,)), ("var", out, (1, size, 1))]
+    parts, loops = parallel_parts(size), _pointwise()
+    return twin_launch(
+        loops.add_mid, loops.add_parallel, parts > 1, [*flat_args, ("const", parts)], serial, writes=list(writes)
+    )
 
 
 def _sum_launches(op, table, meta):

@@ -85,6 +85,13 @@ def _sum_outer_on_threads(run):
     return run[1] * run[2] >= 4 * _loops().SUM_BLOCK and parallel_parts(math.prod(run)) > 1
 
 
+def bias_grad_launch(dout, run, dy_arg, dy):
+    """A planned step's launch of bias_grad: the sum of the variable ``dout`` as [pre, n, post] (``run``) over
+    pre and post into ``dy`` (bound as ``dy_arg``), by sum_outer or its twin where bias_grad takes it."""
+    loops, args = _loops(), [("var", dout, run), dy_arg]
+    return twin_launch(loops.sum_outer, loops.sum_outer_parallel, _sum_outer_on_threads(run), args, writes=[dy])
+
+
 def middle_view(x, y, axis):
     """(X as [a, b, c], Y as [ya, c], ya 1 or a) where X and Y are C-contiguous and Y under Fluid's
     axis rule is broadcast along one run of X's dims (b) with X's dims or 1s before it (the
@@ -297,10 +304,7 @@ def _add_grad_launches(op, table, meta):
         return None
     launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
     if dy is not None:
-        loops, run = _loops(), meta.args[0]
-        args = [("var", dout, run), flat_arg(table, dy)]
-        twin = _sum_outer_on_threads(run)
-        launches.append(twin_launch(loops.sum_outer, loops.sum_outer_parallel, twin, args, writes=[dy]))
+        launches.append(bias_grad_launch(dout, meta.args[0], flat_arg(table, dy), dy))
     return launches
 
 

@@ -27,7 +27,6 @@ from .runtime import cblas, threads
 from .runtime.loops import is_float, lazy, loop_or, parallel_threads, twin
 
 
-_pointwise = lazy("_pointwise_loops")
 _loops = lazy("_blas_loops")
 
 
@@ -265,8 +264,8 @@ def _launches(op, table, meta):
         d, dbias = one(op, bias_sum.d), one(op, bias_sum.out, "outputs")
         if not bias_sum.loop or None in (d, dbias):
             return None
-        args = [("var", d, (bias_sum.rows, bias_sum.n, 1)), ("var", dbias, (bias_sum.n,))]
-        launches.append(Launch(_pointwise().sum_outer, args, writes=[dbias]))
+        run = (bias_sum.rows, bias_sum.n, 1)
+        launches.append(elementwise.bias_grad_launch(d, run, ("var", dbias, (bias_sum.n,)), dbias))
     for s in specs:
         a, b, c = one(op, s.a), one(op, s.b), one(op, s.out, "outputs")
         bias, gate = (None if slot is None else one(op, slot) for slot in (s.bias, s.gate))

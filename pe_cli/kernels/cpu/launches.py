@@ -46,6 +46,13 @@ def twin_launch(serial, parallel, use_parallel, args, serial_args=None, **kw):
     return Launch(serial, serial_args, **kw)
 
 
+def parts_launch(serial, parallel, parts, args, **kw):
+    """The launch of what runtime/loops.run_in_parts runs for ``parts`` (its parallel_parts): ``parallel`` on
+    ``args`` and ``parts`` where parts > 1 (``serial`` on ``args`` its stand-in while it compiles), else
+    ``serial`` on ``args``."""
+    return twin_launch(serial, parallel, parts > 1, [*args, ("const", parts)], args, **kw)
+
+
 def view_launches(op, table, meta):
     """A planned step's launch of a "view" variant (reshape, squeeze, flatten and their gradients; slice, crop,
     transpose where the Meta found the output its input's memory in another shape: ``Meta.views``): no loop,

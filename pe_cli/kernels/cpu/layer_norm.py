@@ -13,7 +13,7 @@ sums over rows zeroed in scratch, the loop, the sums copied into the gradients).
 import numpy as np
 
 from .launches import by_variant
-from .launches import Launch, floats, one
+from .launches import Launch, floats, one, twin_launch
 from .runtime.loops import lazy, parallel_parts, twin
 
 _norm_loops = lazy("_norm_loops")
@@ -94,7 +94,7 @@ def _grad_cast(ins, outs, attrs, meta):
 
 
 def forward_launches(op, table, meta):
-    """A planned step's launch of the "rows" variant's serial loop (its parallel twin gives the same bits) over
+    """A planned step's launch of the "rows" variant's loop, its parallel twin where _forward runs it (the same bits), over
     the values as they lie, Scale and Bias of X's dtype (absent: ones and zeros the plan keeps); None for the
     rest (the op then runs as a Python launch, its out-kernel)."""
     x, y, mean, var = one(op, "X"), one(op, "Y", "outputs"), one(op, "Mean", "outputs"), one(op, "Variance", "outputs")
@@ -108,13 +108,14 @@ def forward_launches(op, table, meta):
         params.append(("array", np.full(view[1], fill, dtype)) if name is None else ("var", name, (view[1],)))
     args = [("var", x, view), *params, ("const", float(op.attrs["epsilon"]))]
     args += [("var", y, view), ("var", mean, (view[0],)), ("var", var, (view[0],))]
-    return [Launch(_norm_loops().layer_norm, args, writes=[y, mean, var])]
+    loops = _norm_loops()
+    return [twin_launch(loops.layer_norm, loops.layer_norm_parallel, _parallel(view), args, writes=[y, mean, var])]
 
 
 def grad_launches(op, table, meta):
     """A planned step's launches of the gradient's "rows" variant, _grad's loops: its float64 sums over rows
-    (scratch the plan keeps) set to 0 (_reduce_loops.copy of zeros: fill(0)'s bits), the serial loop (its
-    parallel twin gives the same bits), then the sums copied (cast) into Bias@GRAD and Scale@GRAD as
+    (scratch the plan keeps) set to 0 (_reduce_loops.copy of zeros: fill(0)'s bits), the loop (its parallel
+    twin where _grad runs it: the same bits), then the sums copied (cast) into Bias@GRAD and Scale@GRAD as
     np.copyto does; None for "cast" (a Python launch)."""
     x, dy, mean, var = one(op, "X"), one(op, "Y@GRAD"), one(op, "Mean"), one(op, "Variance")
     scale = one(op, "Scale") if op.inputs.get("Scale") else None
@@ -130,7 +131,10 @@ def grad_launches(op, table, meta):
     args = [("var", x, view), ("var", dy, view), ("var", mean, (view[0],)), ("var", var, (view[0],)), param]
     args += [("const", float(op.attrs["epsilon"])), ("var", dx, view), *(("array", a) for a in sums.values())]
     launches = [Launch(copy, [("array", zeros), ("array", a)]) for a in sums.values()]
-    launches.append(Launch(_norm_loops().layer_norm_grad, args, writes=[dx]))
+    loops = _norm_loops()
+    launches.append(
+        twin_launch(loops.layer_norm_grad, loops.layer_norm_grad_parallel, _parallel(view), args, writes=[dx])
+    )
     launches += [Launch(copy, [("array", sums[s]), ("var", n, (view[1],))], writes=[n]) for s, n in grads.items()]
     return launches
 

@@ -12,8 +12,8 @@ import numpy as np
 from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import cast_meta
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
-from .launches import Launch, by_variant, one, view_launches
-from .runtime.loops import lazy, run_in_parts
+from .launches import by_variant, one, parts_launch, view_launches
+from .runtime.loops import lazy, parallel_parts, run_in_parts
 from ..structured import adapter, fresh_output
 
 _transpose_loops = lazy("_transpose_loops")
@@ -51,8 +51,8 @@ def _transpose_copy(ins, outs, attrs, meta):
 
 
 def _transpose_launches(op, table, meta):
-    """A planned step's launch of the "swap" variant: _transpose_loops.swap_middle, serial (its parallel twin, a
-    copy, gives the same bits), on the input as [A, B, C, D] into the output as [A, C, B, D]; an XShape output
+    """A planned step's launch of the "swap" variant: _transpose_loops.swap_middle, its parallel twin where
+    _transpose_swap runs it (a copy: the same bits), on the input as [A, B, C, D] into the output as [A, C, B, D]; an XShape output
     (nothing to compute: an empty buffer) among its writes. The "view" variant's: the input's buffer in the
     output's shape (view_launches). None for the other variants (a Python launch)."""
     if meta.variant == "view":
@@ -66,8 +66,9 @@ def _transpose_launches(op, table, meta):
     others = [name for s, names in op.outputs.items() if s != slot for name in names]
     if any(name not in table or math.prod(table[name][0]) for name in others):
         return None
-    args = [("var", x, (a, b, c, d)), ("var", out, (a, c, b, d))]
-    return [Launch(_transpose_loops().swap_middle, args, writes=[out, *others])]
+    args, loops = [("var", x, (a, b, c, d)), ("var", out, (a, c, b, d))], _transpose_loops()
+    parts = parallel_parts(a * b * c * d, SWAP_LOOP_MIN)  # (_transpose_swap's run_in_parts)
+    return [parts_launch(loops.swap_middle, loops.swap_middle_parallel, parts, args, writes=[out, *others])]
 
 
 # transpose's and its grad op's out-kernel (their meta rules: shapes/reshaping.transpose_meta, transpose_grad_meta)

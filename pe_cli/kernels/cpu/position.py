@@ -8,8 +8,8 @@ import math
 import numpy as np
 
 from . import _replicas
-from .launches import Launch, by_variant, one
-from .runtime.loops import lazy, run_in_parts
+from .launches import by_variant, one, parts_launch
+from .runtime.loops import lazy, parallel_parts, run_in_parts
 from ..structured import fresh_output
 
 _elementwise = lazy("_elementwise_loops")
@@ -61,8 +61,8 @@ def _fresh(ins, outs, attrs, meta):
 
 
 def _launches(op, table, meta):
-    """A planned step's launch of the "loop" variant on a dense batch: add_table_rows (serial; its parallel twin
-    gives the same bits) over X and Out as rows, with the positions' scaled table the kernel reads; None for a
+    """A planned step's launch of the "loop" variant on a dense batch: add_table_rows (its parallel twin where
+    _loop's run_in_parts runs it: the same bits) over X and Out as rows, with the positions' scaled table the kernel reads; None for a
     LoD batch's positions or the "fresh" variant (a Python launch)."""
     x, out = one(op, "X"), one(op, "Out", "outputs")
     pos, length = meta.args
@@ -72,7 +72,8 @@ def _launches(op, table, meta):
     rows = (math.prod(shape[:-1]), shape[-1])
     positions = np.ascontiguousarray(_scaled_table(length, shape[-1], float(op.attrs["beta"])))
     args = [("var", x, rows), ("const", dtype.type(op.attrs["alpha"])), ("array", positions), ("var", out, rows)]
-    return [Launch(_elementwise().add_table_rows, args, writes=[out])]
+    loops, parts = _elementwise(), parallel_parts(math.prod(shape))
+    return [parts_launch(loops.add_table_rows, loops.add_table_rows_parallel, parts, args, writes=[out])]
 
 
 ADD_POSITION_ENCODING = by_variant("add_position_encoding_out", _launches, loop=_loop, fresh=_fresh)

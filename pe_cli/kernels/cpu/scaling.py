@@ -10,13 +10,15 @@ s and b are of X's dtype: the attribute ``scale`` or ScaleTensor's one value (Fl
 ``SCALE.launches``: a planned step's launch of the "loop" variant (pe_cli/executor/step_plan.py).
 ``scale``: the op's kernel over these (kernels/structured.adapter) for the kernels that call it."""
 
+import math
+
 import numpy as np
 
 from . import _replicas
 from ..structured import adapter, fresh_output
 from .launches import by_variant
-from .launches import FLOATS, Launch, flat as flat_arg, one
-from .runtime.loops import flat, lazy, run_in_parts
+from .launches import FLOATS, flat as flat_arg, one, parts_launch
+from .runtime.loops import flat, lazy, parallel_parts, run_in_parts
 from ...shapes.scaling import clip_grad_meta, clip_meta, scale_meta
 
 _elementwise = lazy("_elementwise_loops")
@@ -53,7 +55,8 @@ def _rows(ins, outs, attrs, meta):
 
 
 def _launches(op, table, meta):
-    """The serial scale loop over X's and Out's flat values (its parallel twin gives the same values), s a
+    """The scale loop over X's and Out's flat values (its parallel twin where _loop's run_in_parts runs it: the
+    same values), s a
     constant or ScaleTensor's first value where that is a float (a cast to X's dtype, as float() then the
     dtype's gives it); None for the other variants, or an int ScaleTensor (a Python launch)."""
     x, out, tensor = one(op, "X"), one(op, "Out", "outputs"), op.inputs.get("ScaleTensor") or ()
@@ -67,7 +70,8 @@ def _launches(op, table, meta):
     else:
         s = ("const", scale_value)
     args = [flat_arg(table, x), s, ("const", bias), ("const", after), flat_arg(table, out)]
-    return [Launch(_elementwise().scale, args, writes=[out])]
+    loops, size = _elementwise(), math.prod(table[x][0])
+    return [parts_launch(loops.scale, loops.scale_parallel, parallel_parts(size), args, writes=[out])]
 
 
 SCALE = by_variant("scale_out", _launches, loop=_loop, numpy=_numpy, rows=_rows)

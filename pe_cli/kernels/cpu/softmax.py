@@ -17,8 +17,8 @@ import math
 import numpy as np
 
 from ..structured import fresh_output
-from .launches import Launch, by_variant, floats, one
-from .runtime.loops import lazy, run_in_parts
+from .launches import by_variant, floats, one, parts_launch
+from .runtime.loops import lazy, parallel_parts, run_in_parts
 
 _rows = lazy("_softmax_rows_loops")
 _softmax = lazy("_softmax_loops")
@@ -79,8 +79,8 @@ def _log_softmax_grad_numpy(ins, outs, attrs, meta):
 
 
 def _grad_launches(op, table, meta):
-    """A planned step's launch of softmax_grad's "rows" variant: _softmax_loops.softmax_rows_grad, serial (its
-    parallel twin gives the same bits), on the values as [rows, last dim]. None for "numpy" (a Python launch);
+    """A planned step's launch of softmax_grad's "rows" variant: _softmax_loops.softmax_rows_grad (its parallel
+    twin where _softmax_grad_rows runs it: the same bits), on the values as [rows, last dim]. None for "numpy" (a Python launch);
     softmax's own "rows" calls numpy's exp between its loops, so it stays one too."""
     out, dout, dx = one(op, "Out"), one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs")
     if meta.variant != "rows" or not floats(table, out, dout, dx) or not table[out][0]:
@@ -88,7 +88,8 @@ def _grad_launches(op, table, meta):
     shape = table[out][0]
     rows = (math.prod(shape[:-1]), shape[-1])
     args = [("var", out, rows), ("var", dout, rows), ("var", dx, rows)]
-    return [Launch(_softmax().softmax_rows_grad, args, writes=[dx])]
+    loops, parts = _softmax(), parallel_parts(math.prod(rows))
+    return [parts_launch(loops.softmax_rows_grad, loops.softmax_rows_grad_parallel, parts, args, writes=[dx])]
 
 
 SOFTMAX = by_variant("softmax_out", None, rows=_softmax_rows, numpy=_softmax_numpy)
