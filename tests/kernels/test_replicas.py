@@ -107,6 +107,8 @@ def test_add_then_relu_of_same_shapes(dtype):
 def test_bias_add_and_its_gradient(run, dtype):
     x, y = awkward(run, dtype), awkward(run[1], dtype)
     same_bits(pointwise_loops().add_mid, _replicas.add_mid, (x, y, np.empty_like(x)), [2])
+    if run[0] > 1:  # (the twin splits the rows p)
+        same_bits(pointwise_loops().add_mid, pointwise_loops().add_mid_parallel, (x, y, np.empty_like(x)), [2])
     d = rng.normal(size=run).astype(dtype) * 10.0 ** rng.integers(-3, 4, size=run)
     d.reshape(-1)[::5] = -0.0
     args = (d, np.empty(run[1], dtype))

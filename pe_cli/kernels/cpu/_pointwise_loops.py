@@ -341,13 +341,19 @@ def add_parallel(x, y, out, parts):
 
 @_pjit
 def add_mid_parallel(x, y, out):
-    """add_mid with the rows p on numba's threads (x [pre, n, post], pre > 1)."""
+    """add_mid with the rows p on numba's threads (x [pre, n, post], pre > 1); a bias over rows (post 1)
+    vectorised along j, as add_mid (without it a [1792, 64] bias add took 47 us on 2 threads against 11
+    on one)."""
     pre, n, post = x.shape
     for p in prange(pre):
-        for j in range(n):
-            b = y[j]
-            for q in range(post):
-                out[p, j, q] = x[p, j, q] + b
+        if post == 1:
+            for j in range(n):
+                out[p, j, 0] = x[p, j, 0] + y[j]
+        else:
+            for j in range(n):
+                b = y[j]
+                for q in range(post):
+                    out[p, j, q] = x[p, j, q] + b
 
 
 @_pjit

@@ -22,13 +22,14 @@ import numpy as np
 
 from ...shapes.gemm import GEMM, OUTER
 from ...shapes.matmul import ADDMM, HEADS, MATRIX, NUMPY, PRODUCTS, ROWS, STACKED
+from ...shapes.reshaping import SWAP_LOOP_MIN
 from ..structured import fresh_output
 from ._matmul_forms import matmul_heads
 from .gemm import gemm, numpy_calls_gemm, product_into
 from .elementwise_binary import unbroadcast
-from .launches import Launch, by_variant, floats, one, twin_launch
+from .launches import by_variant, floats, one, parts_launch, twin_launch
 from .runtime import cblas, threads
-from .runtime.loops import lazy, parallel_threads, twin
+from .runtime.loops import lazy, parallel_parts, parallel_threads, twin
 
 _loops = lazy("_blas_loops")
 _transpose_loops = lazy("_transpose_loops")
@@ -166,7 +167,7 @@ def _stored(o, shape, trans):
 
 def _stack_launch(s, op, table):
     """The launch of a STACKED product written straight into its output (or into scratch, then swapped back into
-    it by _transpose_loops.swap_middle, a copy as _written's): _stacked's gemm_batch (its parallel
+    it by _transpose_loops.swap_middle or its twin, a copy as _written's): _stacked's gemm_batch (its parallel
     twin where _stacked splits the stack), or the serial loop, one BLAS GEMM a product, where _stacked runs
     numpy's matmul and numpy calls that GEMM (numpy's BLAS; no row, column or Gram product: numpy_calls_gemm);
     None for the rest (a stored operand _stacked would not hand BLAS as it lies)."""
@@ -201,7 +202,8 @@ def _stack_launch(s, op, table):
     args = [("const", fn), *flags, ("var", a, a_shape), ("var", b, b_shape), ("array", temp)]
     swap = [("array", temp.reshape(batch, m, n, 1)), ("var", c, (batch, n, m, 1))]
     product = twin_launch(loops.gemm_batch, loops.gemm_batch_parallel, parts > 1, [*args, ("const", parts)])
-    return [product, Launch(_transpose_loops().swap_middle, swap, writes=[c])]
+    swaps, parts = _transpose_loops(), parallel_parts(batch * m * n, SWAP_LOOP_MIN)  # (transpose's rule: a copy)
+    return [product, parts_launch(swaps.swap_middle, swaps.swap_middle_parallel, parts, swap, writes=[c])]
 
 
 def _launches(op, table, meta):
