@@ -134,28 +134,9 @@ def forward_sequence(
 
 @njit(cache=True, nogil=True)
 def backward_sequence(
-    gemm,
-    d_hidden,
-    d_cell,
-    has_d_cell,
-    cellv,
-    acv,
-    saved,
-    w,
-    bias,
-    offs,
-    order,
-    reverse,
-    dh_s,
-    dc_s,
-    dg,
-    dx,
-    db_peep,
-    gate,
-    cell_act,
-    cand,
-    peep,
-):
+    gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse, dh_s, dc_s, dg, dx,
+    db_peep, gate, cell_act, cand, peep,
+):  # fmt: skip
     """The whole backward pass without the GIL (float32): ``acv`` (the cell activation of cellv) computed
     here, then backward_steps."""
     activate(acv, acv.shape[0], 0, w.shape[0], cell_act)
@@ -167,28 +148,9 @@ def backward_sequence(
 
 @njit(cache=True, nogil=True)
 def backward_steps(
-    gemm,
-    d_hidden,
-    d_cell,
-    has_d_cell,
-    cellv,
-    acv,
-    saved,
-    w,
-    bias,
-    offs,
-    order,
-    reverse,
-    dh_s,
-    dc_s,
-    dg,
-    dx,
-    db_peep,
-    gate,
-    cell_act,
-    cand,
-    peep,
-):
+    gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse, dh_s, dc_s, dg, dx,
+    db_peep, gate, cell_act, cand, peep,
+):  # fmt: skip
     """backward_step per time step, last first, then dh_s[:n] = dg[:n] W^T by ``gemm``."""
     d, nseq = w.shape[0], order.size
     rows = np.empty(nseq, np.int64)
