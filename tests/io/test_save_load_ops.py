@@ -79,11 +79,12 @@ def test_save_refuses_to_overwrite_when_told_and_saves_to_memory(tmp_path):
 
 def test_a_program_with_feed_and_fetch_ops_runs_as_fluids_executor_runs_it():
     main, block, x, y = _program()
+    feed = {"x": np.ones((2, 3), "float32")}
+    EXE.run(main, feed=feed, fetch_list=[y], scope=fluid.Scope())  # (run before it held them: no stale answer)
     holder = block.create_var(name="feed", type=fluid.core.VarDesc.VarType.FEED_MINIBATCH, persistable=True)
     out = block.create_var(name="fetch", type=fluid.core.VarDesc.VarType.FETCH_LIST, persistable=True)
     block._prepend_op(type="feed", inputs={"X": [holder]}, outputs={"Out": [x]}, attrs={"col": 0})
     block.append_op(type="fetch", inputs={"X": [y]}, outputs={"Out": [out]}, attrs={"col": 0})
-    feed = {"x": np.ones((2, 3), "float32")}
     (got,) = EXE.run(main, feed=feed, fetch_list=[y], scope=fluid.Scope())
     assert (got == 2).all()
     with pytest.raises(PeError, match=f"'fetch_targets' does not have {y.name} variable"):
