@@ -168,7 +168,7 @@ def backward_steps(
 
 
 # -- the sequences in groups, one a thread -----------------------------------------------------------------
-# A batch of many sequences runs its recurrence in ``parts`` groups (kernels/cpu/lstm.sequence_groups, the
+# A batch of many sequences runs its recurrence in ``parts`` groups (kernels/cpu/gru.sequence_groups, the
 # device's threads on a quiet machine), as _gru_loops.py's groups, each with its carried states (kept in
 # its own length order) and scratch ([parts, ...]); the peepholes' gradients are summed group by group, in
 # order.
