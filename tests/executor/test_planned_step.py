@@ -361,10 +361,17 @@ def _serial(launch):
 def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkeypatch):
     """A Transformer encoder layer, planned: its attention's stacked products (matmul_v2, and matmul_grad's written
     straight into their outputs) launch the BLAS loop of the products kernels/cpu/matmul.py runs, its heads'
-    split and join (transpose2 and its gradient, the "swap" variant) the swap loop, softmax_grad ("rows") its
-    row loop, layer_norm_grad ("rows") its loop between its sums' copies, the mean over the positions
+    split and join (transpose2 and its gradient, the "swap" variant) the swap loop, softmax and softmax_grad
+    ("rows") their row loops (softmax's a Python launch where numpy's exp is not _numpy_expf's), layer_norm_grad ("rows") its loop between its sums' copies, the mean over the positions
     (reduce_mean's "mean_axis") and its gradient their loops; the bits of op by op."""
-    from pe_cli.kernels.cpu import _blas_loops, _norm_loops, _reduce_loops, _softmax_loops, _transpose_loops
+    from pe_cli.kernels.cpu import (
+        _blas_loops,
+        _norm_loops,
+        _numpy_expf,
+        _reduce_loops,
+        _softmax_loops,
+        _transpose_loops,
+    )
 
     planned = train(monkeypatch, "transformer", True, 1)
     assert_same(planned, train(monkeypatch, "transformer", False, 1))
@@ -384,7 +391,8 @@ def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkey
     with runtime.planning():  # (the device's threads on a quiet machine, as when the step was planned)
         on_threads = runtime.loops.parallel_threads() > 1
     assert (_transpose_loops.swap_middle_parallel in twins) == on_threads
-    assert fns["softmax_grad"] == [[_softmax_loops.softmax_rows_grad]] and fns["softmax"] == [None]  # (numpy's exp)
+    assert fns["softmax_grad"] == [[_softmax_loops.softmax_rows_grad]]
+    assert fns["softmax"] == ([[_softmax_loops.softmax_rows]] if _numpy_expf.same_as_numpy() else [None])
     sums = [_reduce_loops.copy] * 2  # (layer_norm_grad's float64 sums zeroed, then copied into its gradients)
     assert fns["layer_norm_grad"] == [[*sums, _norm_loops.layer_norm_grad, *sums]] * 2
     assert fns["reduce_mean"] == [[_reduce_loops.mean_axis]]  # (over the positions: numpy's order of adds)
@@ -395,7 +403,7 @@ def test_transformer_layer_launches_its_products_head_swaps_and_gradients(monkey
 def test_devices_tasks_on_their_threads(monkeypatch, model, busy):
     """After its calibrating runs, a stage runs each device's task on a thread of its own (here every
     stage with work on both devices, whatever the tasks' times and the threads' load): the bits of op
-    by op. The Transformer's ops without launches (softmax, reshape2) run in the devices' tasks too, both
+    by op. The Transformer's ops without launches (reshape2) run in the devices' tasks too, both
     devices' at once. Steps that find no core free for a second thread (the first ``busy`` here) run the
     stages in the caller and leave their trial on threads for later."""
     from pe_cli.executor import planned_parallel, step_plan

@@ -2,8 +2,10 @@
 ``SOFTMAX``, ``SOFTMAX_GRAD``, ``LOG_SOFTMAX``, ``LOG_SOFTMAX_GRAD``, ``out(ins, outs, attrs, meta)``, compute the
 variant their meta rule chose (pe_cli/shapes/softmax.py) along ``meta.args[0]``, the axis it decided:
 
-- "rows": along the last axis, numba loops around numpy's exp (_softmax_loops.py: numpy's reductions over short
-  rows, an attention's 28 keys, cost more per row than the row's arithmetic), log_softmax's rows of
+- "rows": along the last axis, numba loops (_softmax_loops.py: numpy's reductions over short rows, an attention's
+  28 keys, cost more per row than the row's arithmetic): float32 rows in one pass a row with numpy's exponentials
+  computed in the loop (_numpy_expf.py) where they are numpy's bits on this host, else passes around numpy's exp;
+  log_softmax's rows of
   _softmax_rows_loops (vectorised exponentials; the beam search's [256, 10,000] scores), rows in parts on the
   device's threads for large arrays (the same bits), into the output handed;
 - "numpy": numpy's passes along the axis, a ``fresh`` variant (the array numpy made is the output).
@@ -22,6 +24,7 @@ from .runtime.loops import lazy, parallel_parts, run_in_parts
 
 _rows = lazy("_softmax_rows_loops")
 _softmax = lazy("_softmax_loops")
+_expf = lazy("_numpy_expf")
 
 SOFTMAX_FLOOR = -64.0
 
@@ -31,8 +34,17 @@ def _as_rows(a):
     return np.ascontiguousarray(a).reshape(-1, a.shape[-1])
 
 
+def _exp_in_loop(dtype):
+    """Whether softmax's rows of ``dtype`` take their exponentials inside the loop (softmax_rows): float32, where
+    _numpy_expf.exp gives numpy's bits on this host (its check runs once a process)."""
+    return dtype == np.float32 and _expf().same_as_numpy()
+
+
 def _softmax_rows(ins, outs, attrs, meta):
     x2, out2 = _as_rows(ins["X"]), outs["Out"].reshape(-1, outs["Out"].shape[-1])
+    if _exp_in_loop(x2.dtype):
+        run_in_parts(_softmax(), "softmax_rows", x2.size, x2, SOFTMAX_FLOOR, out2)
+        return
     run_in_parts(_softmax(), "softmax_shift", x2.size, x2, SOFTMAX_FLOOR, out2)
     np.exp(out2, out=out2)
     run_in_parts(_softmax(), "softmax_scale", x2.size, out2)
@@ -78,10 +90,24 @@ def _log_softmax_grad_numpy(ins, outs, attrs, meta):
     outs["X@GRAD"] = fresh_output(dx, meta.outputs["X@GRAD"], (out, dout))
 
 
+def _forward_launches(op, table, meta):
+    """A planned step's launch of softmax's "rows" variant where its exponentials are in the loop
+    (_softmax_loops.softmax_rows, or its parallel twin where _softmax_rows runs it), on the values as [rows, last
+    dim]. None for the rest (a Python launch: numpy's exp between the passes, or numpy's passes)."""
+    x, out = one(op, "X"), one(op, "Out", "outputs")
+    if meta.variant != "rows" or not floats(table, x, out) or not _exp_in_loop(table[x][1]):
+        return None
+    shape = table[x][0]
+    rows = (math.prod(shape[:-1]), shape[-1])
+    args = [("var", x, rows), ("const", SOFTMAX_FLOOR), ("var", out, rows)]
+    loops, parts = _softmax(), parallel_parts(math.prod(rows))
+    return [parts_launch(loops.softmax_rows, loops.softmax_rows_parallel, parts, args, writes=[out])]
+
+
 def _grad_launches(op, table, meta):
     """A planned step's launch of softmax_grad's "rows" variant: _softmax_loops.softmax_rows_grad (its parallel
-    twin where _softmax_grad_rows runs it: the same bits), on the values as [rows, last dim]. None for "numpy" (a Python launch);
-    softmax's own "rows" calls numpy's exp between its loops, so it stays one too."""
+    twin where _softmax_grad_rows runs it: the same bits), on the values as [rows, last dim]. None for "numpy" (a
+    Python launch)."""
     out, dout, dx = one(op, "Out"), one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs")
     if meta.variant != "rows" or not floats(table, out, dout, dx) or not table[out][0]:
         return None
@@ -92,7 +118,7 @@ def _grad_launches(op, table, meta):
     return [parts_launch(loops.softmax_rows_grad, loops.softmax_rows_grad_parallel, parts, args, writes=[dx])]
 
 
-SOFTMAX = by_variant("softmax_out", None, rows=_softmax_rows, numpy=_softmax_numpy)
+SOFTMAX = by_variant("softmax_out", _forward_launches, rows=_softmax_rows, numpy=_softmax_numpy)
 SOFTMAX_GRAD = by_variant("softmax_grad_out", _grad_launches, rows=_softmax_grad_rows, numpy=_softmax_grad_numpy)
 LOG_SOFTMAX = by_variant("log_softmax_out", None, rows=_log_softmax_rows, numpy=_log_softmax_numpy)
 LOG_SOFTMAX_GRAD = by_variant("log_softmax_grad_out", None, numpy=_log_softmax_grad_numpy)
