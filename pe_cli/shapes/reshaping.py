@@ -2,8 +2,8 @@
 unsqueeze, flatten_contiguous_range and their ``*2`` twins, whose Out is X in another shape (``Meta.views``:
 X's memory where X is C-contiguous, no copy, else a C-contiguous copy of it; XShape X's shape behind a 0,
 holding nothing), their grad ops (Out@GRAD in X's shape), and transpose and its grad op (X's dims permuted:
-a view where the permutation moves no dim of more than one element past another, numba's loop where it
-swaps two adjacent dims of a large float X, else numpy's copy into Out).
+a view where the permutation moves no dim of more than one element past another, numba's loops where it
+swaps two adjacent runs of dims of a large float X, else numpy's copy into Out).
 
 Each reads X's shape and dtype and the op's attributes (reshape's Shape and ShapeTensor, unsqueeze's
 AxesTensor: their values replace the attribute before the rule runs, the ops' ``attr_tensors``), never X's
@@ -22,7 +22,7 @@ from .structured import Meta
 # is faster than the loop too (2-core AMD EPYC VM, p10 of 400 calls, [n, 28, 4, 16] float32: 14,336 values
 # 7.6 -> 5.0 us, 114,688 values 58 -> 18 us)
 SWAP_LOOP_MIN = 1 << 14
-SWAP_LOOP_ROW = 4  # the loop copies rows of the trailing axes of at least this many elements
+SWAP_LOOP_ROW = 4  # swap_middle copies rows of the trailing axes of at least this many elements; swap_tiles shorter
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -95,8 +95,8 @@ def transpose_grad_meta(attrs, ins, facts):
 
 def _permuted(x, axis, src, slot):
     """``slot`` = ``src`` permuted by ``axis``: "view" where no dim of more than one element passes another (or X
-    is empty), "swap" the loop (args: X as [A, B, C, D], B and C swapped; ``slot``), else "copy" (args: the
-    permutation, ``slot``)."""
+    is empty), "swap" a loop (args: X as [A, B, C, D], B and C swapped; ``slot``; the loop swap_middle, or
+    swap_tiles where D is short), else "copy" (args: the permutation, ``slot``)."""
     ndim, dtype = len(x.shape), np.dtype(x.dtype)
     perm = [a % ndim if ndim else a for a in axis]
     if len(perm) != ndim:  # (numpy's refusals, as the kernel's np.transpose gave them)
@@ -104,23 +104,28 @@ def _permuted(x, axis, src, slot):
     if len(set(perm)) != ndim:
         raise ValueError("repeated axis in transpose")
     shape = tuple(x.shape[p] for p in perm)
-    swap = _adjacent_swap(x.shape, dtype, perm)
+    swap = _swapped_blocks(x.shape, dtype, perm)
     if swap is not None:
-        return Meta({slot: (shape, dtype)}, "swap", "swap_middle", (src,), args=(swap, slot))
+        loop = "swap_middle" if swap[3] >= SWAP_LOOP_ROW else "swap_tiles"
+        return Meta({slot: (shape, dtype)}, "swap", loop, (src,), args=(swap, slot))
     moved = [p for p in perm if x.shape[p] != 1]
     if not shape or 0 in shape or moved == sorted(moved):
         return Meta({slot: (shape, dtype)}, "view", views={slot: src})  # (a 0-D X: 0-D, as Paddle 2.6's)
     return Meta({slot: (shape, dtype)}, "copy", loop_inputs=(src,), args=(tuple(perm), slot))
 
 
-def _adjacent_swap(shape, dtype, perm):
-    """X's shape as [A, B, C, D] where the permutation swaps two adjacent axes (B and C) and keeps the others (A
-    the product of those before, D of those after), X is float and large enough for the loop to pay; else None."""
+def _swapped_blocks(shape, dtype, perm):
+    """X's shape as [A, B, C, D] where the permutation swaps two adjacent runs of axes (B and C: the head split's
+    one axis each, NCHW to NHWC's C and HW, a matrix's transpose) and keeps the others (A the product of those
+    before, D of those after), X is float and large enough for a loop to pay; else None."""
     if math.prod(shape) < SWAP_LOOP_MIN or dtype not in _FLOATS:
         return None
     moved = [i for i, a in enumerate(perm) if a != i]
-    if len(moved) != 2 or moved[1] != moved[0] + 1 or perm[moved[0]] != moved[1]:
+    if not moved:
         return None
-    i = moved[0]
-    inner = math.prod(shape[i + 2 :])
-    return None if inner < SWAP_LOOP_ROW else (math.prod(shape[:i]), shape[i], shape[i + 1], inner)
+    i, k = moved[0], moved[-1] + 1
+    j = perm[i]
+    blocks = math.prod(shape[:i]), math.prod(shape[i:j]), math.prod(shape[j:k]), math.prod(shape[k:])
+    if perm[i:k] != [*range(j, k), *range(i, j)] or 1 in blocks[1:3]:  # (a run of 1 element: a view)
+        return None
+    return blocks

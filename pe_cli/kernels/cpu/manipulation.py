@@ -35,12 +35,12 @@ def _transpose_view(ins, outs, attrs, meta):
 
 
 def _transpose_swap(ins, outs, attrs, meta):
-    """Two adjacent axes swapped: the numba loop (_transpose_loops.py) on X as [A, B, C, D] into Out as [A, C, B, D]
-    (a non-contiguous X is copied by its reshape first)."""
+    """Two adjacent runs of axes swapped: the numba loop the rule chose (_transpose_loops.py: swap_middle, or
+    swap_tiles) on X as [A, B, C, D] into Out as [A, C, B, D] (a non-contiguous X copied first)."""
     (a, b, c, d), slot = meta.args
-    x = ins[meta.loop_inputs[0]]
+    x = np.ascontiguousarray(ins[meta.loop_inputs[0]].reshape(a, b, c, d))
     out = outs[slot].reshape(a, c, b, d)
-    run_in_parts(_transpose_loops(), "swap_middle", x.size, x.reshape(a, b, c, d), out, least=SWAP_LOOP_MIN)
+    run_in_parts(_transpose_loops(), meta.loop, x.size, x, out, least=SWAP_LOOP_MIN)
 
 
 def _transpose_copy(ins, outs, attrs, meta):
@@ -51,7 +51,7 @@ def _transpose_copy(ins, outs, attrs, meta):
 
 
 def _transpose_launches(op, table, meta):
-    """A planned step's launch of the "swap" variant: _transpose_loops.swap_middle, its parallel twin where
+    """A planned step's launch of the "swap" variant: its loop (_transpose_loops.swap_middle or swap_tiles), its parallel twin where
     _transpose_swap runs it (a copy: the same bits), on the input as [A, B, C, D] into the output as [A, C, B, D]; an XShape output
     (nothing to compute: an empty buffer) among its writes. The "view" variant's: the input's buffer in the
     output's shape (view_launches). None for the other variants (a Python launch)."""
@@ -68,7 +68,8 @@ def _transpose_launches(op, table, meta):
         return None
     args, loops = [("var", x, (a, b, c, d)), ("var", out, (a, c, b, d))], _transpose_loops()
     parts = parallel_parts(a * b * c * d, SWAP_LOOP_MIN)  # (_transpose_swap's run_in_parts)
-    return [parts_launch(loops.swap_middle, loops.swap_middle_parallel, parts, args, writes=[out, *others])]
+    serial, twin = getattr(loops, meta.loop), getattr(loops, meta.loop + "_parallel")
+    return [parts_launch(serial, twin, parts, args, writes=[out, *others])]
 
 
 # transpose's and its grad op's out-kernel (their meta rules: shapes/reshaping.transpose_meta, transpose_grad_meta)
