@@ -1,13 +1,15 @@
-"""numba loop of transpose (imported on first use: see runtime/loops.py): the swap of two adjacent axes,
-the attention's head split and join ([batch, seq, heads, d] <-> [batch, heads, seq, d]).
+"""numba loops of transpose (imported on first use: see runtime/loops.py): the swap of two adjacent runs of
+axes, X as [A, B, C, D] into Out as [A, C, B, D]: the attention's head split and join ([batch, seq, heads, d]
+<-> [batch, heads, seq, d]) by swap_middle, and where the rows D are short (1 to 3 values: a matrix's
+transpose, NCHW <-> NHWC, the beam search's memory) by swap_tiles.
 
-numpy's copy of such a transposed view walks it element by element with the view's strides; the
-loop copies whole rows of the trailing axes instead. [64, 28, 4, 16] float32, permutation (0, 2, 1, 3):
+numpy's copy of such a transposed view walks it element by element with the view's strides; swap_middle
+copies whole rows of the trailing axes instead. [64, 28, 4, 16] float32, permutation (0, 2, 1, 3):
 numpy 70 us, this loop 30 us (best of 200, 2-core AMD EPYC VM at load 5, 2026-11-26), where a plain
-copy of the array takes 18. The Transformer row's step runs 16 of them. The ``_parallel`` twin splits the
-(a, c) pairs over the device's threads (a copy: the same bits); it is taken only where the machine
-is quiet (_numba.parallel_parts), as under load a thread's slice could stall the copy by far (an
-earlier twin took 5.7 ms on the loaded 2-core VM).
+copy of the array takes 18. The Transformer row's step runs 16 of them. The ``_parallel`` twins split the
+(a, c) pairs (swap_tiles': the (a, tile of c, run of b) triples) over the device's threads (a copy: the
+same bits); they are taken only where the machine is quiet (_numba.parallel_parts), as under load a
+thread's slice could stall the copy by far (an earlier twin took 5.7 ms on the loaded 2-core VM).
 """
 
 import numba
