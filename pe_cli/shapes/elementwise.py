@@ -20,7 +20,10 @@ fewer dims placed in the other), then numpy broadcasts. Forward variants:
 
 Grad variants (X@GRAD of X's shape and dtype, Y@GRAD of Y's): "mid" (add, Y a bias of float values of one
 dtype, Out@GRAD of X's shape): X@GRAD is Out@GRAD (``Meta.aliases``), Y@GRAD _pointwise_loops.sum_outer's;
-"numpy": the local gradients summed over the broadcast dims (a fresh variant), where add's (or sub's X@GRAD)
+"rows" (mul, Y one value a row of X over one trailing dim of at most ``SCALED_ROW_MAX`` values, ``scaled_rows``:
+an attention's weights over its values, floats of one dtype, Out@GRAD of X's shape): _reduce_loops.mul_rows_grad,
+X@GRAD = Out@GRAD * Y and Y@GRAD each row's sum of Out@GRAD * X in numpy's pairwise order; ``args``: ((rows,
+cols),); "numpy": the local gradients summed over the broadcast dims (a fresh variant), where add's (or sub's X@GRAD)
 is Out@GRAD itself, of the input's shape and dtype, that output is Out@GRAD (an alias, no copy). A rule
 refuses nothing: the shape rule did at build time, and numpy refuses values that do not broadcast."""
 
@@ -127,6 +130,24 @@ def binary_meta(op):
     return meta
 
 
+SCALED_ROW_MAX = 8192  # (numpy reduces a row this long in one pairwise sum: no buffered chunks)
+
+
+def scaled_rows(x, y, axis):
+    """(rows, cols) where Y, aligned, holds X's leading dims and 1s after them (one value a row of X as [rows,
+    cols]) and the 1s run over one dim of X of more than one value, at most SCALED_ROW_MAX (numpy then sums
+    mul's Y@GRAD along that one axis, pairwise); else None."""
+    x, ya = tuple(x), aligned(x, y, axis)
+    if len(ya) > len(x):
+        return None
+    shape = (1,) * (len(x) - len(ya)) + ya
+    lead = next((j for j in range(len(x)) if shape[j] != x[j]), len(x))
+    tail = [d for d in x[lead:] if d != 1]
+    if any(d != 1 for d in shape[lead:]) or len(tail) != 1 or tail[0] > SCALED_ROW_MAX:
+        return None
+    return math.prod(x[:lead]), tail[0]
+
+
 def grad_meta(op):
     """The meta rule of elementwise_<op>_grad (the variants above)."""
 
@@ -134,6 +155,10 @@ def grad_meta(op):
         x, y, dout, axis = ins["X"], ins["Y"], ins["Out@GRAD"], attrs["axis"]
         xs, ys, ds = tuple(x.shape), tuple(y.shape), tuple(dout.shape)
         outputs = {"X@GRAD": (xs, x.dtype), "Y@GRAD": (ys, y.dtype)}
+        if op == "mul" and _floats(x, y, dout) and ds == xs:
+            form = scaled_rows(xs, ys, axis)
+            if form is not None:
+                return Meta(outputs, "rows", "mul_rows_grad", ("X", "Y", "Out@GRAD"), args=(form,))
         if op == "add" and _floats(x, y, dout) and ds == xs:
             run = mid_run(xs, ys, axis)
             if run is not None:

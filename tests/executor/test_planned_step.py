@@ -733,3 +733,22 @@ def test_only_structured_ops_are_planned_from_their_meta():
     launching = [t for t in registry.all_op_types() if getattr(registry.get(t).structured, "cpu", None) is not None]
     launching = [t for t in launching if getattr(registry.get(t).structured.cpu, "launches", None) is not None]
     assert {"mul", "elementwise_add", "sgd", "momentum", "mean", "fill_constant", "pool2d", "relu"} <= set(launching)
+
+
+def _weighted(x):
+    """fc -> [16, 4, 13] values, fc -> [16, 4] weights (a softmax), the values scaled by their weights (axis 0: one
+    weight a row of 13), flattened back: an attention's weighting."""
+    values = fluid.layers.reshape(fluid.layers.fc(x, 4 * 13), [-1, 4, 13])
+    weights = fluid.layers.softmax(fluid.layers.fc(x, 4))
+    return fluid.layers.reshape(fluid.layers.elementwise_mul(values, weights, axis=0), [-1, 4 * 13])
+
+
+def test_a_product_with_a_weight_a_row_launches_its_gradient(monkeypatch):
+    """elementwise_mul's gradient where Y holds one value a row of X (its "rows" variant) is launched in a segment
+    (mul_rows_grad: numpy's products and pairwise sums); the same bits as op by op."""
+    planned, exe = small_run(monkeypatch, True, _weighted)
+    unplanned, _ = small_run(monkeypatch, False, _weighted)
+    assert all(a.dtype == b.dtype and a.tobytes() == b.tobytes() for a, b in zip(planned, unplanned))
+    (run,) = planned_runs(exe, 1)
+    (launches,) = [ls for step, ls in zip(run.plan.steps, run.plan.launches) if step.op.type == "elementwise_mul_grad"]
+    assert [_serial(launch).__name__ for launch in launches] == ["mul_rows_grad"]

@@ -1,4 +1,5 @@
-"""numba loops of mean, its gradient and fill_constant's copy (imported on first use: see runtime/loops.py).
+"""numba loops of mean, its gradient, fill_constant's copy and elementwise_mul's gradient of a value a row
+(imported on first use: see runtime/loops.py).
 Each writes into arrays it is given, so a planned step (pe_cli/executor/step_plan.py) launches it
 over buffers allocated once, and the kernels (reduction.py, creation.py) call the same loops.
 
@@ -50,17 +51,25 @@ def _block(a, lo, n):
 @_jit
 def _pairwise(a):
     """numpy's pairwise sum of a (1-D, contiguous): a run longer than 128 is split in two halves
-    (the first a multiple of 8 long) summed apart, then added. Its recursion unrolled on a stack (a
-    recursive function does not load from numba's cache)."""
-    n = a.size
+    (the first a multiple of 8 long) summed apart, then added (_pairwise_of)."""
+    return _pairwise_of(a, 0, a.size, *_stacks(a.dtype))
+
+
+@numba.njit(inline="always")
+def _stacks(dtype):
+    """_pairwise_of's stacks (a loop summing many runs makes them once)."""
+    return np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(64, np.int64), np.zeros(64, dtype)
+
+
+@_jit
+def _pairwise_of(a, lo, n, los, ns, stage, sums):
+    """numpy's pairwise sum of a[lo:lo + n] (a 1-D, contiguous), its recursion unrolled on the stacks given
+    (_stacks: a recursive function does not load from numba's cache)."""
     if n <= _BLOCK:
-        return _block(a, 0, n)
-    los = np.zeros(64, np.int64)
-    ns = np.zeros(64, np.int64)
-    stage = np.zeros(64, np.int64)
-    sums = np.zeros(64, a.dtype)
+        return _block(a, lo, n)
+    stage[0] = 0
     depth, held = 1, 0
-    ns[0] = n
+    los[0], ns[0] = lo, n
     while depth:
         f = depth - 1
         lo, m = los[f], ns[f]
@@ -137,3 +146,31 @@ def copy(src, out):
     """out[:] = src (both 1-D of one size): a constant computed when the step was planned."""
     for i in range(out.size):
         out[i] = src[i]
+
+
+@numba.njit(inline="always")
+def _mul_rows_grad(x, y, d, dx, dy, r0, r1):
+    cols = x.shape[1]
+    products = np.empty(cols, x.dtype)
+    los, ns, stage, sums = _stacks(x.dtype)
+    for r in range(r0, r1):
+        yr = y[r]
+        for k in range(cols):
+            dx[r, k] = d[r, k] * yr
+            products[k] = d[r, k] * x[r, k]
+        dy[r] = _pairwise_of(products, 0, cols, los, ns, stage, sums)
+
+
+@_jit
+def mul_rows_grad(x, y, d, dx, dy):
+    """elementwise_mul's gradient where Y holds one value a row of X [rows, cols] (y, dy [rows]): dx = d * y,
+    dy[r] = the sum of d[r] * x[r] in numpy's pairwise order (numpy's d * x then its sum along the row: its bits)."""
+    _mul_rows_grad(x, y, d, dx, dy, 0, x.shape[0])
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def mul_rows_grad_parallel(x, y, d, dx, dy, parts):
+    """mul_rows_grad over ``parts`` blocks of rows on numba's threads (the same bits)."""
+    rows = x.shape[0]
+    for p in numba.prange(parts):
+        _mul_rows_grad(x, y, d, dx, dy, rows * p // parts, rows * (p + 1) // parts)

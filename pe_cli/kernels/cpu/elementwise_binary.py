@@ -8,6 +8,8 @@ floordiv, mod), ``out(ins, outs, attrs, meta)``, compute the variant their meta 
 - "mid": the bias add, _pointwise_loops.add_mid (its parallel twin over the rows: the same bits); numpy's
   broadcast add over the middle axis is 2-3x slower. Its gradient: X@GRAD is Out@GRAD, Y@GRAD
   _pointwise_loops.sum_outer (numpy's would be a strided reduction);
+- mul's gradient "rows" (Y one value a row of X: an attention's weights): _reduce_loops.mul_rows_grad, its
+  parallel twin over the rows where large (the same bits: numpy's products and pairwise sums);
 - "numpy" and the integer forms ("truncated", "floored", "remainder", "remainder_paddle2": an int zero
   divisor refused in one line): numpy on Y reshaped so that its broadcasting is Fluid's ``axis`` rule, cast
   to X's dtype; gradients summed over the broadcast dims back to each input's shape (fresh variants).
@@ -27,12 +29,13 @@ from ..structured import adapter, fresh_output
 from ..value_checks import check_divisor
 from ._int_division import floored_div, remainder, truncated_div
 from .launches import by_variant
-from .launches import Launch, flat as flat_arg, one, twin_launch
+from .launches import Launch, flat as flat_arg, floats, one, parts_launch, twin_launch
 from .runtime.loops import add_same, lazy, parallel_parts, run_in_parts, twin
 from ...shapes import elementwise as meta_rules
 
 _loops = lazy("_pointwise_loops")
 _broadcast = lazy("_broadcast_loops")
+_reduce = lazy("_reduce_loops")
 
 
 def align(x, y, axis):
@@ -291,6 +294,16 @@ def _grad_numpy(local_grads):
     return variant
 
 
+def _mul_rows_grad(ins, outs, attrs, meta):
+    """mul's gradient where Y holds one value a row of X [rows, cols]: _reduce_loops.mul_rows_grad (in parts on the
+    device's threads where large: the same bits), numpy's bits."""
+    ((rows, cols),) = meta.args
+    x, d = (np.ascontiguousarray(ins[slot]).reshape(rows, cols) for slot in ("X", "Out@GRAD"))
+    y = np.ascontiguousarray(ins["Y"]).reshape(rows)
+    dx, dy = outs["X@GRAD"].reshape(rows, cols), outs["Y@GRAD"].reshape(rows)
+    run_in_parts(_reduce(), "mul_rows_grad", x.size, x, y, d, dx, dy)
+
+
 def _bias_grad(ins, outs, attrs, meta):
     _sum_outer(ins["Out@GRAD"], meta.args[0], outs["Y@GRAD"])
 
@@ -313,11 +326,32 @@ def _add_grad_launches(op, table, meta):
     return launches
 
 
+def _mul_grad_launches(op, table, meta):
+    """A planned step's launch of mul's gradient "rows" (Y one value a row of X): mul_rows_grad, or its parallel twin
+    where _mul_rows_grad runs it, on the values as [rows, cols] and [rows]. None for "numpy" (a Python launch) or
+    where a gradient is not wanted."""
+    x, y, d = one(op, "X"), one(op, "Y"), one(op, "Out@GRAD")
+    dx, dy = one(op, "X@GRAD", "outputs"), one(op, "Y@GRAD", "outputs")
+    if meta.variant != "rows" or not floats(table, x, y, d, dx, dy):
+        return None
+    ((rows, cols),) = meta.args
+    matrix, column = (rows, cols), (rows,)
+    args = [("var", x, matrix), ("var", y, column), ("var", d, matrix), ("var", dx, matrix), ("var", dy, column)]
+    loops = _reduce()
+    parts = parallel_parts(rows * cols)
+    return [parts_launch(loops.mul_rows_grad, loops.mul_rows_grad_parallel, parts, args, writes=[dx, dy])]
+
+
+_GRAD_LAUNCHES = {"add": _add_grad_launches, "mul": _mul_grad_launches}
+
+
 def _grad(op):
     variants = {"numpy": _grad_numpy(_LOCAL_GRADS[op])}
     if op == "add":
         variants["mid"] = _bias_grad
-    return by_variant(f"elementwise_{op}_grad_out", _add_grad_launches if op == "add" else _no_launches, **variants)
+    if op == "mul":
+        variants["rows"] = _mul_rows_grad
+    return by_variant(f"elementwise_{op}_grad_out", _GRAD_LAUNCHES.get(op, _no_launches), **variants)
 
 
 FORWARD = {op: _forward(op) for op in meta_rules.OPS}
