@@ -73,18 +73,28 @@ def mid_run(x, y, axis):
     return math.prod(x[:start]), math.prod(y), math.prod(x[start + len(y) :])
 
 
+def _placed(x, y, axis):
+    """(Y's shape under the axis rule with 1s before it to X's rank, the first dim where it is not X's), or None
+    where Y has more dims than X (x a tuple)."""
+    yb = aligned(x, y, axis)
+    if len(yb) > len(x):
+        return None
+    shape = (1,) * (len(x) - len(yb)) + yb
+    return shape, next((j for j in range(len(x)) if shape[j] != x[j]), len(x))
+
+
 def rows_form(x, y, axis):
     """(form, X's 2-D shape, Y's 2-D shape) where Y under the axis rule has X's shape (SAME), X's leading
     dims and 1s after them (PER_ROW: one value a row) or 1s and then X's trailing dims (PER_COL: one row
     for all); else None (Y along middle dims, or of more dims than X)."""
-    x, yb = tuple(x), aligned(x, y, axis)
-    if len(yb) > len(x) or not x:
+    x = tuple(x)
+    placed = _placed(x, y, axis) if x else None
+    if placed is None:
         return None
-    shape = (1,) * (len(x) - len(yb)) + yb
+    shape, lead = placed
     if shape == x:
         rows = math.prod(x[:-1])
         return SAME, (rows, x[-1]), (rows, x[-1])
-    lead = next((j for j in range(len(x)) if shape[j] != x[j]), len(x))
     if all(d == 1 for d in shape[lead:]):
         rows = math.prod(x[:lead])
         return PER_ROW, (rows, math.prod(x[lead:])), (rows, 1)
@@ -137,11 +147,11 @@ def scaled_rows(x, y, axis):
     """(rows, cols) where Y, aligned, holds X's leading dims and 1s after them (one value a row of X as [rows,
     cols]) and the 1s run over one dim of X of more than one value, at most SCALED_ROW_MAX (numpy then sums
     mul's Y@GRAD along that one axis, pairwise); else None."""
-    x, ya = tuple(x), aligned(x, y, axis)
-    if len(ya) > len(x):
+    x = tuple(x)
+    placed = _placed(x, y, axis)
+    if placed is None:
         return None
-    shape = (1,) * (len(x) - len(ya)) + ya
-    lead = next((j for j in range(len(x)) if shape[j] != x[j]), len(x))
+    shape, lead = placed
     tail = [d for d in x[lead:] if d != 1]
     if any(d != 1 for d in shape[lead:]) or len(tail) != 1 or tail[0] > SCALED_ROW_MAX:
         return None

@@ -52,7 +52,9 @@ def _block(a, lo, n):
 @_jit
 def _pairwise(a):
     """numpy's pairwise sum of a (1-D, contiguous): a run longer than 128 is split in two halves
-    (the first a multiple of 8 long) summed apart, then added (_pairwise_of)."""
+    (the first a multiple of 8 long) summed apart, then added (_pairwise_of; no stacks made for one block)."""
+    if a.size <= _BLOCK:
+        return _block(a, 0, a.size)
     return _pairwise_of(a, 0, a.size, *_stacks(a.dtype))
 
 
