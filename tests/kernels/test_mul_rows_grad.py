@@ -6,7 +6,6 @@ numpy."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import activation  # noqa: F401 (first: the kernels' import order, runtime before them)
 from pe_cli.kernels.cpu import elementwise_binary
 from pe_cli.shapes import elementwise as rules
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numpy._core._multiarray_umath import __cpu_features__
 
-from pe_cli.kernels.cpu import activation  # (first: the kernels' import order, runtime before them)
+from pe_cli.kernels.cpu import activation
 from pe_cli.kernels.cpu import _activation_loops, _numpy_expf
 from pe_cli.kernels.cpu import softmax as cpu_softmax
 from pe_cli.kernels.cpu.runtime.loops import lazy

@@ -3,11 +3,11 @@ described in pe_cli/kernels/__init__.py). Values are numpy arrays in host memory
 device; each device's kernels get their share of the cores (threads.py); freed step buffers stay
 mapped between runs (host_memory.py)."""
 
+import importlib
+
 import numpy as np
 
 from ....base.places import CPUPlace, cpu_places
-from .. import collectives  # noqa: F401 -- part of the runtime's interface
-from .. import selected_rows  # noqa: F401 -- part of the runtime's interface (densify)
 from . import denormals, loops, threads
 from .host_memory import keep_freed_memory
 
@@ -37,6 +37,14 @@ class HostMemory:
 
 
 _MEMORY = HostMemory()
+
+
+def __getattr__(name):
+    # ``collectives`` and ``selected_rows`` (densify) are kernels, a floor above the runtime their
+    # loops import: loaded on first use, as CUDA's runtime loads its own.
+    if name in ("collectives", "selected_rows"):
+        return importlib.import_module(f"{__package__.rpartition('.')[0]}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def memory(place):
