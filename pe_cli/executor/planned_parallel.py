@@ -23,7 +23,6 @@ import numpy as np
 
 from ..compiler.ssa_nodes import ComputeNode, FetchNode, ReduceNode, ReleaseNode
 from . import step_plan
-from .parallel_scheduler import HEAVY_SECONDS
 from .segment import Segment
 from .stage_workers import StageWorkers, run_inline
 from .step_plan import DevicePlan, Reduce, Rewrite
@@ -202,7 +201,7 @@ class _Stage:
     """Work the devices run at once in a planned step: device d's task is its segment ``segments[d]``
     (None: none), then its Python nodes ``nodes[d]`` in order; ``ids[d]``: every schedule node the
     task covers. Its first CALIBRATION_RUNS runs run the tasks in the caller, one after the other;
-    where at least two devices have tasks of at least HEAVY_SECONDS each, its next CALIBRATION_RUNS + 1
+    where at least two devices have tasks of at least TRIAL_SECONDS each, its next CALIBRATION_RUNS + 1
     runs with cores free for them (``trial``) run them on a thread a device (the first not timed: it
     starts numba's threads in the workers); from then on, it runs them the way whose best run was
     faster (``threaded``): threads can lose, to the hand-overs and to Python nodes taking turns on the
@@ -222,7 +221,7 @@ class _Stage:
     def try_threads(self):
         """After the runs in the caller: whether to try threads (while cores are free: a busy host's steps
         run the stage in the caller and leave the trial for later)."""
-        self.threaded = self.trial = sum(bool(ids) for ids in self.ids) > 1 and min(self.seconds) >= HEAVY_SECONDS
+        self.threaded = self.trial = sum(bool(ids) for ids in self.ids) > 1 and min(self.seconds) >= TRIAL_SECONDS
 
     def timed(self, threaded, seconds):
         """A run's time: in the caller while calibrating, or on threads while trying them (after its last,
@@ -265,6 +264,9 @@ class _Stage:
 
 CALIBRATION_RUNS = 3  # planned runs with every stage run by the caller, each task timed; as many on threads
 CALIBRATED_AFTER = 2 * CALIBRATION_RUNS + 1  # planned runs before a stage has chosen, where cores were free for it
+# a stage whose devices' tasks each took this long in the caller tries threads (its trial keeps them only
+# where they won): the MLP b128's reduces and updates, 160 us and 90 us a device, 0.29 -> 0.19 ms on threads
+TRIAL_SECONDS = 30e-6
 THREADS_WIN = 1.0  # a stage stays on threads where its best run there took less than this times its best in the caller
 
 

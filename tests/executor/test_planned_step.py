@@ -410,7 +410,7 @@ def test_devices_tasks_on_their_threads(monkeypatch, model, busy):
     from pe_cli.kernels.cpu import runtime
 
     calls = []
-    monkeypatch.setattr(planned_parallel, "HEAVY_SECONDS", 0.0)
+    monkeypatch.setattr(planned_parallel, "TRIAL_SECONDS", 0.0)
     monkeypatch.setattr(planned_parallel, "THREADS_WIN", float("inf"))
     monkeypatch.setattr(runtime, "run_threads", lambda devices: 1 if len(calls.append(0) or calls) <= busy else devices)
     steps = (32,) * (planned_parallel.CALIBRATED_AFTER + 4 + busy)
