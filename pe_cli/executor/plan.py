@@ -361,6 +361,14 @@ def run_step(step, values, profile=None):
         nan_check.check_outputs(step, values)
 
 
+def pass_launched_lod(step, values):
+    """After a planned step's segment launched ``step`` (an op that reads no LoD: its outputs are in
+    ``values``): its outputs' LoD from its inputs', by the op's rule, as ``run_step`` passes it."""
+    lods = values.lods
+    outs = {slot: values[names[0]] for slot, names, dup in step.outputs if not dup and names[0] in values}
+    _pass_lod(step, values, lods, _input_lods(step, lods), outs)
+
+
 def run_steps(steps, frees, values, profile=None):
     """Runs ``steps`` in order; after step i drops the names ``frees[i]`` (memory_optimize) when given."""
     if frees is None:

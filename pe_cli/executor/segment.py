@@ -38,7 +38,7 @@ from ..base.errors import PeError
 from ..kernels.cpu.runtime import numba_cache
 from ..kernels.cpu.runtime.loops import module_name, parallel_ready
 from .donation import may_update
-from .plan import run_step
+from .plan import pass_launched_lod, run_step
 
 _compiled = {}  # source hash -> the segment's numba dispatcher
 _compile_seconds = [0.0]  # summed over the segments compiled (or loaded) in this process
@@ -85,6 +85,7 @@ class Segment:
     def __init__(self, plan, indices):
         self.indices = list(indices)
         self.steps = [plan.steps[i] for i in self.indices]
+        self.lod_steps = [plan.steps[i] for i in self.indices if i in plan.lod_steps]  # (their LoD passed after)
         launches = [(i, launch) for i in self.indices for launch in plan.launches[i] if launch.fn is not None]
         self._external = [plan.external[i] for i, _ in launches]
         self.owner = [i for i, _ in launches]  # the step of each launch (for a checked launch's failure)
@@ -158,6 +159,8 @@ class Segment:
             step = self.steps[self.indices.index(self.owner[result])]
             run_step(step, values)
             raise PeError(f"{step.op.describe()}: its loop refused its values (planned step)")
+        for step in self.lod_steps:  # (none of them reads a LoD: each output's follows its inputs')
+            pass_launched_lod(step, values)
 
     def _due(self):
         """True when the segment is to be compiled now: compiled in this process already, or

@@ -121,11 +121,12 @@ class DevicePlan:
             if type(step) not in (Rewrite, Reduce):
                 for name in step.op.input_arg_names:
                     value = _array(sample.get(name))
-                    if name not in written and name not in self.table and value is not None and name not in lods:
+                    if name not in written and name not in self.table and value is not None:
                         self.table[name] = (value.shape, value.dtype)
                 written.update(step.op.output_arg_names)
         self._written, self._live = set(), set()  # written or read so far; names whose value is a buffer now
         self.shared = set()  # names whose buffer's memory another name's buffer holds too (an alias, a view)
+        self.lod_steps = set()  # launched steps reading or writing a value with a LoD (in ``sample``)
         for step in self.steps:
             kind = type(step)
             names = step.names if kind in (Rewrite, Reduce) else step.op.output_arg_names
@@ -138,13 +139,15 @@ class DevicePlan:
                 for name in names:
                     self.table.pop(name, None)
                     value = _array(sample.get(name))
-                    if value is not None and name not in lods:
+                    if value is not None:
                         self.table[name] = (value.shape, value.dtype)
                 self._live.difference_update(names)
                 self.external.append(())
             self._written.update(names)
             if kind not in (Rewrite, Reduce):  # a name read before its write holds another value then
                 self._written.update(step.op.input_arg_names)
+                if launches is not None and any(n in lods for n in (*step.op.input_arg_names, *names)):
+                    self.lod_steps.add(len(self.launches))  # (its outputs' LoD passed after its segment)
             self.launches.append(launches)
 
     @staticmethod
@@ -156,12 +159,13 @@ class DevicePlan:
             and not opdef.structured.python  # (print, assert, save, load, feed, fetch: between segments)
             and not any(op.inputs.get(s) for s in opdef.attr_tensors)  # (attributes given as tensors: read each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
-            and not (step.needs_lod and any(n in lods for n in op.output_arg_names))  # (a LoD it made: Python)
+            and not (
+                step.needs_lod and any(n in lods for n in op.input_arg_names + op.output_arg_names)
+            )  # (LoD: Python)
             and not step.context.blocked  # (the onednn_blocked_layout pass's kernels: kernels/cpu/blocked.py)
             and not opdef.needs_rng
             and not runs_block(op)
             and not nan_check.ENABLED
-            and not any(n in lods for n in op.input_arg_names)
         )
 
     def _plan_reduce(self, step):

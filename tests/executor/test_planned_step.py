@@ -752,3 +752,67 @@ def test_a_product_with_a_weight_a_row_launches_its_gradient(monkeypatch):
     (run,) = planned_runs(exe, 1)
     (launches,) = [ls for step, ls in zip(run.plan.steps, run.plan.launches) if step.op.type == "elementwise_mul_grad"]
     assert [_serial(launch).__name__ for launch in launches] == ["mul_rows_grad"]
+
+
+def _sequence_model():
+    """Sequences fed with a LoD (X rows and their ids), an fc over both, a sum pool per sequence."""
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [13], lod_level=1)
+        ids = fluid.layers.data("ids", [1], dtype="int64", lod_level=1)
+        label = fluid.layers.data("label", [1], dtype="int64")
+        rows = fluid.layers.concat([x, fluid.layers.embedding(ids, [50, 8])], axis=1)
+        hidden = fluid.layers.fc(rows, 16, act="relu")
+        pooled = fluid.layers.sequence_pool(hidden, "sum")
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(fluid.layers.fc(pooled, 10), label))
+        fluid.optimizer.Momentum(0.01, momentum=0.9).minimize(loss)
+    return main, startup, loss, hidden
+
+
+def _train_sequences(monkeypatch, planned, devices, lengths=(3, 5, 2, 6)):
+    """(losses with the hidden rows and their LoD per step, the executor or engine)."""
+    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+    main, startup, loss, hidden = _sequence_model()
+    scope, exe, place = fluid.Scope(), fluid.Executor(fluid.CPUPlace()), fluid.CPUPlace()
+    exe.run(startup, scope=scope)
+    program = main
+    if devices > 1:
+        program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[place] * devices)
+    results, rows = [], sum(lengths)
+    for step in range(STEPS + 1):
+        rng = np.random.default_rng(step)
+        feed = {
+            "x": fluid.create_lod_tensor(rng.standard_normal((rows, 13)).astype(np.float32), [list(lengths)], place),
+            "ids": fluid.create_lod_tensor(rng.integers(0, 50, (rows, 1)), [list(lengths)], place),
+            "label": rng.integers(0, 10, (len(lengths), 1)),
+        }
+        got = exe.run(program, feed=feed, fetch_list=[loss, hidden], scope=scope, return_numpy=False)
+        results.append((np.array(got[0]), np.array(got[1]), got[1].lod()))
+    return results, (exe if devices == 1 else program._engine)
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_ops_over_sequences_are_launched_and_pass_their_lod(monkeypatch, devices):
+    """An op that reads no LoD (mul, the bias add, relu, their gradients) over rows fed with one is launched in a
+    segment, and its outputs take their inputs' LoD after it, by the op's rule: the bits and LoDs of op by op. The
+    ops that read or make a LoD (sequence_pool, concat's) and those without launches (lookup_table) stay Python."""
+    planned, owner = _train_sequences(monkeypatch, True, devices)
+    by_op, _ = _train_sequences(monkeypatch, False, devices)
+    for (loss, hidden, lod), (loss0, hidden0, lod0) in zip(planned, by_op):
+        assert np.array_equal(loss, loss0) and np.array_equal(hidden, hidden0)
+        assert lod == lod0 == [[0, 3, 8, 10, 16]] if devices == 1 else lod == lod0
+    (run,) = planned_runs(owner, devices)
+    plan = run.plan if devices == 1 else run.plans[0]
+    python = {step.op.type for step, launches in zip(plan.steps, plan.launches) if hasattr(step, "op") and not launches}
+    assert python == {
+        "lookup_table",
+        "lookup_table_grad",
+        "concat",
+        "concat_grad",
+        "sequence_pool",
+        "sequence_pool_grad",
+    }
+    passed = {plan.steps[i].op.type for i in plan.lod_steps}
+    assert {"mul", "elementwise_add", "relu", "relu_grad", "elementwise_add_grad", "mul_grad"} <= passed
+
