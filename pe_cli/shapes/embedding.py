@@ -9,7 +9,7 @@ the width), Out of W's dtype:
 
 - "gather": numpy's take of W's rows;
 - "rows": from ``GATHER_PARALLEL_MIN_ROWS`` ids of a 2-D float32 or float64 table whose padding_idx is one
-  of its rows (or none): the rows copied on the device's threads (_scatter_loops.gather_rows_parallel;
+  of its rows (or none): the rows copied on the device's threads (_scatter_loops.lookup_rows_parallel;
   numpy's take, the same bits, on a device of one thread, a W that is not C-contiguous, or while the loop
   compiles).
 

@@ -816,3 +816,52 @@ def test_ops_over_sequences_are_launched_and_pass_their_lod(monkeypatch, devices
     passed = {plan.steps[i].op.type for i in plan.lod_steps}
     assert {"mul", "elementwise_add", "relu", "relu_grad", "elementwise_add_grad", "mul_grad"} <= passed
 
+
+def _train_lookups(monkeypatch, planned, ids_of, padding_idx=None):
+    """(losses, looked-up rows, executor) over steps of 300 ids (the "rows" variant) from ``ids_of(step, rng)``."""
+    monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        ids = fluid.layers.data("ids", [1], dtype="int64")
+        rows = fluid.layers.embedding(ids, [50, 8], padding_idx=padding_idx)
+        loss = fluid.layers.mean(fluid.layers.fc(rows, 4))
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    losses, looked_up = [], []
+    for step in range(STEPS):
+        got = exe.run(
+            main, feed={"ids": ids_of(step, np.random.default_rng(step))}, fetch_list=[loss, rows], scope=scope
+        )
+        losses.append(got[0])
+        looked_up.append(got[1])
+    return losses, looked_up, exe
+
+
+def test_lookups_are_launched_checked_and_padded(monkeypatch):
+    """lookup_table's "rows" variant (300 ids) is launched: its ids checked, then its rows copied with padding_idx's
+    zeroed; the bits of op by op, and an id outside the table refused by the one line op by op says."""
+    planned = _train_lookups(monkeypatch, True, lambda step, rng: rng.integers(0, 50, (300, 1)), padding_idx=3)
+    by_op = _train_lookups(monkeypatch, False, lambda step, rng: rng.integers(0, 50, (300, 1)), padding_idx=3)
+    for a, b in zip(planned[0] + planned[1], by_op[0] + by_op[1]):
+        assert np.array_equal(a, b)
+    padded = np.random.default_rng(STEPS - 1).integers(0, 50, (300, 1)).reshape(-1) == 3
+    assert padded.any() and not planned[1][-1][padded].any()
+    (run,) = planned_runs(planned[2], 1)
+    fns = [
+        launch.fn.py_func.__name__
+        for step, launches in zip(run.plan.steps, run.plan.launches)
+        if step.op.type == "lookup_table"
+        for launch in launches
+    ]
+    assert fns[0] == "bad_id" and fns[1] in ("lookup_rows", "lookup_rows_parallel")
+
+    def bad_at_three(step, rng):
+        ids = rng.integers(0, 50, (300, 1))
+        ids[7] = 50 if step == 3 else ids[7]
+        return ids
+
+    for planned_step in (True, False):
+        with pytest.raises(PeError, match=r"Ids hold 50, outside the table of 50 rows \(W \[50, 8\]\)"):
+            _train_lookups(monkeypatch, planned_step, bad_at_three)

@@ -1,6 +1,6 @@
 """The dense gradients of lookup_table and gather add rows by index in a numba loop
 (_scatter_loops.add_rows): the bits of numpy's np.add.at, duplicates and padding_idx included; and
-lookup_table's rows copied out on the device's threads (gather_rows_parallel, its out-kernel's "rows" variant) are
+lookup_table's rows copied out on the device's threads (lookup_rows_parallel, its out-kernel's "rows" variant) are
 numpy's w[ids]."""
 
 import numpy as np
@@ -85,10 +85,24 @@ def test_a_padding_idx_beyond_the_table_is_never_read_by_the_loop(device_threads
         registry.get("lookup_table").kernel("cpu")({"W": w, "Ids": ids}, {"padding_idx": 40})
 
 
-@pytest.mark.parametrize("parts", [2, 3, 8])
-def test_gather_twin_copies_each_row_whatever_the_blocks(parts):
+@pytest.mark.parametrize("pad", [-1, 5])
+@pytest.mark.parametrize("parts", [1, 2, 3, 8])
+def test_lookup_loops_copy_each_row_whatever_the_blocks(parts, pad):
+    """Each id's row (zeros for padding_idx, none where it is negative), serial or in blocks, and the ids' check."""
     w = rng.standard_normal((100, 16)).astype(np.float32)
     ids = rng.integers(0, 100, 7)  # fewer ids than some blocks: empty blocks copy nothing
+    ids[2] = 5
     out = np.full((7, 16), np.nan, np.float32)
-    _scatter_loops.gather_rows_parallel(w, ids, out, parts)
-    np.testing.assert_array_equal(out, w[ids])
+    if parts == 1:
+        _scatter_loops.lookup_rows(w, ids, out, pad)
+    else:
+        _scatter_loops.lookup_rows_parallel(w, ids, out, pad, parts)
+    want = w[ids]
+    want[ids == pad] = 0
+    np.testing.assert_array_equal(out, want)
+    assert _scatter_loops.bad_id(ids, 100, pad) == -1
+    for bad, at in ((100, 4), (-1, 6)):  # (past the table, negative)
+        wrong = ids.copy()
+        wrong[at] = bad
+        assert _scatter_loops.bad_id(wrong, 100, pad) == at
+    assert _scatter_loops.bad_id(np.array([3, 5]), 5, 5) == -1  # (a padding_idx may lie past the table)

@@ -3,12 +3,14 @@ and their gradient (LOOKUP, LOOKUP_GRAD: the variants of shapes/embedding.py's m
 the device's threads; the sparse gradient a SelectedRows, the dense one its rows added into the table's shape
 (_scatter_loops.py); lookup_table_dequant's out-kernel (LOOKUP_DEQUANT, its rule shapes/embedding.lookup_dequant_meta)."""
 
+import math
+
 import numpy as np
 
 from ...base.selected_rows import SelectedRows
-from ...shapes.embedding import lookup_dequant_meta
+from ...shapes.embedding import ROWS, lookup_dequant_meta
 from ..structured import adapter
-from .launches import by_variant
+from .launches import Launch, by_variant, one, parts_launch
 from ..value_checks import check_dequant_ids, table_ids
 from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
@@ -53,17 +55,32 @@ def _gather(ins, outs, attrs, meta):
 
 
 def _rows(ins, outs, attrs, meta):
-    """Out = W's rows picked by Ids, copied on the device's threads (_scatter_loops.gather_rows_parallel); numpy's
-    take, the same bits, on one thread, for a W that is not C-contiguous or while the loop compiles."""
+    """Out = W's rows picked by Ids (padding_idx's zeroed), copied on the device's threads
+    (_scatter_loops.lookup_rows_parallel); numpy's take, the same bits, on one thread, for a W that is not
+    C-contiguous or while the loop compiles."""
     w, pad = ins["W"], attrs["padding_idx"]
     flat = _ids(ins, pad)
     out = outs["Out"].reshape(flat.size, w.shape[1])
     parts = parallel_parts(flat.size, least=1)
-    if parts > 1 and w.flags.c_contiguous and parallel_ready(_loops().gather_rows_parallel, w, flat, out, parts):
-        _loops().gather_rows_parallel(w, flat, out, parts)
+    if parts > 1 and w.flags.c_contiguous and parallel_ready(_loops().lookup_rows_parallel, w, flat, out, pad, parts):
+        _loops().lookup_rows_parallel(w, flat, out, pad, parts)
     else:
         w.take(flat, axis=0, out=out)
-    _zero_padding(out, flat, pad)
+        _zero_padding(out, flat, pad)
+
+
+def _lookup_launches(op, table, meta):
+    """A planned step's launches of the "rows" variant over int64 Ids: the ids checked (a bad one: its op, run op by
+    op, says the one line), then the rows copied (the twin where the kernel would run it, else the serial loop:
+    numpy's take's bits); None for "gather" (the op then runs as a Python launch, its kernel)."""
+    w, ids, out = one(op, "W"), one(op, "Ids"), one(op, "Out", "outputs")
+    if meta.variant != ROWS or None in (w, ids, out) or table[ids][1] != np.int64:
+        return None
+    (rows, width), n, pad = table[w][0], math.prod(table[ids][0]), op.attrs["padding_idx"]
+    check = Launch(_loops().bad_id, [("var", ids, (n,)), ("const", rows), ("const", pad)], checked=True)
+    args = [("var", w, None), ("var", ids, (n,)), ("var", out, (n, width)), ("const", pad)]
+    loops, parts = _loops(), parallel_parts(n, least=1)
+    return [check, parts_launch(loops.lookup_rows, loops.lookup_rows_parallel, parts, args, writes=[out])]
 
 
 def _grad_rows(ins, attrs):
@@ -91,7 +108,7 @@ def _selected_rows_grad(ins, outs, attrs, meta):
     outs["W@GRAD"] = SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])
 
 
-LOOKUP = by_variant("lookup_table_out", None, gather=_gather, rows=_rows)
+LOOKUP = by_variant("lookup_table_out", _lookup_launches, gather=_gather, rows=_rows)
 LOOKUP_GRAD = by_variant("lookup_table_grad_out", None, dense=_dense_grad, selected_rows=_selected_rows_grad)
 
 
