@@ -136,11 +136,13 @@ class Segment:
     def run(self, values):
         """Runs the segment's launches on ``values`` (one device's); raises Stale, before any ran,
         where a value it reads is not as planned."""
-        for name in self.updates:  # written in place where donated to the run (donation.py), else over a copy
-            if not (getattr(values, "dense_updates", False) and may_update(values, (name,))):
-                value = values.get(name)
-                if value is not None:
-                    values[name] = value.copy()
+        dense = getattr(values, "dense_updates", False)
+        if self.updates and not (dense and may_update(values, self.updates)):  # (all donated: no name asked alone)
+            for name in self.updates:  # written in place where donated to the run (donation.py), else over a copy
+                if not (dense and may_update(values, (name,))):
+                    value = values.get(name)
+                    if value is not None:
+                        values[name] = value.copy()
         args = []
         for name, shape, dtype, strides in self.ext:
             value = values.get(name)
