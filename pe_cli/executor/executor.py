@@ -43,8 +43,7 @@ class _Plan:
 
     def __init__(self, program, place):
         block = program.global_block()
-        self.block = block
-        self.version = program._version
+        self.block, self.version = block, program._version
         self.steps = [OpStep(op, place) for op in block.ops]
         self.scope_reads, self.persistable_writes = scope_traffic(block)
         self.prior_reads = prior_reads(block)
@@ -52,10 +51,8 @@ class _Plan:
         self.in_place = in_place_names(block.ops)  # what updates and in-place ops may write (donation.py)
         self.donatable = self.in_place & self.written_back  # what a run may be donated of them
         watch_names(self.steps, self.in_place)
-        self.program = program
-        self.place = place
-        self._frees = {}
-        self._blocked = {}
+        self.program, self.place = program, place
+        self._frees, self._blocked = {}, {}  # (memory_optimize's drops; blocked-layout steps) by fetch list
         self.graphs = {}  # a CUDA place's step recordings by signature (graphed.py)
         self.planned = {}  # id(steps) -> (steps, planned CPU steps by feed signature): step_plan.py
 
@@ -194,15 +191,20 @@ class Executor:
             self._runtime.end_run(state)
 
     def _step(self, plan, steps, frees, feed, scope):
-        """One run of ``steps``, op by op: (values, LoDs)."""
-        for name in plan.persistable_writes:  # as Fluid: the run's persistables exist in the scope
-            scope.var(name)  # from its start (set when it ends), even if it fails
-        values, lods = self._gather_inputs(plan, feed, scope)
-        if not (step_plan.enabled() and self._runtime.PLANNED_STEPS and self._planned(plan, steps, feed, values)):
-            run_steps(steps, frees, values)
-            if step_plan.enabled() and self._runtime.PLANNED_STEPS:  # (planned for the machine, not the load now)
-                with self._runtime.planning():
-                    step_plan.plan_after(plan.planned.setdefault(id(steps), (steps, {}))[1], steps, values)
+        """One run of ``steps``, planned or op by op: (values, LoDs). As Fluid's, the run's persistables exist
+        in the scope from its start, even if it fails (made here where it failed, by ``_store`` where not)."""
+        planned = step_plan.enabled() and self._runtime.PLANNED_STEPS
+        try:
+            values, lods = self._gather_inputs(plan, feed, scope)
+            if not (planned and self._planned(plan, steps, feed, values)):
+                run_steps(steps, frees, values)
+                if planned:  # (planned for the machine, not the load now)
+                    with self._runtime.planning():
+                        step_plan.plan_after(plan.planned.setdefault(id(steps), (steps, {}))[1], steps, values)
+        except BaseException:
+            for name in plan.persistable_writes:
+                scope.var(name)
+            raise
         self._store(plan, values, scope, feed)
         return values, lods
 
@@ -231,8 +233,7 @@ class Executor:
         if dataset is None or not hasattr(dataset, "_run"):
             raise PeError("train_from_dataset: give a dataset made by fluid.DatasetFactory().create_dataset(...)")
         program = default_main_program() if program is None else program
-        if isinstance(program, CompiledProgram):
-            program = program.program
+        program = program.program if isinstance(program, CompiledProgram) else program
         dataset._run(
             program,
             global_scope() if scope is None else scope,
@@ -245,9 +246,8 @@ class Executor:
         )
 
     def _adjust_pipeline_resource(self, pipeline_opt, dataset, pipeline_num):
-        """Fluid's: no more pipelines than files, no more readers per pipeline than that leaves files
-        for (``pipeline_opt["concurrency_list"][0]``), and the dataset's threads for them all.
-        Returns the pipelines' number."""
+        """Fluid's: no more pipelines than files, no more readers per pipeline than that leaves files for
+        (``pipeline_opt["concurrency_list"][0]``), and the dataset's threads for them all; the pipelines' number."""
         files = len(dataset.dataset.get_filelist())
         pipeline_num = min(pipeline_num, files)
         if files < pipeline_num * pipeline_opt["concurrency_list"][0]:
@@ -284,8 +284,10 @@ class Executor:
     def _store(self, plan, values, scope, feed):
         lods, shared = values.lods, values.shared
         for name in plan.persistable_writes:  # a state's LoD (detection_map's lists) is kept too
-            if name in values:  # else unwritten (dropout's Mask when is_test: uninitialised, as Fluid's)
+            if name in values:
                 scope.set_array(name, values[name], lods.get(name), lent=bool(shared) and name in shared)
+            else:  # unwritten (dropout's Mask when is_test): declared, uninitialised, as Fluid's
+                scope.var(name)
         for name in feed:  # as Fluid's feed op: a fed persistable variable keeps its value in the scope
             name = name if isinstance(name, str) else name.name
             var = plan.block.vars.get(name)

@@ -275,13 +275,13 @@ class PlannedStep:
 
 def signature(values, names):
     """The key a plan is kept under: the shapes, dtypes and LoDs of the values ``names``."""
-    lods = getattr(values, "lods", {}) or {}
+    lods = getattr(values, "lods", None) or {}
     key = []
     for name in names:
         value = values.get(name)
         array = _array(value)
-        shape, dtype = (None, None) if array is None else (array.shape, array.dtype.str)
-        key.append((name, type(value), shape, dtype, repr(lods.get(name))))
+        shape, dtype = (None, None) if array is None else (array.shape, array.dtype)  # (equal dtypes hash alike)
+        key.append((name, type(value), shape, dtype, repr(lods[name]) if name in lods else None))
     return tuple(key)
 
 
