@@ -64,9 +64,11 @@ def _meta_outputs(op, meta):
     outs = {}
     for slot, spec in meta.outputs.items():
         names = op.outputs.get(slot) or ()
-        if len(names) != 1 or type(spec) is list:  # (a list output: no launch writes one)
+        specs = spec if type(spec) is list else [spec]  # (a list output: a duplicable slot's, one a variable)
+        if len(names) != len(specs) or len(set(names)) != len(names):
             return None
-        outs[names[0]] = (tuple(spec[0]), np.dtype(spec[1]))
+        for name, (shape, dtype) in zip(names, specs):
+            outs[name] = (tuple(shape), np.dtype(dtype))
     return outs if len(outs) == len(op.output_arg_names) else None
 
 

@@ -28,6 +28,10 @@ class Spec(NamedTuple):
     shape: tuple
     dtype: object
 
+    @property
+    def ndim(self):
+        return len(self.shape)
+
 
 _NONE = MappingProxyType({})
 

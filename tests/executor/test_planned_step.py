@@ -865,3 +865,38 @@ def test_lookups_are_launched_checked_and_padded(monkeypatch):
     for planned_step in (True, False):
         with pytest.raises(PeError, match=r"Ids hold 50, outside the table of 50 rows \(W \[50, 8\]\)"):
             _train_lookups(monkeypatch, planned_step, bad_at_three)
+
+
+def test_joins_and_splits_are_launched(monkeypatch):
+    """split, concat and concat's gradient (a middle axis of [B, 6, 4] values) are launched: each part copied into or
+    out of its block of columns; the bits of op by op."""
+    from pe_cli.kernels.cpu import _joining_loops
+
+    def joined(planned):
+        monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+        main, startup = fluid.Program(), fluid.Program()
+        main.random_seed = startup.random_seed = 7
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            x = fluid.layers.data("x", [6, 4])
+            parts = fluid.layers.split(x, [2, 4], dim=1)
+            h = fluid.layers.concat([fluid.layers.fc(p, 5, num_flatten_dims=2, act="tanh") for p in parts], axis=1)
+            loss = fluid.layers.mean(fluid.layers.fc(h, 3))
+            fluid.optimizer.SGD(0.1).minimize(loss)
+        scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+        exe.run(startup, scope=scope)
+        got = []
+        for step in range(STEPS):
+            feed = {"x": np.random.default_rng(step).standard_normal((8, 6, 4)).astype(np.float32)}
+            got += exe.run(main, feed=feed, fetch_list=[loss, h], scope=scope)
+        return got, exe
+
+    planned, exe = joined(True)
+    for a, b in zip(planned, joined(False)[0]):
+        assert np.array_equal(a, b)
+    (run,) = planned_runs(exe, 1)
+    fns = {}
+    for step, launches in zip(run.plan.steps, run.plan.launches):
+        if step.op.type in ("split", "concat", "concat_grad"):
+            fns.setdefault(step.op.type, []).append([launch.fn for launch in launches])
+    put, take = _joining_loops.put_columns, _joining_loops.take_columns
+    assert fns == {"split": [[take, take]], "concat": [[put, put]], "concat_grad": [[take, take]]}  # (x: no gradient)

@@ -1,10 +1,16 @@
 """CPU out-kernels (structured kernels, shapes/structured.py) of the joining ops: concat, split, stack, unstack,
 unbind and their gradients; their meta rules: shapes/joining.py (sum's out-kernel: elementwise.py). Each writes through numpy's
-``out=`` or copies each part into the buffer it is handed; none allocates."""
+``out=`` or copies each part into the buffer it is handed; none allocates. concat, its gradient and split are
+launched in planned steps: copies of blocks of columns (_joining_loops.py)."""
+
+import math
 
 import numpy as np
 
-from .launches import by_variant
+from .launches import Launch, by_variant, one
+from .runtime.loops import lazy
+
+_loops = lazy("_joining_loops")
 
 
 def _concatenate(ins, outs, attrs, meta):
@@ -66,9 +72,55 @@ def _leading(ins, outs, attrs, meta):
         parts[:, j] = grad.reshape(rows, cols)
 
 
-CONCAT = by_variant("concat_out", None, concatenate=_concatenate)
-CONCAT_GRAD = by_variant("concat_grad_out", None, parts=_parts("X@GRAD", "Out@GRAD"))
-SPLIT = by_variant("split_out", None, parts=_parts("Out", "X"))
+def _as_columns(table, names, axis):
+    """Each of ``names`` seen as [its dims before ``axis``, the rest]: (the views' launch arguments, their widths);
+    None where a name is unknown or of another rank or dtype, or the dims before the axis differ."""
+    known = [table.get(n) for n in names]
+    if None in known or len({(len(shape), tuple(shape[:axis]), dtype) for shape, dtype in known}) != 1:
+        return None
+    rows = math.prod(known[0][0][:axis])
+    widths = [math.prod(shape[axis:]) for shape, _ in known]
+    return [("var", n, (rows, w)) for n, w in zip(names, widths)], widths
+
+
+def _concat_launches(op, table, meta):
+    """A planned step's launches of concat: each X copied into its columns of Out (put_columns); None where an X
+    is not of Out's rank and dtype (numpy's concatenate casts it)."""
+    xs, out = op.inputs.get("X") or [], one(op, "Out", "outputs")
+    seen = None if out is None or not xs else _as_columns(table, [out, *xs], meta.args[0])
+    if seen is None:
+        return None
+    (whole, *parts), (_, *widths) = seen
+    starts = np.cumsum([0, *widths[:-1]]).tolist()
+    return [
+        Launch(_loops().put_columns, [part, whole, ("const", start)], writes=[out] if k == 0 else ())
+        for k, (part, start) in enumerate(zip(parts, starts))
+    ]
+
+
+def _parts_launches(slot, source):
+    """A planned step's launches of the "parts" variant (concat's gradient, split): each output of ``slot`` cut out
+    of ``source``'s columns (take_columns); None where an output is missing or another rank or dtype."""
+
+    def launches(op, table, meta):
+        axis, bounds = meta.args
+        x, outs = one(op, source), op.outputs.get(slot) or []
+        seen = None if x is None or len(outs) != len(bounds) else _as_columns(table, [x, *outs], axis)
+        if seen is None:
+            return None
+        (whole, *parts), inner = seen[0], math.prod(table[x][0][axis + 1 :])
+        take = _loops().take_columns
+        return [
+            Launch(take, [whole, part, ("const", start * inner)], writes=[name])
+            for name, part, (start, _) in zip(outs, parts, bounds)
+        ]
+
+    return launches
+
+
+CONCAT = by_variant("concat_out", _concat_launches, concatenate=_concatenate)
+CONCAT_GRAD = by_variant("concat_grad_out", _parts_launches("X@GRAD", "Out@GRAD"), parts=_parts("X@GRAD", "Out@GRAD"))
+SPLIT = by_variant("split_out", _parts_launches("Out", "X"), parts=_parts("Out", "X"))
 STACK = by_variant("stack_out", None, stack=_stack("X", "Y"))
 STACK_GRAD = by_variant("stack_grad_out", None, slices=_stack_slices)
 UNSTACK = by_variant("unstack_out", None, slices=_slices("Y"))
