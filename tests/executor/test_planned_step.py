@@ -868,8 +868,9 @@ def test_lookups_are_launched_checked_and_padded(monkeypatch):
 
 
 def test_joins_and_splits_are_launched(monkeypatch):
-    """split, concat and concat's gradient (a middle axis of [B, 6, 4] values) are launched: each part copied into or
-    out of its block of columns; the bits of op by op."""
+    """split, concat, stack, unstack, unbind and the gradients of concat, stack and unstack (middle axes) are launched:
+    each part copied into or out of its block of columns; the bits of op by op."""
+    from pe_cli import paddle
     from pe_cli.kernels.cpu import _joining_loops
 
     def joined(planned):
@@ -880,7 +881,10 @@ def test_joins_and_splits_are_launched(monkeypatch):
             x = fluid.layers.data("x", [6, 4])
             parts = fluid.layers.split(x, [2, 4], dim=1)
             h = fluid.layers.concat([fluid.layers.fc(p, 5, num_flatten_dims=2, act="tanh") for p in parts], axis=1)
-            loss = fluid.layers.mean(fluid.layers.fc(h, 3))
+            stacked = fluid.layers.stack([h, fluid.layers.scale(h, 2.0)], axis=1)  # [8, 2, 6, 5]
+            a, b = fluid.layers.unstack(stacked, axis=2)[::5]
+            c, d = paddle.unbind(fluid.layers.scale(stacked, 3.0), axis=1)
+            loss = fluid.layers.mean(fluid.layers.fc(fluid.layers.concat([a, b, c, d], axis=1), 3))
             fluid.optimizer.SGD(0.1).minimize(loss)
         scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
         exe.run(startup, scope=scope)
@@ -896,7 +900,25 @@ def test_joins_and_splits_are_launched(monkeypatch):
     (run,) = planned_runs(exe, 1)
     fns = {}
     for step, launches in zip(run.plan.steps, run.plan.launches):
-        if step.op.type in ("split", "concat", "concat_grad"):
+        if step.op.type in (
+            "split",
+            "concat",
+            "concat_grad",
+            "stack",
+            "stack_grad",
+            "unstack",
+            "unstack_grad",
+            "unbind",
+        ):
             fns.setdefault(step.op.type, []).append([launch.fn for launch in launches])
     put, take = _joining_loops.put_columns, _joining_loops.take_columns
-    assert fns == {"split": [[take, take]], "concat": [[put, put]], "concat_grad": [[take, take]]}  # (x: no gradient)
+    assert fns == {
+        "split": [[take, take]],
+        "concat": [[put, put], [put] * 4],  # (x has no gradient: no concat of its parts')
+        "concat_grad": [[take] * 4, [take, take]],
+        "stack": [[put, put], [put, put]],  # (the second: unbind's gradient)
+        "unstack": [[take] * 6],
+        "unbind": [[take, take]],
+        "unstack_grad": [[put] * 6],
+        "stack_grad": [[take, take]],
+    }

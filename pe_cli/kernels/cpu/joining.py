@@ -1,7 +1,7 @@
 """CPU out-kernels (structured kernels, shapes/structured.py) of the joining ops: concat, split, stack, unstack,
 unbind and their gradients; their meta rules: shapes/joining.py (sum's out-kernel: elementwise.py). Each writes through numpy's
-``out=`` or copies each part into the buffer it is handed; none allocates. concat, its gradient and split are
-launched in planned steps: copies of blocks of columns (_joining_loops.py)."""
+``out=`` or copies each part into the buffer it is handed; none allocates. concat, stack, split, unstack, unbind
+and the gradients of concat and stack are launched in planned steps: copies of blocks of columns (_joining_loops.py)."""
 
 import math
 
@@ -121,9 +121,66 @@ def _parts_launches(slot, source):
 CONCAT = by_variant("concat_out", _concat_launches, concatenate=_concatenate)
 CONCAT_GRAD = by_variant("concat_grad_out", _parts_launches("X@GRAD", "Out@GRAD"), parts=_parts("X@GRAD", "Out@GRAD"))
 SPLIT = by_variant("split_out", _parts_launches("Out", "X"), parts=_parts("Out", "X"))
-STACK = by_variant("stack_out", None, stack=_stack("X", "Y"))
-STACK_GRAD = by_variant("stack_grad_out", None, slices=_stack_slices)
-UNSTACK = by_variant("unstack_out", None, slices=_slices("Y"))
-UNBIND = by_variant("unbind_out", None, slices=_slices("Out"))
+
+
+def _stack_launches(source, slot):
+    """A planned step's launches of the "stack" variant: each input of ``source`` into its block of ``slot``'s columns,
+    the joined value seen as [the dims before the new one, the rest] (put_columns); None where an input's dtype is
+    not the output's (numpy's stack casts it)."""
+
+    def launches(op, table, meta):
+        xs, out = op.inputs.get(source) or [], one(op, slot, "outputs")
+        if out is None or not xs or any(n not in table for n in (out, *xs)):
+            return None
+        (shape, dtype), axis = table[out], meta.args[0]
+        if any(table[x][1] != dtype for x in xs):
+            return None
+        rows, width = math.prod(shape[:axis]), math.prod(shape[axis + 1 :])
+        whole = ("var", out, (rows, len(xs) * width))
+        return [
+            Launch(
+                _loops().put_columns,
+                [("var", x, (rows, width)), whole, ("const", k * width)],
+                writes=[out] if k == 0 else (),
+            )
+            for k, x in enumerate(xs)
+        ]
+
+    return launches
+
+
+def _slices_launches(source, slot, geometry):
+    """A planned step's launches of a "slices" variant: output j of ``slot`` is ``source`` seen as [rows, k, cols]'s
+    [:, j] (take_columns), ``geometry(op, table, meta)`` giving (rows, k, cols); None where those are not all of
+    ``source`` (unbind's fewer outputs than slices read its first elements) or an output is another dtype."""
+
+    def launches(op, table, meta):
+        x, outs = one(op, source), op.outputs.get(slot) or []
+        if x is None or any(n not in table for n in (x, *outs)):
+            return None
+        rows, k, cols = geometry(op, table, meta)
+        if rows * k * cols != math.prod(table[x][0]) or len(outs) != k or any(table[n][1] != table[x][1] for n in outs):
+            return None
+        whole = ("var", x, (rows, k * cols))
+        return [
+            Launch(_loops().take_columns, [whole, ("var", n, (rows, cols)), ("const", j * cols)], writes=[n])
+            for j, n in enumerate(outs)
+        ]
+
+    return launches
+
+
+def _dy_slices(op, table, meta):
+    """stack_grad's Y@GRAD as [the dims before the axis, its slices, the rest]."""
+    shape, axis = table[one(op, "Y@GRAD")][0], meta.args[0]
+    return math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
+
+
+STACK = by_variant("stack_out", _stack_launches("X", "Y"), stack=_stack("X", "Y"))
+STACK_GRAD = by_variant("stack_grad_out", _slices_launches("Y@GRAD", "X@GRAD", _dy_slices), slices=_stack_slices)
+UNSTACK = by_variant("unstack_out", _slices_launches("X", "Y", lambda op, table, meta: meta.args), slices=_slices("Y"))
+UNBIND = by_variant(
+    "unbind_out", _slices_launches("X", "Out", lambda op, table, meta: meta.args), slices=_slices("Out")
+)
 UNBIND_LEADING_GRAD = by_variant("unbind_leading_grad_out", None, leading=_leading)
-UNSTACK_GRAD = by_variant("unstack_grad_out", None, stack=_stack("Y@GRAD", "X@GRAD"))
+UNSTACK_GRAD = by_variant("unstack_grad_out", _stack_launches("Y@GRAD", "X@GRAD"), stack=_stack("Y@GRAD", "X@GRAD"))
