@@ -365,7 +365,7 @@ def pass_launched_lod(step, values):
     """After a planned step's segment launched ``step`` (an op that reads no LoD: its outputs are in
     ``values``): its outputs' LoD from its inputs', by the op's rule, as ``run_step`` passes it."""
     lods = values.lods
-    outs = {slot: values[names[0]] for slot, names, dup in step.outputs if not dup and names[0] in values}
+    outs = {slot: [values.get(n) for n in names] if dup else values.get(names[0]) for slot, names, dup in step.outputs}
     _pass_lod(step, values, lods, _input_lods(step, lods), outs)
 
 
