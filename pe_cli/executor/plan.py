@@ -256,8 +256,9 @@ def _pass_lod(step, values, lods, in_lods, outs, ctx=None):
         for n in names:
             lods.pop(n, None)
         lod = computed.get(slot)
-        if lod and not dup:
-            lods[names[0]] = lod
+        if lod:  # (a duplicable slot's: each of its variables', as Fluid's ShareLoD(X, Out, 0, i))
+            for n in names if dup else names[:1]:
+                lods[n] = lod
         for n, lod in zip(names, per_var.get(slot, ()) if dup else ()):
             if lod:
                 lods[n] = lod

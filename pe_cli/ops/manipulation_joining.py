@@ -121,6 +121,12 @@ def infer_split(ctx):
         ctx.set_output("Out", out, ctx.dtype("X"), i=i, lod_level=ctx.input_var("X").lod_level)
 
 
+def _split_lod(in_lods, attrs):
+    """Fluid's split: every output has X's LoD, unless it cuts along dim 0 (an axis given as a tensor: always)."""
+    lod = in_lods.get("X")
+    return {"Out": lod} if lod and ("AxisTensor" in in_lods or attrs["axis"] != 0) else {}
+
+
 def _grad_split(g):
     axis = {"AxisTensor": g.input("AxisTensor")} if g.input("AxisTensor") else {}
     g.op("concat", {"X": g.out_grad("Out"), **axis}, {"Out": g.in_grad("X")}, {"axis": g.attrs["axis"]})
@@ -139,6 +145,7 @@ register(
         "sections": Attr(list, int_list, "a list of ints"),
     },
     infer=infer_split,
+    lod=_split_lod,
     grad=_grad_split,
     grad_reads=("AxisTensor",),
     attr_tensors={"AxisTensor": "axis", "SectionsTensorList": "sections"},

@@ -9,7 +9,7 @@ from ..kernels.cpu import joining as cpu_joining
 from ..kernels.cpu import manipulation as cpu_manipulation
 from ..shapes import rearranging
 from ..shapes import joining as meta_rules
-from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, is_int, register
+from .define import Attr, Structured, fmt_shape, grad_of, grads_like, int_list, is_int, lods_like, register
 from ..base.dims import known_numel
 from .manipulation import axis_in
 
@@ -136,6 +136,7 @@ register(
     grad_reads=("X",),
     attrs={"axis": Attr(0, is_int, "an int")},
     infer=_infer_unbind,
+    lod=lods_like({"Out": "X"}),  # (each output's: Fluid's ShareLoD(X, Out, 0, i))
     grad=_grad_unbind,
     traits=("output_counts", "result_0d_in_paddle2"),
     doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "

@@ -74,6 +74,23 @@ def test_a_lod_that_does_not_fit_the_data_is_named(lod, message):
         exe.run(main, feed={"words": bad, "label": np.zeros((2, 1), "int64")}, fetch_list=[loss])
 
 
+def test_split_and_unbind_share_the_lod_as_fluid():
+    """Fluid's split gives every part X's LoD unless it cuts along dim 0; unbind gives each slice it (ShareLoD)."""
+    from pe_cli import paddle
+
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [4], lod_level=1)
+        across = fluid.layers.split(x, 2, dim=1)
+        down = fluid.layers.split(x, [1, 4], dim=0)
+        slices = paddle.unbind(x, axis=1)
+    rows = fluid.create_lod_tensor(np.arange(20, dtype=np.float32).reshape(5, 4), [[2, 3]], fluid.CPUPlace())
+    got = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"x": rows}, fetch_list=[*across, *down, *slices], return_numpy=False
+    )
+    assert [t.lod() for t in got] == [[[0, 2, 5]]] * 2 + [[]] * 2 + [[[0, 2, 5]]] * 4
+
+
 def test_a_sequence_op_given_a_plain_tensor_is_one_error():
     with fluid.program_guard(fluid.Program(), fluid.Program()):
         x = fluid.layers.data("plain", shape=[3], dtype="float32")

@@ -764,7 +764,8 @@ def _sequence_model():
         label = fluid.layers.data("label", [1], dtype="int64")
         rows = fluid.layers.concat([x, fluid.layers.embedding(ids, [50, 8])], axis=1)
         hidden = fluid.layers.fc(rows, 16, act="relu")
-        pooled = fluid.layers.sequence_pool(hidden, "sum")
+        halves = fluid.layers.split(hidden, 2, dim=1)  # (each keeps the LoD, as Fluid's split along dim 1)
+        pooled = fluid.layers.sequence_pool(fluid.layers.concat(halves[::-1], axis=1), "sum")
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(fluid.layers.fc(pooled, 10), label))
         fluid.optimizer.Momentum(0.01, momentum=0.9).minimize(loss)
     return main, startup, loss, hidden
@@ -808,7 +809,7 @@ def test_ops_over_sequences_are_launched_and_pass_their_lod(monkeypatch, devices
     python = {step.op.type for step, launches in zip(plan.steps, plan.launches) if hasattr(step, "op") and not launches}
     assert python == {"lookup_table", "lookup_table_grad", "sequence_pool", "sequence_pool_grad"}
     passed = {plan.steps[i].op.type for i in plan.lod_steps}
-    assert {"concat", "concat_grad", "mul", "elementwise_add", "relu", "relu_grad", "mul_grad"} <= passed
+    assert {"split", "concat", "concat_grad", "mul", "elementwise_add", "relu", "relu_grad", "mul_grad"} <= passed
 
 
 def _train_lookups(monkeypatch, planned, ids_of, padding_idx=None):
