@@ -161,9 +161,8 @@ class DevicePlan:
             and not opdef.structured.python  # (print, assert, save, load, feed, fetch: between segments)
             and not any(op.inputs.get(s) for s in opdef.attr_tensors)  # (attributes given as tensors: read each step)
             and not (opdef.channels_last and op.attrs.get("data_format") in ("NHWC", "NDHWC"))
-            and not (
-                step.needs_lod and any(n in lods for n in op.input_arg_names + op.output_arg_names)
-            )  # (LoD: Python)
+            # (an op that reads or makes a LoD; any other op's outputs take their inputs' after its segment)
+            and not (step.needs_lod and any(n in lods for n in op.input_arg_names + op.output_arg_names))
             and not step.context.blocked  # (the onednn_blocked_layout pass's kernels: kernels/cpu/blocked.py)
             and not opdef.needs_rng
             and not runs_block(op)

@@ -1,7 +1,8 @@
 """CPU out-kernels (structured kernels, shapes/structured.py) of the joining ops: concat, split, stack, unstack,
 unbind and their gradients; their meta rules: shapes/joining.py (sum's out-kernel: elementwise.py). Each writes through numpy's
 ``out=`` or copies each part into the buffer it is handed; none allocates. concat, stack, split, unstack, unbind
-and the gradients of concat and stack are launched in planned steps: copies of blocks of columns (_joining_loops.py)."""
+and the gradients of concat, stack and unstack are launched in planned steps: copies of blocks of columns
+(_joining_loops.py)."""
 
 import math
 
