@@ -239,10 +239,12 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
     fn = None
     if m * n * k >= threads.SPLIT_GEMM_MACS:
         mode, parts, fn = blocked_gemm(m, n, k, dtype, weight_rows)
-    if fn is None:  # numpy's product: one call of numpy's BLAS on one thread (threads.for_gemm)
-        if cblas.source() != cblas.NUMPY or not numpy_calls_gemm(m, n, a == b and trans_a != trans_b):
+    if fn is None:  # numpy's product: one call of numpy's own BLAS (np.matmul's GEMM, whatever the loops' source)
+        if not numpy_calls_gemm(m, n, a == b and trans_a != trans_b):
             return None
-        mode, parts, fn = ROWS, 1, cblas.gemm(dtype)
+        mode, parts, fn = ROWS, 1, cblas.numpy_gemm(dtype)
+        if fn is None:
+            return None
     ta = cblas.TRANS if trans_a else cblas.NO_TRANS
     tb = cblas.TRANS if trans_b else cblas.NO_TRANS
     head = [("const", fn), ("const", ta), ("const", tb), ("var", a, a_shape), ("var", b, b_shape), ("var", c, (m, n))]

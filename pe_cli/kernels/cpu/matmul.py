@@ -185,9 +185,11 @@ def _stack_launch(s, op, table):
         stored.append(((batch, *shape[-2:]), trans != o.swap))
     (a_shape, ta), (b_shape, tb) = stored
     parts = _stack_parts(s)
-    if parts == 1 and (cblas.source() != cblas.NUMPY or k < 2 or not numpy_calls_gemm(m, n, a == b and ta != tb)):
+    if parts == 1 and (k < 2 or not numpy_calls_gemm(m, n, a == b and ta != tb)):
         return None
-    fn = cblas.gemm(table[a][1])
+    fn = (
+        cblas.gemm(table[a][1]) if parts > 1 else cblas.numpy_gemm(table[a][1])
+    )  # (np.matmul's, as _stacked's one part)
     if fn is None:
         return None
     loops = _loops()

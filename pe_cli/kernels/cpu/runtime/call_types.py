@@ -6,6 +6,8 @@ import numpy as np
 
 from . import cblas
 
+_GEMMS = {"gemm": cblas.gemm, "numpy_gemm": cblas.numpy_gemm}  # a CBLAS GEMM argument: the loops' source's, numpy's own
+
 
 def spec_of(args):
     """A JSON description of the numba types of ``args``, or None when one cannot be described
@@ -27,10 +29,18 @@ def spec_of(args):
         elif isinstance(a, np.generic) and a.dtype.kind in "iuf":
             spec.append(["scalar", a.dtype.str])
         else:
-            dtype = next((d for d in (np.float32, np.float64) if a is cblas.gemm(np.dtype(d))), None)
-            if dtype is None:
+            kind = next(
+                (
+                    (k, np.dtype(d))
+                    for k, of in _GEMMS.items()
+                    for d in (np.float32, np.float64)
+                    if a is of(np.dtype(d))
+                ),
+                None,
+            )
+            if kind is None:
                 return None
-            spec.append(["gemm", np.dtype(dtype).str])
+            spec.append([kind[0], kind[1].str])
     return spec
 
 
@@ -51,8 +61,8 @@ def stand_ins(spec):
             values.append(1.0)
         elif kind == "scalar":
             values.append(np.dtype(rest[0]).type(1))
-        elif kind == "gemm":
-            values.append(cblas.gemm(np.dtype(rest[0])))
+        elif kind in _GEMMS:
+            values.append(_GEMMS[kind](np.dtype(rest[0])))
         else:
             raise ValueError(f"unknown argument kind {kind!r}")
     return values

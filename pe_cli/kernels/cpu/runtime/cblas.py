@@ -18,7 +18,8 @@ pointer passed as an argument (which keeps the loop cacheable). This finds ``cbl
 ``PE_BLAS=mkl`` or ``PE_BLAS=numpy`` chooses (``auto``, the default, measures). Each GEMM
 is checked on a small product before use. Where none is found (numpy built on Accelerate, say)
 ``gemm()`` is None and the kernels keep their numpy path. GEMMs too small to split still go to numpy
-(``a @ b``), whatever the source.
+(``a @ b``), whatever the source; a planned step launches numpy's own GEMM for them (``numpy_gemm``: the
+function ``a @ b`` calls, found whatever the source, so its bits).
 
 With it, a loop calls GEMM per sample or per block of rows from numba's own threads, BLAS itself
 staying single-threaded: one thread pool for the whole machine (see pe_cli/kernels/cpu/runtime/threads.py).
@@ -58,6 +59,15 @@ MKL, NUMPY = "MKL", "numpy's BLAS"  # what source() says
 _lock = threading.Lock()
 _found = None  # {np.dtype: ctypes function}, filled on first use
 _source = None  # MKL or NUMPY: where _found came from
+_numpy_found = {}  # {np.dtype: ctypes function}: numpy's own BLAS's GEMMs, whatever _source is
+
+
+def numpy_gemm(dtype):
+    """numpy's own BLAS's CBLAS GEMM for float32 or float64 arrays (the function ``np.matmul`` calls for
+    the products too small to split, whatever ``source()`` is: a planned step launches it for them), or None."""
+    if _found is None:
+        _find()
+    return _numpy_found.get(dtype)
 
 
 def gemm(dtype):
@@ -93,12 +103,16 @@ def _find():
                 "pip install 'pe-cli[mkl]', or unset PE_BLAS"
             )
         try:
-            lib, names = (mkl, _MKL_NAMES) if mkl is not None else (numpy_lib, _CANDIDATES)
-            table = _gemms(lib, names)
+            numpy_table = _gemms(numpy_lib, _CANDIDATES) if numpy_lib is not None else {}
+        except Exception:  # any surprise from the loader: numpy's BLAS is not called directly
+            numpy_table = {}
+        try:
+            table = _gemms(mkl, _MKL_NAMES) if mkl is not None else numpy_table
             name = (MKL if mkl is not None else NUMPY) if table else None
         except Exception:  # any surprise from the loader: the numpy path stays
             table = {}
         prefault_buffers(numpy_lib)  # numpy's own GEMMs (the small ones) use them, whatever the source
+        _numpy_found.update(numpy_table)
         _found, _source = table, name
         return table
 
