@@ -68,8 +68,8 @@ def pe_program(fluid, fc, names):
     return loss
 
 
-def pe_feed(fluid, batch):
-    data = batch_of(batch)
+def pe_feed(fluid, batch, seed=1):
+    data = batch_of(batch, seed)
     feed = {
         f"s{i}": fluid.create_lod_tensor(ids.reshape(-1, 1), [n.tolist()], fluid.CPUPlace())
         for i, (ids, n) in enumerate(zip(data["ids"], data["lengths"]))

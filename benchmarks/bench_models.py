@@ -171,7 +171,7 @@ def synthetic_batch(model, batch, seed=1):
     if model == "seed":
         return {"x": rng.random((batch, 1), dtype=np.float32)}
     if model == "lstm":
-        lengths = sequence_lengths(batch)
+        lengths = sequence_lengths(batch, seed)
         return {
             "x": rng.uniform(-1, 1, (int(lengths.sum()), FEATURES)).astype(np.float32),
             "lengths": lengths,

@@ -2,6 +2,7 @@
 on 1 and 2 devices, quiet and beside a busy process, in one run.
 
     python benchmarks/planned_step.py --models mlp,seed --rounds 8 --steps 20
+    python benchmarks/planned_step.py --models lstm,ctr --fresh-batches   # new sequence lengths every step
 
 The models are bench_models.py's (``PeModel``: MLP 784-256-256-10 at batch 128, the tiny X -> fc ->
 mean model at batch 10, momentum SGD; the default build strategy, or with ``--fused``
@@ -17,6 +18,10 @@ compiled segments' calls, which hold no GIL once their arguments are unboxed, su
 devices; the GIL-held share of a 1-device step is 1 minus it), the host time per op ((wall -
 segment time) / ops: the executor's feeds, scope, fetches and the segments' argument checks,
 spread over the ops), and the seconds spent compiling (or loading) segments.
+
+``--fresh-batches`` (lstm, ctr) feeds a new batch every timed step, with new sequence lengths, as training on
+real data does: no signature comes twice, so no plan serves them (docs/PARALLEL.md, "Feeds that change shape
+every batch"); the planned configurations then run op by op after their signature's count.
 """
 
 import argparse
@@ -32,7 +37,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
 from bench_cpu import FUSED  # noqa: E402 -- after the path set above
-from bench_models import MODELS, PeModel, strategy_of  # noqa: E402
+import bench_ctr  # noqa: E402
+from bench_models import MODELS, PeModel, strategy_of, synthetic_batch  # noqa: E402
 
 CONFIGS = [(1, False), (1, True), (2, False), (2, True)]
 
@@ -85,8 +91,28 @@ def ops_of(m, devices):
     return len(m.loss.block.program.global_block().ops) * devices
 
 
+def fresh_feeds(model, count):
+    """``count`` batches of ``model`` (lstm, ctr), each with new sequence lengths: what training on real data
+    feeds, no two of one signature (a plan is kept per signature: these run op by op)."""
+    import pe_cli.fluid as fluid
+
+    if model not in ("lstm", "ctr"):
+        raise SystemExit(f"--fresh-batches: {model} has no sequences (lstm, ctr)")
+    batch = MODELS[model]
+    if model == "ctr":
+        return [bench_ctr.pe_feed(fluid, batch, seed=1000 + i) for i in range(count)]
+    feeds = []
+    for i in range(count):
+        data = synthetic_batch(model, batch, seed=1000 + i)
+        x = fluid.create_lod_tensor(data["x"], [data["lengths"].tolist()], fluid.CPUPlace())
+        feeds.append({"x": x, "label": data["label"]})
+    return feeds
+
+
 def rounds(models, args, clock):
     times = {(mo, c): [] for mo, cs in models.items() for c in cs}
+    fresh = {mo: fresh_feeds(mo, args.rounds * (args.steps + 1)) for mo in models} if args.fresh_batches else {}
+    served = {key: iter(fresh[key[0]]) for key in times if fresh}
     shares = {key: [] for key in times if key[1][1]}
     busy = None
     for r in range(args.rounds):
@@ -98,9 +124,14 @@ def rounds(models, args, clock):
         for key in keys:
             planned, m = key[1][1], models[key[0]][key[1]]
             os.environ["PE_PLANNED_STEP"] = "1" if planned else "0"
+            feeds = served.get(key)
+            if feeds is not None:
+                m.feed = next(feeds)
             m.step()
             inside, start = clock.inside, time.perf_counter()
             for _ in range(args.steps):
+                if feeds is not None:
+                    m.feed = next(feeds)
                 m.step()
             wall = (time.perf_counter() - start) / args.steps
             times[key].append(wall)
@@ -141,6 +172,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--fused", action="store_true", help="bench_cpu.FUSED's build strategy (fused GEMM epilogues)")
+    parser.add_argument(
+        "--fresh-batches",
+        action="store_true",
+        help="lstm, ctr: a new batch (new sequence lengths) every timed step, as real data, not the one batch repeated",
+    )
     args = parser.parse_args()
     clock = SegmentClock()
     from pe_cli.executor import step_plan
