@@ -52,6 +52,21 @@ def test_bench_sequence_and_sparse_models_train_the_same_on_one_and_two_devices(
     assert max(abs(a - b) for a, b in zip(losses_one, losses_two)) < 1e-5 * abs(losses_one[0])
 
 
+@pytest.mark.parametrize("model", ["lstm", "ctr"])
+def test_planned_step_fresh_batches_give_new_lengths_every_step(model):
+    """planned_step.py --fresh-batches: each batch has its own LoD (no signature comes twice, as real data),
+    the fixed batch's size; a model without sequences is refused in one line."""
+    script = runpy.run_path(os.path.join(REPO, "benchmarks", "planned_step.py"), run_name="loaded_by_a_test")
+    feeds = script["fresh_feeds"](model, 3)
+    keys = [sorted(name for name in feed if name != "label") for feed in feeds]
+    assert keys[0] and keys[0] == keys[1] == keys[2]
+    lods = [tuple(tuple(map(tuple, feed[name].lod())) for name in keys[0]) for feed in feeds]
+    assert len(set(lods)) == 3
+    assert all(len(feed["label"]) == script["MODELS"][model] for feed in feeds)
+    with pytest.raises(SystemExit, match="mlp has no sequences"):
+        script["fresh_feeds"]("mlp", 1)
+
+
 def test_bench_fused_configuration_trains_as_the_default_one():
     """The 'pe 1 dev fused' row (a CompiledProgram with bench_cpu.FUSED's build strategy) trains the
     MLP and the seed model with the default row's losses, to the bit, with fused ops."""
