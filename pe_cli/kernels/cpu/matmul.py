@@ -187,9 +187,8 @@ def _stack_launch(s, op, table):
     parts = _stack_parts(s)
     if parts == 1 and (k < 2 or not numpy_calls_gemm(m, n, a == b and ta != tb)):
         return None
-    fn = (
-        cblas.gemm(table[a][1]) if parts > 1 else cblas.numpy_gemm(table[a][1])
-    )  # (np.matmul's, as _stacked's one part)
+    # (one part: numpy's own GEMM, the one _stacked's np.matmul calls)
+    fn = cblas.gemm(table[a][1]) if parts > 1 else cblas.numpy_gemm(table[a][1])
     if fn is None:
         return None
     loops = _loops()
