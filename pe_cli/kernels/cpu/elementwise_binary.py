@@ -223,11 +223,7 @@ def _forward(op):
     if op == "mod":
         variants["remainder"] = _numpy(lambda x, y: remainder(x, y, False), op)
         variants["remainder_paddle2"] = _numpy(lambda x, y: remainder(x, y, True), op)
-    return by_variant(f"elementwise_{op}_out", _add_launches if op == "add" else _no_launches, **variants)
-
-
-def _no_launches(op, table, meta):
-    return None
+    return by_variant(f"elementwise_{op}_out", _add_launches if op == "add" else None, **variants)
 
 
 # -- gradients ----------------------------------------------------------------------------------------
@@ -351,7 +347,7 @@ def _grad(op):
         variants["mid"] = _bias_grad
     if op == "mul":
         variants["rows"] = _mul_rows_grad
-    return by_variant(f"elementwise_{op}_grad_out", _GRAD_LAUNCHES.get(op, _no_launches), **variants)
+    return by_variant(f"elementwise_{op}_grad_out", _GRAD_LAUNCHES.get(op, None), **variants)
 
 
 FORWARD = {op: _forward(op) for op in meta_rules.OPS}

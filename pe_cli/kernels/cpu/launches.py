@@ -101,7 +101,8 @@ def flat(table, name):
 def by_variant(name, launches, **variants):
     """The out-kernel ``out(ins, outs, attrs, meta)`` running the variant ``meta.variant`` names (``out.variants``:
     variant -> that function, which a step binds once per Meta); its ``launches(op, table, meta)``: a planned
-    step's launches of the same (pe_cli/executor/step_plan.py), or None: a Python launch."""
+    step's launches of the same (pe_cli/executor/step_plan.py), or None: a Python launch. ``launches`` None: no
+    variant has launches (every step of the op a Python launch)."""
 
     def out(ins, outs, attrs, meta):
         variants[meta.variant](ins, outs, attrs, meta)

@@ -27,10 +27,6 @@ from .elementwise_binary import align
 from .launches import by_variant
 
 
-def _no_launches(op, table, meta):
-    return None  # (a Python launch: one ufunc call)
-
-
 def _ufunc(fn):
     def variant(ins, outs, attrs, meta):
         fn(ins["X"], ins["Y"], out=outs["Out"])
@@ -129,14 +125,14 @@ _FLAGS = {
 }
 OUT = {
     **{
-        op: by_variant(f"{op}_out", _no_launches, ufunc=_ufunc(fn), aligned=_aligned(fn), numpy=_refused(fn))
+        op: by_variant(f"{op}_out", None, ufunc=_ufunc(fn), aligned=_aligned(fn), numpy=_refused(fn))
         for op, fn in _COMPARE.items()
         if op not in ("equal", "not_equal")
     },
     **{
         op: by_variant(
             f"{op}_out",
-            _no_launches,
+            None,
             ufunc=_ufunc(fn),
             aligned=_aligned(fn),
             numpy=_refused(fn),
@@ -146,10 +142,10 @@ OUT = {
         for op, fn in _COMPARE.items()
         if op in ("equal", "not_equal")
     },
-    **{op: by_variant(f"{op}_out", _no_launches, ufunc=_ufunc(fn), numpy=_refused(fn)) for op, fn in _BINARY.items()},
-    **{op: by_variant(f"{op}_out", _no_launches, ufunc=_unary(fn)) for op, fn in _UNARY.items()},
-    **{op: by_variant(f"{op}_out", _no_launches, reduce=_flag(fn)) for op, fn in _FLAGS.items()},
-    "equal_all": by_variant("equal_all_out", _no_launches, reduce=_equal_all),
+    **{op: by_variant(f"{op}_out", None, ufunc=_ufunc(fn), numpy=_refused(fn)) for op, fn in _BINARY.items()},
+    **{op: by_variant(f"{op}_out", None, ufunc=_unary(fn)) for op, fn in _UNARY.items()},
+    **{op: by_variant(f"{op}_out", None, reduce=_flag(fn)) for op, fn in _FLAGS.items()},
+    "equal_all": by_variant("equal_all_out", None, reduce=_equal_all),
 }
 
 
@@ -211,9 +207,9 @@ def _isclose(ins, outs, attrs, meta):
     outs["Out"] = fresh_output(result, meta.outputs["Out"], (a, b))
 
 
-OUT["equal_reduce"] = by_variant("equal_reduce_out", _no_launches, reduce=_equal_reduce)
-OUT["allclose"] = by_variant("allclose_out", _no_launches, reduce=_allclose, paddle2_rule=_allclose_paddle2)
-OUT["isclose"] = by_variant("isclose_out", _no_launches, numpy=_isclose)
+OUT["equal_reduce"] = by_variant("equal_reduce_out", None, reduce=_equal_reduce)
+OUT["allclose"] = by_variant("allclose_out", None, reduce=_allclose, paddle2_rule=_allclose_paddle2)
+OUT["isclose"] = by_variant("isclose_out", None, numpy=_isclose)
 
 _KERNELS = {op: adapter(meta_rules.META[op], out, op) for op, out in OUT.items()}
 

@@ -152,10 +152,6 @@ def _lerp_grad(ins, attrs):
 # -- structured: the out-kernels of the variants (shapes/pointwise_math.py) ------------------------------
 
 
-def _no_launches(op, table, meta):
-    return None  # (a Python launch: numpy's calls)
-
-
 def _fresh(compute):
     """A fresh variant: the arrays ``compute(ins, attrs)`` makes (a numpy form above, slot -> array) as the outputs."""
 
@@ -180,7 +176,7 @@ def _unary_forward(name):
             outs["Out"] = fresh_output(forward(x, attrs), meta.outputs["Out"], (x,))
 
     variants = {"array": array} if ufunc is None else {"array": array, "ufunc": ufunc_form}
-    return by_variant(f"{name}_out", _no_launches, **variants)
+    return by_variant(f"{name}_out", None, **variants)
 
 
 def _zeros(ins, outs, attrs, meta):
@@ -195,9 +191,7 @@ def _unary_grad(name):
         with np.errstate(invalid="ignore", divide="ignore"):
             outs["X@GRAD"] = fresh_output(derivative(x, dout, attrs), meta.outputs["X@GRAD"], (x, dout))
 
-    return by_variant(
-        f"{name}_grad_out", _no_launches, **({"zeros": _zeros} if derivative is None else {"array": array})
-    )
+    return by_variant(f"{name}_grad_out", None, **({"zeros": _zeros} if derivative is None else {"array": array}))
 
 
 def _ufunc(fn, slots):
@@ -229,7 +223,7 @@ def _binary_forward(name):
     variants = {"numpy": fresh, "array": fresh, "ints": fresh}
     if ufunc is not None:
         variants["ufunc"] = _ufunc(ufunc, meta_rules.SLOTS[name])
-    return by_variant(f"{name}_out", _no_launches, **variants)
+    return by_variant(f"{name}_out", None, **variants)
 
 
 FORWARD = {
@@ -238,7 +232,7 @@ FORWARD = {
 }
 GRAD = {
     **{name: _unary_grad(name) for name in meta_rules.UNARY},
-    **{name: by_variant(f"{name}_grad_out", _no_launches, array=_fresh(f)) for name, f in _GRAD_FORMS.items()},
+    **{name: by_variant(f"{name}_grad_out", None, array=_fresh(f)) for name, f in _GRAD_FORMS.items()},
 }
 
 # the ops' kernels by name, for CUDA's host fallbacks (kernels/cuda/pointwise_math.py's HOST_OPS)

@@ -22,10 +22,6 @@ _FORMS = {  # op -> its numpy form where it is no ufunc
 }
 
 
-def _no_launches(op, table, meta):
-    return None  # (a Python launch: one numpy call)
-
-
 def _out(op):
     ufunc, slot = meta_rules.UFUNCS.get(op), "Y" if op in meta_rules.UNARY else "Z"
     form, slots = _FORMS.get(op, ufunc), ("X",) if op in meta_rules.UNARY else ("X", "Y")
@@ -41,7 +37,7 @@ def _out(op):
         outs[slot] = fresh_output(result, meta.outputs[slot], tuple(ins.values()))
 
     variants = {"array": array} if ufunc is None else {"array": array, "ufunc": ufunc_form}
-    return by_variant(f"{op}_out", _no_launches, **variants)
+    return by_variant(f"{op}_out", None, **variants)
 
 
 OUT = {op: _out(op) for op in meta_rules.META}

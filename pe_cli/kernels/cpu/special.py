@@ -87,11 +87,7 @@ def _unary_out(op):
     def ufunc(ins, outs, attrs, meta):
         _apply_into(name, ins[x_slot], outs[out_slot], *_extra(op, attrs))
 
-    return by_variant(f"{op}_out", _no_launches, ufunc=ufunc)
-
-
-def _no_launches(op, table, meta):
-    return None  # (a Python launch: the compiled ufunc's call)
+    return by_variant(f"{op}_out", None, ufunc=ufunc)
 
 
 # op -> the derivative of its grad op, of (the slot it reads, attrs): special_math's function of it, in its dtype
@@ -118,7 +114,7 @@ def _grad_out(op):
         dout = ins[dslot]
         outs[slot] = fresh_output(dout * derivative(ins[reads], attrs), meta.outputs[slot], tuple(ins.values()))
 
-    return by_variant(f"{op}_grad_out", _no_launches, product=product, array=array)
+    return by_variant(f"{op}_grad_out", None, product=product, array=array)
 
 
 def _expm1_ufunc(ins, outs, attrs, meta):
@@ -144,8 +140,8 @@ def _nextafter_numpy(ins, outs, attrs, meta):
 
 
 FORWARD = {op: _unary_out(op) for op in meta_rules.UNARY}
-FORWARD["expm1"] = by_variant("expm1_out", _no_launches, ufunc=_expm1_ufunc, ints=_expm1_ints, numpy=_expm1_numpy)
-FORWARD["nextafter"] = by_variant("nextafter_out", _no_launches, ufunc=_nextafter_ufunc, numpy=_nextafter_numpy)
+FORWARD["expm1"] = by_variant("expm1_out", None, ufunc=_expm1_ufunc, ints=_expm1_ints, numpy=_expm1_numpy)
+FORWARD["nextafter"] = by_variant("nextafter_out", None, ufunc=_nextafter_ufunc, numpy=_nextafter_numpy)
 GRAD = {op: _grad_out(op) for op in meta_rules.GRAD}
 
 # nextafter's kernel by name, for CUDA's host fallback (kernels/cuda/special.py's HOST_OPS)
