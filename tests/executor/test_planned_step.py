@@ -44,6 +44,14 @@ def build(model, extra_op=False, optimizer="momentum"):
             h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2, pool_type="avg")
             h = fluid.layers.fc(fluid.layers.fc(h, 84, act="relu"), 10)
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        elif model == "cnn_bn":  # (configs/mnist_cnn_bn.yaml's network, smaller)
+            x = fluid.layers.data("x", [1, 28, 28])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = x
+            for filters in (4, 8):
+                h = fluid.layers.conv2d(h, num_filters=filters, filter_size=5, padding=2)
+                h = fluid.layers.pool2d(fluid.layers.batch_norm(h, act="relu"), pool_size=2, pool_stride=2)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(fluid.layers.fc(h, 10), label))
         elif model == "transformer":  # (bench_transformer.py's, smaller: one layer of 4 heads of 8)
             x = fluid.layers.data("x", [28, 16])
             label = fluid.layers.data("label", [1], dtype="int64")
@@ -69,7 +77,8 @@ def build(model, extra_op=False, optimizer="momentum"):
 
 def feed(model, batch, seed):
     rng = np.random.default_rng(seed)
-    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28), "transformer": (28, 16)}.get(model, (13,))
+    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28), "cnn_bn": (1, 28, 28), "transformer": (28, 16)}
+    shape = shape.get(model, (13,))
     out = {"x": rng.standard_normal((batch, *shape)).astype(np.float32)}
     if model != "tiny":
         out["label"] = rng.integers(0, 10, (batch, 1)).astype(np.int64)
@@ -79,11 +88,13 @@ def feed(model, batch, seed):
 def train(monkeypatch, model, planned, devices, batches=(32,) * STEPS, extra_op=False, before=None, **options):
     """(losses, parameters, executor or engine) after one step per batch size (``before(step, scope,
     main)`` called before each); ``options``: optimizer="sgd", fused=True (a build strategy fusing
-    each fc's GEMM, bias and relu into fused_gemm_epilogue ops)."""
+    each fc's GEMM, bias and relu into fused_gemm_epilogue ops), fuse_bn_act=True (each batch_norm and
+    its relu into fused_batch_norm_act)."""
     optimizer = options.get("optimizer", "momentum")
-    strategy = fluid.BuildStrategy() if options.get("fused") else None
+    strategy = fluid.BuildStrategy() if options.get("fused") or options.get("fuse_bn_act") else None
     if strategy is not None:
-        strategy.fuse_gemm_epilogue = True
+        strategy.fuse_gemm_epilogue = bool(options.get("fused"))
+        strategy.fuse_bn_act_ops = bool(options.get("fuse_bn_act"))
     monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
     main, startup, loss = build(model, extra_op, optimizer)
     scope = fluid.Scope()
@@ -533,6 +544,35 @@ def test_lenet_convolutions_launch_their_per_sample_loops(monkeypatch, devices):
     assert sorted(named, key=len) == [filter_grad, ["grad_input", *filter_grad]]  # (the first's Input is fed)
 
 
+@pytest.mark.parametrize("fuse_bn_act", [False, True])
+@pytest.mark.parametrize("devices", [1, 2])
+def test_batch_norm_in_training_is_launched(monkeypatch, devices, fuse_bn_act):
+    """A CNN with batch norm (conv -> batch_norm + relu -> pool, twice) planned: every op launched, batch_norm and
+    its gradient (or, fused by fuse_bn_act_ops, fused_batch_norm_act and its gradient) the numba loops their
+    "loops" variant runs op by op, the running mean and variance updated in place inside the segment; the
+    losses, parameters and running statistics of op by op, bit for bit."""
+    from pe_cli.kernels.cpu import _norm_loops
+
+    one_thread_a_device(monkeypatch)
+    batches, options = (8,) * STEPS, {"fuse_bn_act": fuse_bn_act}
+    planned = train(monkeypatch, "cnn_bn", True, devices, batches, **options)
+    unplanned = train(monkeypatch, "cnn_bn", False, devices, batches, **options)
+    assert_same(planned, unplanned)
+    assert any("batch_norm" in name and name.endswith(".w_1") for name in planned[1])  # (the running mean)
+    (run,) = planned_runs(planned[2], devices)
+    plan = run.plan if devices == 1 else run.plans[0]
+    norm = "fused_batch_norm_act" if fuse_bn_act else "batch_norm"
+    fns = {}
+    for step, launches in zip(plan.steps, plan.launches):
+        if hasattr(step, "op"):
+            assert launches is not None, f"{step.op.type}: a Python launch"
+            fns.setdefault(step.op.type, []).append([launch.fn for launch in launches if launch.fn is not None])
+    forward = {_norm_loops.bn_forward, _norm_loops.bn_forward_parallel}
+    assert [(fn[0] in forward, fn[1:]) for fn in fns[norm]] == [(True, [_norm_loops.bn_train_outputs])] * 2
+    grads = fns[norm + "_grad"]
+    assert len(grads) == 2 and all(fn[0] in (_norm_loops.bn_grad, _norm_loops.bn_grad_parallel) for fn in grads)
+
+
 def test_op_without_launch_form_runs_between_segments(monkeypatch):
     planned = train(monkeypatch, "mlp", True, 1, extra_op=True)
     assert_same(planned, train(monkeypatch, "mlp", False, 1, extra_op=True))
@@ -733,6 +773,16 @@ def test_only_structured_ops_are_planned_from_their_meta():
     launching = [t for t in registry.all_op_types() if getattr(registry.get(t).structured, "cpu", None) is not None]
     launching = [t for t in launching if getattr(registry.get(t).structured.cpu, "launches", None) is not None]
     assert {"mul", "elementwise_add", "sgd", "momentum", "mean", "fill_constant", "pool2d", "relu"} <= set(launching)
+    assert {
+        "batch_norm",
+        "batch_norm_grad",
+        "fused_batch_norm_act",
+        "fused_batch_norm_act_grad",
+    } <= set(launching)
+    assert len(launching) >= LAUNCHING_AT_LEAST, f"{len(launching)} op types have launches"
+
+
+LAUNCHING_AT_LEAST = 178  # op types whose CPU out-kernel gives launches for some variant: rises as launches are added
 
 
 def _weighted(x):

@@ -14,19 +14,16 @@ last of them writing into its buffer (``out=``):
 - "fresh": float16 X in training, X of no float dtype, a gradient of mixed dtypes: the numpy form's own arrays
   (Meta.fresh: no pass to copy them).
 
-No planned-step launches: a planned step runs them as Python launches."""
+A planned step launches the "loops" variants (``forward_launches``, ``grad_launches``: the same loops on the same
+views, the same bits); the others run as Python launches."""
 
 import numpy as np
 
 from ..structured import fresh_output
-from .launches import by_variant
+from .launches import Launch, Shape, by_variant, one, twin_launch
 from .runtime.loops import lazy, parallel_parts, twin
 
 _norm_loops = lazy("_norm_loops")
-
-
-def _no_launches(op, table, meta):
-    return None
 
 
 def channel_blocks(x):
@@ -192,9 +189,88 @@ def _grad_fresh(ins, outs, attrs, meta):
         outs[slot] = fresh_output(value, meta.outputs[slot], ins.values())
 
 
+def _ncs(table, name):
+    """The launch argument of ``name`` viewed as as_ncs views it: [N, C, the rest]."""
+    shape = table[name][0]
+    return ("var", name, (shape[0], shape[1], int(np.prod(shape[2:], dtype=np.int64))))
+
+
+def forward_launches(op, table, meta, relu=False):
+    """A planned step's launches of the "loops" variant, _loops's (``relu``: relu_loops's, relu of Y in its pass): bn_forward (its parallel twin where
+    _statistics runs it) into Y and the batch's float64 statistics (scratch the plan keeps), then bn_train_outputs;
+    MeanOut and VarianceOut written in place where they name Mean and Variance (as Fluid's and Paddle's layers
+    build the op: the running statistics updated), else into their buffers; None for the other variants (a
+    Python launch, its out-kernel)."""
+    ins = {s: one(op, s) for s in ("X", "Scale", "Bias", "Mean", "Variance")}
+    outs = {s: one(op, s, "outputs") for s in ("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance")}
+    if meta.variant != "loops" or None in ins.values() or None in outs.values():
+        return None
+    if len(op.output_arg_names) != len(outs) or len(set(outs.values())) != len(outs):
+        return None
+    x, (shape, dtype) = ins["X"], table[ins["X"]]
+    c = shape[1]
+    stats = np.zeros((3, c))  # (the batch's mean, variance and inv_std: the Meta's scratch)
+    m, v, inv_std = (("array", row) for row in stats)
+    parts = channel_blocks(Shape(shape, dtype))
+    args = [_ncs(table, x), ("var", ins["Scale"], None), ("var", ins["Bias"], None)]
+    args += [("const", float(op.attrs["epsilon"])), _ncs(table, outs["Y"]), m, v, inv_std, ("const", relu)]
+    loops = _norm_loops()
+    launches = [
+        twin_launch(
+            loops.bn_forward, loops.bn_forward_parallel, parts > 1, [*args, ("const", parts)], writes=[outs["Y"]]
+        )
+    ]
+    mom = op.attrs["momentum"]
+    mean_dtype, var_dtype = table[ins["Mean"]][1], table[ins["Variance"]][1]
+    args = [("var", ins["Mean"], None), ("var", ins["Variance"], None)]
+    args += [("const", mean_dtype.type(mom)), ("const", var_dtype.type(mom)), ("const", 1.0 - mom), m, v, inv_std]
+    args += [("var", outs[s], None) for s in ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance")]
+    running = {"MeanOut": "Mean", "VarianceOut": "Variance"}
+    updates = [outs[s] for s, i in running.items() if outs[s] == ins[i]]
+    writes = [outs[s] for s in ("SavedMean", "SavedVariance")] + [
+        outs[s] for s, i in running.items() if outs[s] != ins[i]
+    ]
+    launches.append(Launch(loops.bn_train_outputs, args, writes=writes, updates=updates))
+    return launches
+
+
+def grad_launches(op, table, meta, relu=False):
+    """A planned step's launch of the gradient's "loops" variant, _grad_loops's: bn_grad (its parallel twin where
+    the out-kernel runs it) into Scale@GRAD, Bias@GRAD and, for batch_norm_grad, X@GRAD (``relu``: of
+    relu(batch_norm(X)), its output the input Y, relu_grad_loops's); None for the other variants (a Python
+    launch)."""
+    ins = {s: one(op, s) for s in ("X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD")}
+    outs = {s: one(op, s, "outputs") for s in ("Scale@GRAD", "Bias@GRAD")}
+    with_x = "X@GRAD" in meta.outputs
+    if with_x:
+        outs["X@GRAD"] = one(op, "X@GRAD", "outputs")
+    if meta.variant != "loops" or None in ins.values() or None in outs.values():
+        return None
+    if len(op.output_arg_names) != len(outs) or len(set(outs.values())) != len(outs):
+        return None
+    x, (shape, dtype) = ins["X"], table[ins["X"]]
+    dy = _ncs(table, ins["Y@GRAD"])
+    out = dy
+    if relu:
+        out = one(op, "Y")
+        if out is None or table.get(out) != table[ins["Y@GRAD"]]:
+            return None
+        out = _ncs(table, out)
+    args = [_ncs(table, x), dy, *(("var", ins[s], None) for s in ("Scale", "SavedMean", "SavedVariance"))]
+    args += [_ncs(table, outs["X@GRAD"]) if with_x else dy, ("var", outs["Scale@GRAD"], None)]
+    args += [("var", outs["Bias@GRAD"], None), ("const", with_x), out, ("const", relu)]
+    parts = channel_blocks(Shape(shape, dtype))
+    loops = _norm_loops()
+    return [
+        twin_launch(
+            loops.bn_grad, loops.bn_grad_parallel, parts > 1, [*args, ("const", parts)], writes=list(outs.values())
+        )
+    ]
+
+
 FORWARD = by_variant(
     "batch_norm_out",
-    _no_launches,
+    forward_launches,
     running=_running,
     loops=_loops,
     loops_mixed=_loops_mixed,
@@ -215,7 +291,7 @@ def relu_grad_loops(ins, outs, attrs, meta, relu_out):
 
 GRAD = by_variant(
     "batch_norm_grad_out",
-    _no_launches,
+    grad_launches,
     loops=_grad_loops,
     numpy=_grad_numpy,
     running=_grad_running,

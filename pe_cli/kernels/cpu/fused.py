@@ -201,9 +201,19 @@ def _bn_act_grad(ins, outs, attrs, meta):
     bn.GRAD(dict(bn_ins, **{"Y@GRAD": given["X@GRAD"]}), outs, attrs, inner)
 
 
-BN_ACT = by_variant("fused_batch_norm_act_out", None, relu_loops=_bn_act_relu_loops, composed=_bn_act)
+def _bn_act_launches(op, table, meta):
+    """A planned step's launches of "relu_loops": batch_norm's of its "loops" variant, relu in its pass."""
+    return bn.forward_launches(op, table, meta.args[0], relu=True) if meta.variant == "relu_loops" else None
+
+
+def _bn_act_grad_launches(op, table, meta):
+    """A planned step's launch of the gradient's "relu_loops": batch_norm_grad's, relu's gradient in its pass."""
+    return bn.grad_launches(op, table, meta.args[0], relu=True) if meta.variant == "relu_loops" else None
+
+
+BN_ACT = by_variant("fused_batch_norm_act_out", _bn_act_launches, relu_loops=_bn_act_relu_loops, composed=_bn_act)
 BN_ACT_GRAD = by_variant(
-    "fused_batch_norm_act_grad_out", None, relu_loops=_bn_act_grad_relu_loops, composed=_bn_act_grad
+    "fused_batch_norm_act_grad_out", _bn_act_grad_launches, relu_loops=_bn_act_grad_relu_loops, composed=_bn_act_grad
 )
 # (the kernels by name, for the blocked layout's kernels made of them: blocked.py)
 fused_batch_norm_act = adapter(fused_meta.bn_act_meta, BN_ACT, "fused_batch_norm_act")
