@@ -103,6 +103,18 @@ def add_mid(x, y, out):
                 out[p, j, q] = x[p, j, q] + b
 
 
+# -- dropout's gradient (kernels/cpu/dropout.py) ----------------------------------------------------------
+
+
+@_jit
+def mask_times(dout, mask, scale, scaled, dx):
+    """dx = dout * mask (uint8, as dout's dtype), then times ``scale`` (of dout's dtype) where ``scaled``:
+    dropout_grad's two numpy multiplies, each rounding."""
+    for i in range(dx.size):
+        g = dout[i] * dout.dtype.type(mask[i])
+        dx[i] = g * scale if scaled else g
+
+
 SUM_BLOCK = 1024  # sum_outer's columns a block: its float64 sums [SUM_BLOCK] stay in L1
 
 

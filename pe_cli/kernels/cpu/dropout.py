@@ -2,13 +2,18 @@
 compute the variant the rule names into the buffers they are handed (``dropout`` and ``dropout_grad``: the
 same two as kernels, kernels/structured.adapter). The mask is drawn with the call's
 context (``ctx.rng``): numpy's generator draws it, or in a program that follows Paddle 2.6, Paddle's
-engine (ctx.rng a ``Mt19937_64``) Paddle's mask."""
+engine (ctx.rng a ``Mt19937_64``) Paddle's mask. A planned step launches dropout_grad (a loop: the same
+multiplies); dropout itself stays a Python launch (its draws are the call's)."""
 
 import numpy as np
 
 from . import _paddle_random
 from ..structured import adapter
 from ...shapes.dropout import dropout_grad_meta, dropout_meta
+from .launches import Launch, flat, floats, one
+from .runtime.loops import lazy
+
+_pointwise_loops = lazy("_pointwise_loops")
 
 
 # -- dropout ----------------------------------------------------------------------------------------
@@ -104,6 +109,22 @@ def dropout_grad_out(ins, outs, attrs, meta):
     if scale is not None:
         np.multiply(dx, scale, out=dx)
 
+
+def _grad_launches(op, table, meta):
+    """A planned step's launch of "mask": _pointwise_loops.mask_times, dropout_grad_out's two multiplies in one
+    pass (the same roundings); None for a mask of another dtype or values of neither float32 nor float64."""
+    dout, mask, dx = one(op, "Out@GRAD"), one(op, "Mask"), one(op, "X@GRAD", "outputs")
+    if meta.variant != "mask" or None in (dout, mask, dx) or not floats(table, dout, dx):
+        return None
+    if table[mask][1] != np.uint8 or table[mask][0] != table[dout][0]:
+        return None
+    scale, dtype = meta.args[0], table[dout][1]
+    args = [flat(table, dout), flat(table, mask), ("const", dtype.type(1 if scale is None else scale))]
+    args += [("const", scale is not None), flat(table, dx)]
+    return [Launch(_pointwise_loops().mask_times, args, writes=[dx])]
+
+
+dropout_grad_out.launches = _grad_launches
 
 dropout = adapter(dropout_meta, dropout_out, "dropout")  # (CUDA's host fallback draws its mask with it)
 dropout_grad = adapter(dropout_grad_meta, dropout_grad_out, "dropout_grad")
