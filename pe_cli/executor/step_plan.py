@@ -81,6 +81,14 @@ def _array(value):
     return value if type(value) is np.ndarray else None
 
 
+def _laid_out(value):
+    """``value`` where a segment can read it from outside: an array in C order (Segment.arguments finds any other
+    Stale, every step); else None, so that no launch reads it (its readers are Python launches: an op fed a
+    strided view, as an op case feeds accuracy's Indices, stays planned around it)."""
+    array = _array(value)
+    return array if array is not None and array.flags.c_contiguous else None
+
+
 class Rewrite:
     """In a device's sequence: a node that is no op of it (a collective) writes ``names`` there."""
 
@@ -122,7 +130,7 @@ class DevicePlan:
         for step in self.steps:
             if type(step) not in (Rewrite, Reduce):
                 for name in step.op.input_arg_names:
-                    value = _array(sample.get(name))
+                    value = _laid_out(sample.get(name))
                     if name not in written and name not in self.table and value is not None:
                         self.table[name] = (value.shape, value.dtype)
                 written.update(step.op.output_arg_names)
@@ -140,7 +148,7 @@ class DevicePlan:
             if launches is None:  # a Python launch: later launches read its outputs as it leaves them
                 for name in names:
                     self.table.pop(name, None)
-                    value = _array(sample.get(name))
+                    value = _laid_out(sample.get(name))
                     if value is not None:
                         self.table[name] = (value.shape, value.dtype)
                 self._live.difference_update(names)
