@@ -544,6 +544,49 @@ def test_lenet_convolutions_launch_their_per_sample_loops(monkeypatch, devices):
     assert sorted(named, key=len) == [filter_grad, ["grad_input", *filter_grad]]  # (the first's Input is fed)
 
 
+@pytest.mark.parametrize("devices", [1, 2])
+def test_accuracy_and_its_top_k_are_launched(monkeypatch, devices):
+    """An MLP fetching its accuracy (fluid.layers.accuracy: top_k with k = 1, then accuracy), as every classifier
+    config does, planned: every op launched, top_k the loop of its "argmax" variant, the losses and accuracies of
+    op by op, bit for bit."""
+    from pe_cli.kernels.cpu import _metric_loops, _top_k_loops
+
+    def run(planned):
+        monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+        main, startup = fluid.Program(), fluid.Program()
+        main.random_seed = startup.random_seed = 7
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            x, label = fluid.layers.data("x", [784]), fluid.layers.data("label", [1], dtype="int64")
+            h = fluid.layers.fc(fluid.layers.fc(x, 64, act="relu"), 10)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+            acc = fluid.layers.accuracy(fluid.layers.softmax(h), label)
+            fluid.optimizer.Momentum(0.01, momentum=0.9).minimize(loss)
+        scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+        exe.run(startup, scope=scope)
+        program = main
+        if devices > 1:
+            places = [fluid.CPUPlace()] * devices
+            program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=places)
+        fetched = [exe.run(program, feed=feed("mlp", 32, i), fetch_list=[loss, acc], scope=scope) for i in range(STEPS)]
+        return [[v.tobytes() for v in step] for step in fetched], (exe if devices == 1 else program._engine), main
+
+    planned, owner, main = run(True)
+    assert planned == run(False)[0]
+    (plan,) = planned_runs(owner, devices)
+    if devices == 1:
+        assert plan.planned_ops == len(main.global_block().ops)
+        steps = plan.plan
+    else:
+        assert plan.planned_ops == sum(1 for node in plan.sched.nodes if node.is_op)
+        steps = plan.plans[0]
+    fns = {
+        s.op.type: [launch.fn for launch in launches]
+        for s, launches in zip(steps.steps, steps.launches)
+        if hasattr(s, "op")
+    }
+    assert fns["top_k"] == [_top_k_loops.top_1_rows] and fns["accuracy"] == [_metric_loops.accuracy_counts]
+
+
 @pytest.mark.parametrize("fuse_bn_act", [False, True])
 @pytest.mark.parametrize("devices", [1, 2])
 def test_batch_norm_in_training_is_launched(monkeypatch, devices, fuse_bn_act):
@@ -779,11 +822,13 @@ def test_only_structured_ops_are_planned_from_their_meta():
         "fused_batch_norm_act",
         "fused_batch_norm_act_grad",
         "dropout_grad",
+        "top_k",
+        "accuracy",
     } <= set(launching)
     assert len(launching) >= LAUNCHING_AT_LEAST, f"{len(launching)} op types have launches"
 
 
-LAUNCHING_AT_LEAST = 179  # op types whose CPU out-kernel gives launches for some variant: rises as launches are added
+LAUNCHING_AT_LEAST = 181  # op types whose CPU out-kernel gives launches for some variant: rises as launches are added
 
 
 def _weighted(x):

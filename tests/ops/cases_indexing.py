@@ -181,6 +181,7 @@ def paddle_topk_ref(i, a):
 
 
 TIES = np.array([[1.0, 3.0, 3.0, 0.5], [2.0, 2.0, 2.0, 2.0]])
+K1_NAN = np.array([[1.0, np.nan, 3.0, 3.0], [np.nan, 2.0, 5.0, -1.0], [0.5, 2.0, 2.0, np.nan], [4.0, 1.0, 4.0, 0.0]])
 WIDE_TIES = np.concatenate([rng.normal(size=(2, 40)), rng.integers(0, 4, (3, 40)).astype(float), np.full((1, 40), 2.0)])
 _cond = rng.random((3, 4)) > 0.5
 CASES += [
@@ -332,6 +333,8 @@ CASES += [
         loss_outputs=("Out",),
     ),
     OpCase("top_k", {"X": rng.normal(size=(4, 5))}, topk_ref, name="top_k_k1"),
+    # k = 1 over rows holding NaN: Paddle's std::partial_sort order (a planned step's loop too: _top_k_loops.top_1_rows)
+    OpCase("top_k", {"X": K1_NAN}, paddle_topk_ref, name="top_k_k1_nan"),
     OpCase("top_k", {"X": rng.normal(size=(2, 3, 5))}, topk_ref, attrs={"k": 5}, name="top_k_3d_full"),
     OpCase("top_k", {"X": TIES}, paddle_topk_ref, attrs={"k": 3}, name="top_k_ties"),
     # rows much wider than k (a beam search's beam x vocabulary) take the loop of _top_k_loops.py: the same

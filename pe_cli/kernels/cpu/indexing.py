@@ -5,13 +5,15 @@ strided_slice's out-kernels are in slicing.py, gather's, gather_nd's, scatter's 
 gradients') in gathering.py. The host-side checks and index arithmetic shared with the CUDA
 kernels live in kernels/value_checks.py and shapes/indexing.py."""
 
+import math
+
 import numpy as np
 
 from .runtime.loops import lazy
 from .elementwise import unbroadcast
 from ...shapes.indexing import argsort_meta, top_k_grad_meta, unique_meta, where_index_meta, where_meta
 from ..structured import adapter, fresh_output
-from .launches import by_variant
+from .launches import Launch, by_variant, floats, one
 from .selecting import GREATER, LARGEST, SMALLEST, _stl_sort_loops, numba_rows, tied_rows
 
 _top_k_loops = lazy("_top_k_loops")
@@ -218,9 +220,24 @@ def _stable_top(x, k):
     return np.argsort(-x, axis=-1, kind="stable")[..., :k]
 
 
+def _top_k_launches(op, table, meta):
+    """A planned step's launch of "argmax" (k = 1) over float rows: _top_k_loops.top_1_rows, numpy's argmax and the
+    order _paddle_ties gives a row holding NaN in one loop, the value picked (the same indices and values); None for
+    the other variants and a K given by a tensor (a Python launch)."""
+    x, out, idx = one(op, "X"), one(op, "Out", "outputs"), one(op, "Indices", "outputs")
+    if meta.variant != "argmax" or op.inputs.get("K") or None in (x, out, idx) or len(op.output_arg_names) != 2:
+        return None
+    if not floats(table, x, out) or table.get(idx, (None, None))[1] != np.int64:
+        return None
+    shape = table[x][0]
+    rows = math.prod(shape[:-1])
+    args = [("var", x, (rows, shape[-1])), ("var", idx, (rows,)), ("var", out, (rows,))]
+    return [Launch(_top_k_loops().top_1_rows, args, writes=[out, idx])]
+
+
 TOP_K = by_variant(
     "top_k_out",
-    None,
+    _top_k_launches,
     argmax=_top_k_argmax,
     rows=_top_k_rows,
     partitioned=_top_k_fresh(lambda x, k: _top_k_partitioned(-x, k)),

@@ -4,11 +4,17 @@ and writes those few values into the buffers it is handed (the "counts" variant:
 of accuracy's and auc's, as the rule decided). The kernels by name are the same through kernels/structured.adapter
 (CUDA's host ops, kernels/cuda/metric.py)."""
 
+import math
+
 import numpy as np
 
 from ...base.errors import PeError
 from ...shapes import metric as rules
 from ..structured import adapter
+from .launches import Launch, one
+from .runtime.loops import lazy
+
+_metric_loops = lazy("_metric_loops")
 
 
 def _accuracy(ins, attrs):
@@ -180,6 +186,25 @@ _FORMS = {  # op type -> (its meta rule, its numpy form)
     "precision_recall": (rules.precision_recall_meta, _precision_recall),
 }
 OUT = {op: _filling(form, f"{op}_out") for op, (_, form) in _FORMS.items()}
+
+
+def _accuracy_launches(op, table, meta):
+    """A planned step's launch of accuracy's counts: _metric_loops.accuracy_counts over Indices [N, k] and Label (N
+    integers), what _accuracy computes; None where the values are of other kinds (a Python launch)."""
+    idx, label = one(op, "Indices"), one(op, "Label")
+    outs = [one(op, slot, "outputs") for slot in ("Accuracy", "Correct", "Total")]
+    if meta.variant != "counts" or None in (idx, label, *outs) or len(op.output_arg_names) != 3:
+        return None
+    if any(n not in table for n in (idx, label, *outs)) or len(table[idx][0]) != 2:
+        return None
+    (rows, _), kinds = table[idx][0], (table[idx][1].kind, table[label][1].kind)
+    if math.prod(table[label][0]) != rows or any(kind not in "iu" for kind in kinds):
+        return None
+    args = [("var", idx, None), ("var", label, (rows,)), *(("var", name, (1,)) for name in outs)]
+    return [Launch(_metric_loops().accuracy_counts, args, writes=outs)]
+
+
+OUT["accuracy"].launches = _accuracy_launches
 accuracy, auc, mean_iou, positive_negative_pair, precision_recall = (
     adapter(_FORMS[op][0], OUT[op], op) for op in _FORMS
 )
