@@ -16,7 +16,6 @@ import numpy as np
 from numba import uintp
 
 from ._conv_loops import _jit
-from ._stl_sort_loops import GREATER, _partial_sort
 
 
 BLOCK = 64  # values tested at once against the k-th kept before any is looked at alone
@@ -84,23 +83,16 @@ def _any_above(row, start, end, threshold):
 
 @_jit
 def top_1_rows(rows, idx, out):
-    """top_k's k = 1 (its "argmax" variant): idx[r] = the first index of row r's largest value (numpy's argmax),
-    out[r] = that value; a row holding NaN the index std::partial_sort leaves first comparing ``l > r`` (the top_k
-    op's, which indexing._paddle_ties gives such a row: _stl_sort_loops.partial_sort_rows); rows [R, N], N >= 1."""
-    n_rows, n = rows.shape
-    for r in range(n_rows):
+    """top_k's k = 1 (its "argmax" variant): idx[r] = the first index of row r's largest value, out[r] = that value;
+    rows [R, N], N >= 1. One running comparison ``v > best``, which NaN never passes (a row starting with NaN keeps
+    index 0): numpy's argmax on a row without NaN, and on any row what Paddle's std::partial_sort with k = 1 and
+    the top_k op's ``l > r`` leaves first (its heap of one takes each value that compares greater), which the
+    out-kernel gets from _stl_sort_loops for a row holding NaN (indexing._paddle_ties)."""
+    for r in range(rows.shape[0]):
         row = rows[r]
-        at, nan = 0, row[0] != row[0]
-        for j in range(1, n):
-            v = row[j]
-            if v != v:
-                nan = True
-            elif v > row[at]:
+        at = 0
+        for j in range(1, rows.shape[1]):
+            if row[j] > row[at]:
                 at = j
-        if nan:
-            v = row.copy()
-            ix = np.arange(n)
-            _partial_sort(v, ix, 0, 1, n, GREATER)
-            at = ix[0]
         idx[r] = at
         out[r] = row[at]
