@@ -303,11 +303,22 @@ def where_index(ins, attrs, cpu_where_index):
 
 @jit_kernel
 def _top_k(x, out, idx, n, k):
-    """Per row: the k largest in the order (value descending, index ascending), like a stable sort."""
+    """Per row: the k largest in the order (value descending, index ascending), like a stable sort. k = 1: one
+    running comparison ``v > best`` from the first value, which NaN never passes, as the CPU's
+    (_top_k_loops.top_1_rows: Paddle's order on a row holding NaN too)."""
     r = cuda.grid(1)
     step = cuda.gridsize(1)
     while r < out.size // k:
         base = r * n
+        if k == 1:
+            best = 0
+            for c in range(1, n):
+                if x[base + c] > x[base + best]:
+                    best = c
+            out[r] = x[base + best]
+            idx[r] = best
+            r += step
+            continue
         prev_v = math.inf
         prev_i = -1
         for s in range(k):
