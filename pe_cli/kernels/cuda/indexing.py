@@ -303,35 +303,29 @@ def where_index(ins, attrs, cpu_where_index):
 
 @jit_kernel
 def _top_k(x, out, idx, n, k):
-    """Per row: the k largest in the order (value descending, index ascending), like a stable sort. k = 1: one
-    running comparison ``v > best`` from the first value, which NaN never passes, as the CPU's
-    (_top_k_loops.top_1_rows: Paddle's order on a row holding NaN too)."""
+    """Per row: the k largest in the order (value descending, index ascending), like a stable sort."""
     r = cuda.grid(1)
     step = cuda.gridsize(1)
     while r < out.size // k:
         base = r * n
-        if k == 1:
+        if k == 1:  # the CPU's running comparison (_top_k_loops.top_1_rows), which NaN never passes: Paddle's order
             best = 0
             for c in range(1, n):
-                if x[base + c] > x[base + best]:
-                    best = c
-            out[r] = x[base + best]
-            idx[r] = best
-            r += step
-            continue
-        prev_v = math.inf
-        prev_i = -1
-        for s in range(k):
-            best = -1
-            for c in range(n):
-                v = x[base + c]
-                after_prev = v < prev_v or (v == prev_v and c > prev_i)
-                if after_prev and (best < 0 or v > x[base + best]):
-                    best = c
-            out[r * k + s] = x[base + best]
-            idx[r * k + s] = best
-            prev_v = x[base + best]
-            prev_i = best
+                best = c if x[base + c] > x[base + best] else best
+            out[r], idx[r] = x[base + best], best
+        else:
+            prev_v, prev_i = math.inf, -1
+            for s in range(k):
+                best = -1
+                for c in range(n):
+                    v = x[base + c]
+                    after_prev = v < prev_v or (v == prev_v and c > prev_i)
+                    if after_prev and (best < 0 or v > x[base + best]):
+                        best = c
+                out[r * k + s] = x[base + best]
+                idx[r * k + s] = best
+                prev_v = x[base + best]
+                prev_i = best
         r += step
 
 
