@@ -196,8 +196,9 @@ def _ncs(table, name):
 
 
 def forward_launches(op, table, meta, relu=False):
-    """A planned step's launches of the "loops" variant, _loops's (``relu``: relu_loops's, relu of Y in its pass): bn_forward (its parallel twin where
-    _statistics runs it) into Y and the batch's float64 statistics (scratch the plan keeps), then bn_train_outputs;
+    """A planned step's launches of the "loops" variant, _loops's (``relu``: relu_loops's, relu of Y in its pass):
+    bn_forward (its parallel twin where _statistics runs it) into Y and the batch's float64 statistics (scratch the
+    plan keeps), then bn_train_outputs;
     MeanOut and VarianceOut written in place where they name Mean and Variance (as Fluid's and Paddle's layers
     build the op: the running statistics updated), else into their buffers; None for the other variants (a
     Python launch, its out-kernel)."""
