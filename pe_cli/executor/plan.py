@@ -329,6 +329,13 @@ def _store(step, values, outs):
             values[names[0]] = value
 
 
+def draw_context(step):
+    """The context a call of ``step`` draws its random numbers with, as run_step gives it: its own, whose
+    Generator lasts the executor's life, or, where each call draws from a Generator seeded anew
+    (``fresh_rng``), one of those."""
+    return step.context if step.fresh_rng is None else step.context.for_call(None, step.fresh_rng())
+
+
 def run_step(step, values, profile=None):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
     the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).

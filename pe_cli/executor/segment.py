@@ -38,7 +38,7 @@ from ..base.errors import PeError
 from ..kernels.cpu.runtime import numba_cache
 from ..kernels.cpu.runtime.loops import module_name, parallel_ready
 from .donation import may_update
-from .plan import pass_launched_lod, run_step
+from .plan import draw_context, pass_launched_lod, run_step
 
 _compiled = {}  # source hash -> the segment's numba dispatcher
 _compile_seconds = [0.0]  # summed over the segments compiled (or loaded) in this process
@@ -90,6 +90,8 @@ class Segment:
         self._external = [plan.external[i] for i, _ in launches]
         self.owner = [i for i, _ in launches]  # the step of each launch (for a checked launch's failure)
         self.updates = tuple(dict.fromkeys(n for _, launch in launches for n in launch.updates))
+        # (step, draw) of each launch that draws its step's random numbers before the loops run (dropout's)
+        self.draws = [(plan.steps[i], launch.draw) for i in self.indices for launch in plan.launches[i] if launch.draw]
         self.ext, self.fixed, self.fn, self.calls, self.runs, self._hash = [], [], None, [], 0, None
         self.waiting = set()  # calls of parallel twins not compiled yet: their serial loops run instead
         self.compile_after = compile_after()  # (runs of its launches one by one before it is compiled)
@@ -151,6 +153,8 @@ class Segment:
             if value.strides != strides and not value.flags.c_contiguous:  # (strides: no flags object made)
                 raise Stale(name)
             args.append(value)
+        for step, draw in self.draws:  # (after the checks: a Stale segment's ops draw op by op, once)
+            draw(draw_context(step))
         self.runs += 1
         if self.fn is None and self._due():
             start = time.perf_counter()

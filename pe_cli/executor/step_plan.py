@@ -57,8 +57,10 @@ def _meta(step, table):
     return registry.get(step.op.type).structured.meta(step.attrs, specs, step.context)
 
 
-def _meta_outputs(op, meta):
-    """{name: (shape, dtype)} of the outputs the Meta decides, or None (no Meta, or an output it leaves)."""
+def _meta_outputs(op, meta, sample):
+    """{name: (shape, dtype)} of the outputs the Meta decides, or None (no Meta, or an output it leaves that the
+    step's values hold: an output its variant leaves unwritten, as dropout's Mask at test time, is planned only
+    where the op-by-op step that ``sample`` holds the values of left it without one too)."""
     if meta is None:
         return None
     outs = {}
@@ -69,7 +71,10 @@ def _meta_outputs(op, meta):
             return None
         for name, (shape, dtype) in zip(names, specs):
             outs[name] = (tuple(shape), np.dtype(dtype))
-    return outs if len(outs) == len(op.output_arg_names) else None
+    names = op.output_arg_names
+    if len(set(names)) != len(names) or any(sample.get(n) is not None for n in names if n not in outs):
+        return None
+    return outs
 
 
 def _size(spec):
@@ -172,7 +177,6 @@ class DevicePlan:
             # (an op that reads or makes a LoD; any other op's outputs take their inputs' after its segment)
             and not (step.needs_lod and any(n in lods for n in op.input_arg_names + op.output_arg_names))
             and not step.context.blocked  # (the onednn_blocked_layout pass's kernels: kernels/cpu/blocked.py)
-            and not opdef.needs_rng
             and not runs_block(op)
             and not nan_check.ENABLED
         )
@@ -196,7 +200,7 @@ class DevicePlan:
         op, out_kernel = step.op, _out_kernel(step)
         form = getattr(out_kernel, "launches", None)  # (an out-kernel of none: a Python launch)
         meta = None if form is None else _meta(step, self.table)
-        outs = _meta_outputs(op, meta)
+        outs = _meta_outputs(op, meta, sample)
         if outs is None:
             return None
         for name, (shape, dtype) in outs.items():
@@ -205,7 +209,7 @@ class DevicePlan:
                 return None  # the Meta and the step's values disagree: the values rule
         table = dict(self.table, **outs)
         launches = form(op, table, meta)  # (the loops of the variant the Meta chose, or None)
-        if not launches:
+        if not launches:  # (an op's launches that use random numbers draw them: Launch.draw, run with the GIL)
             return None
         block_vars = op.block.vars
         for launch in launches:

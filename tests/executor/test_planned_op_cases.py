@@ -3,13 +3,17 @@ of tests/ops: the case's program (its op; for a gradient case, the loss's progra
 op_test.case_program) run four times on one executor, the same feed each time (fresh copies) in a fresh scope:
 the first two runs op by op, the program then planned, the last two planned. Every fetched value (outputs, and
 the gradients of a gradient case) has the dtype, shape, LoD and bytes of the first run's (NaNs where it has
-them). The plan's buffers are filled with 0xFF bytes (NaN, -1) before the planned runs, as ``np.empty`` may
+them); a random op's (dropout in training, whose Generator draws anew each run), those of the same run of an
+executor run op by op whose Generators draw the same numbers. The plan's buffers are filled with 0xFF bytes (NaN, -1) before the planned runs, as ``np.empty`` may
 give them: a launch that leaves part of its output unwritten shows.
 
 Segments run as a planned step's first runs do, their launches called one by one (PE_SEGMENT_COMPILE_AFTER);
 a few gradient cases also with their segments compiled. A program whose only op has no launches
 (its out-kernel gives none) has nothing planned: only the cases of ops whose CPU out-kernel gives launches
 run forward here; every gradient case runs (its loss's ops are launched)."""
+
+import os
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -18,6 +22,7 @@ from op_test import case_program
 from pe_cli.base.places import CPUPlace
 from pe_cli.base.selected_rows import SelectedRows
 from pe_cli.executor import Executor, Scope, segment
+from pe_cli.framework import default_generator
 from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.ops import registry
 from tests.executor.test_planned_step import planned_runs
@@ -57,6 +62,7 @@ def _bits(value):
 def _run_four_times(case, grads, compiled):
     """(fetch list, the four runs' fetched values as _bits, the plan kept); asserts the last two ran planned."""
     program, feed, fetch_list = case_program(case, grads)
+    default_generator.manual_seed(SEED)  # (before the executor makes a random op's Generator)
     exe, runs = Executor(CPUPlace()), []
     for i in range(4):
         if i == 2:
@@ -73,14 +79,33 @@ def _run_four_times(case, grads, compiled):
     return fetch_list, runs, kept
 
 
+SEED = 5  # the default generator's, before each executor: a random op draws the same numbers in both
+
+
+def _op_by_op_runs(case, grads):
+    """The four runs' fetched values (as _bits) of an executor that runs every step op by op."""
+    program, feed, fetch_list = case_program(case, grads)
+    with mock.patch.dict(os.environ, {"PE_PLANNED_STEP": "0"}):
+        default_generator.manual_seed(SEED)
+        exe = Executor(CPUPlace())
+        return [
+            [_bits(v) for v in exe.run(program, feed=feed(), fetch_list=fetch_list, scope=Scope(), return_numpy=False)]
+            for _ in range(4)
+        ]
+
+
 def _assert_planned_bits(case, grads, compiled=False):
+    """Each run's values are the first's; a random op's (its Generator draws anew each run), the same run's of
+    an executor of op-by-op steps whose Generators draw the same numbers."""
     fetch_list, runs, kept = _run_four_times(case, grads, compiled)
     launched = [s.op.type for s, launches in zip(kept.plan.steps, kept.plan.launches) if launches is not None]
+    random = registry.get(case.op).needs_rng
+    want = _op_by_op_runs(case, grads) if random else [runs[0]] * 4
     for n in (1, 2, 3):
-        for name, first, again in zip(fetch_list, runs[0], runs[n]):
+        for name, first, again in zip(fetch_list, want[n], runs[n]):
             assert again == first, (
                 f"{case.id}: {name} of run {n + 1} ({'planned' if n > 1 else 'op by op'}, launched: {launched}) "
-                f"differs from run 1's (op by op)"
+                f"differs from {'that run of an op-by-op executor' if random else 'run 1'}'s (op by op)"
             )
     return launched
 

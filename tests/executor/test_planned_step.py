@@ -44,6 +44,14 @@ def build(model, extra_op=False, optimizer="momentum"):
             h = fluid.layers.pool2d(h, pool_size=2, pool_stride=2, pool_type="avg")
             h = fluid.layers.fc(fluid.layers.fc(h, 84, act="relu"), 10)
             loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(h, label))
+        elif model == "mlp_dropout":  # (dropout after each hidden layer: upscaled; downgraded, its seed fixed)
+            main.random_seed = 0  # (the first dropout's Generator then comes from the default generator)
+            x = fluid.layers.data("x", [784])
+            label = fluid.layers.data("label", [1], dtype="int64")
+            h = fluid.layers.fc(x, 64, act="relu")
+            h = fluid.layers.dropout(h, 0.25, dropout_implementation="upscale_in_train")
+            h = fluid.layers.dropout(fluid.layers.fc(h, 64, act="relu"), 0.5, seed=3)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(fluid.layers.fc(h, 10), label))
         elif model == "cnn_bn":  # (configs/mnist_cnn_bn.yaml's network, smaller)
             x = fluid.layers.data("x", [1, 28, 28])
             label = fluid.layers.data("label", [1], dtype="int64")
@@ -77,7 +85,14 @@ def build(model, extra_op=False, optimizer="momentum"):
 
 def feed(model, batch, seed):
     rng = np.random.default_rng(seed)
-    shape = {"mlp": (784,), "mlp_tanh": (784,), "lenet": (1, 28, 28), "cnn_bn": (1, 28, 28), "transformer": (28, 16)}
+    shape = {
+        "mlp": (784,),
+        "mlp_tanh": (784,),
+        "mlp_dropout": (784,),
+        "lenet": (1, 28, 28),
+        "cnn_bn": (1, 28, 28),
+        "transformer": (28, 16),
+    }
     shape = shape.get(model, (13,))
     out = {"x": rng.standard_normal((batch, *shape)).astype(np.float32)}
     if model != "tiny":
@@ -616,6 +631,62 @@ def test_batch_norm_in_training_is_launched(monkeypatch, devices, fuse_bn_act):
     assert len(grads) == 2 and all(fn[0] in (_norm_loops.bn_grad, _norm_loops.bn_grad_parallel) for fn in grads)
 
 
+@pytest.mark.parametrize("devices", [1, 2])
+def test_dropout_in_training_is_launched_with_its_draws(monkeypatch, devices):
+    """An MLP with dropout in training planned: every op launched, each dropout's float32 uniforms drawn from its
+    op's Generator before its segment runs, then _dropout_loops.kept_times; the losses and parameters of op by op,
+    bit for bit, over steps whose masks differ (a Generator of the default generator's, and a seed fixed)."""
+    from pe_cli.framework import default_generator
+    from pe_cli.kernels.cpu import _dropout_loops
+
+    def seeded(step, scope, main):
+        if step == 0:  # (before the executor makes each op's Generator)
+            default_generator.manual_seed(11)
+
+    planned = train(monkeypatch, "mlp_dropout", True, devices, before=seeded)
+    unplanned = train(monkeypatch, "mlp_dropout", False, devices, before=seeded)
+    assert_same(planned, unplanned)
+    (run,) = planned_runs(planned[2], devices)
+    plan = run.plan if devices == 1 else run.plans[0]
+    ops = [(step.op.type, launches) for step, launches in zip(plan.steps, plan.launches) if hasattr(step, "op")]
+    assert [kind for kind, launches in ops if launches is None] == []  # (every op launched)
+    fns = [[launch.fn for launch in launches] for kind, launches in ops if kind == "dropout"]
+    assert fns == [[_dropout_loops.kept_times]] * 2
+
+
+@pytest.mark.parametrize("implementation", ["upscale_in_train", "downgrade_in_infer"])
+def test_a_network_cloned_for_test_is_launched(monkeypatch, implementation):
+    """A CNN with batch norm and dropout cloned for test (is_test: batch_norm by its running statistics; dropout's
+    Out is X, or X times 1 - p, no Mask written) planned: every op launched, op by op's outputs bit for bit."""
+    from pe_cli.kernels.cpu import _dropout_loops, _norm_loops, _reduce_loops
+
+    def evaluate(planned):
+        monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
+        main, startup = fluid.Program(), fluid.Program()
+        main.random_seed = startup.random_seed = 7
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            h = fluid.layers.conv2d(fluid.layers.data("x", [1, 28, 28]), num_filters=4, filter_size=5, padding=2)
+            h = fluid.layers.pool2d(fluid.layers.batch_norm(h, act="relu"), pool_size=2, pool_stride=2)
+            h = fluid.layers.dropout(fluid.layers.fc(h, 32, act="relu"), 0.3, dropout_implementation=implementation)
+            out = fluid.layers.softmax(fluid.layers.fc(h, 10))
+        test = main.clone(for_test=True)
+        scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+        exe.run(startup, scope=scope)
+        feeds = [{"x": feed("lenet", 8, i)["x"]} for i in range(STEPS)]
+        return [exe.run(test, feed=f, fetch_list=[out], scope=scope)[0] for f in feeds], exe
+
+    one_thread_a_device(monkeypatch)
+    planned, exe = evaluate(True)
+    unplanned, _ = evaluate(False)
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(planned, unplanned))
+    (run,) = planned_runs(exe, 1)
+    ops = [(step.op.type, launches) for step, launches in zip(run.plan.steps, run.plan.launches)]
+    assert [kind for kind, launches in ops if launches is None] == []  # (every op launched)
+    fns = {kind: [launch.fn for launch in launches] for kind, launches in ops if kind in ("dropout", "batch_norm")}
+    dropout = _reduce_loops.copy if implementation == "upscale_in_train" else _dropout_loops.times
+    assert fns == {"dropout": [dropout], "batch_norm": [_norm_loops.bn_running]}
+
+
 def test_op_without_launch_form_runs_between_segments(monkeypatch):
     planned = train(monkeypatch, "mlp", True, 1, extra_op=True)
     assert_same(planned, train(monkeypatch, "mlp", False, 1, extra_op=True))
@@ -821,6 +892,7 @@ def test_only_structured_ops_are_planned_from_their_meta():
         "batch_norm_grad",
         "fused_batch_norm_act",
         "fused_batch_norm_act_grad",
+        "dropout",
         "dropout_grad",
         "top_k",
         "accuracy",
@@ -828,7 +900,7 @@ def test_only_structured_ops_are_planned_from_their_meta():
     assert len(launching) >= LAUNCHING_AT_LEAST, f"{len(launching)} op types have launches"
 
 
-LAUNCHING_AT_LEAST = 181  # op types whose CPU out-kernel gives launches for some variant: rises as launches are added
+LAUNCHING_AT_LEAST = 182  # op types whose CPU out-kernel gives launches for some variant: rises as launches are added
 
 
 def _weighted(x):

@@ -1,5 +1,5 @@
-"""numba loops of batch_norm in training (imported on first use: see runtime/loops.py); the conventions of
-_conv_loops.py hold here too.
+"""numba loops of batch_norm in training, and by the running statistics at test time (imported on first use:
+see runtime/loops.py); the conventions of _conv_loops.py hold here too.
 
 X is viewed as [N, C, S] (S = H*W, 1 for [N, C] inputs), C-contiguous. Statistics and
 normalization are per channel: numpy's ``x.mean(axis=(0, 2, 3))`` and ``x.var`` walk the batch
@@ -181,6 +181,22 @@ def bn_train_outputs(mean, var, mean_mom, var_mom, rest, m, v, inv_std, mean_out
         var_out[ci] = var[ci] * var_mom + v[ci] * rest
         saved_mean[ci] = m[ci]
         saved_var[ci] = inv_std[ci]
+
+
+@_jit
+def bn_running(x, scale, bias, mean, var, epsilon, y, saved_mean, saved_var):
+    """batch_norm by the running statistics (is_test), every value of x's dtype, as numpy computes it (kernels/cpu/
+    batch_norm.py _affine): SavedVariance = 1 / sqrt(Variance + epsilon), SavedMean = Mean, a = Scale *
+    SavedVariance, b = Bias - Mean * a, Y = X * a + b, each operation rounding (no fused multiply-add)."""
+    one = x.dtype.type(1)
+    for ci in range(x.shape[1]):
+        inv_std = one / np.sqrt(var[ci] + epsilon)
+        saved_mean[ci], saved_var[ci] = mean[ci], inv_std
+        a = scale[ci] * inv_std
+        b = bias[ci] - mean[ci] * a
+        for n in range(x.shape[0]):
+            for i in range(x.shape[2]):
+                y[n, ci, i] = x[n, ci, i] * a + b
 
 
 @_jit

@@ -15,15 +15,17 @@ last of them writing into its buffer (``out=``):
   (Meta.fresh: no pass to copy them).
 
 A planned step launches the "loops" variants (``forward_launches``, ``grad_launches``: the same loops on the same
-views, the same bits); the others run as Python launches."""
+views, the same bits) and batch_norm's "running" (bn_running, numpy's operations in its order); the others run
+as Python launches."""
 
 import numpy as np
 
 from ..structured import fresh_output
-from .launches import Launch, Shape, by_variant, one, twin_launch
+from .launches import Launch, Shape, by_variant, floats, one, twin_launch
 from .runtime.loops import lazy, parallel_parts, twin
 
 _norm_loops = lazy("_norm_loops")
+_reduce_loops = lazy("_reduce_loops")
 
 
 def channel_blocks(x):
@@ -204,6 +206,8 @@ def forward_launches(op, table, meta, relu=False):
     Python launch, its out-kernel)."""
     ins = {s: one(op, s) for s in ("X", "Scale", "Bias", "Mean", "Variance")}
     outs = {s: one(op, s, "outputs") for s in ("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance")}
+    if meta.variant == "running" and None not in ins.values() and None not in outs.values():
+        return _running_launches(op, table, ins, outs)
     if meta.variant != "loops" or None in ins.values() or None in outs.values():
         return None
     if len(op.output_arg_names) != len(outs) or len(set(outs.values())) != len(outs):
@@ -232,6 +236,27 @@ def forward_launches(op, table, meta, relu=False):
         outs[s] for s, i in running.items() if outs[s] != ins[i]
     ]
     launches.append(Launch(loops.bn_train_outputs, args, writes=writes, updates=updates))
+    return launches
+
+
+def _running_launches(op, table, ins, outs):
+    """The launches of "running" (is_test), _running's: bn_running on NCHW or [N, C] values and parameters of one
+    float dtype, epsilon a Python number (numpy rounds it to that dtype); SavedMean a copy of Mean, and MeanOut and
+    VarianceOut, where they do not name Mean and Variance (the running statistics left as they are), copies of
+    them (op by op, their arrays). None otherwise (a Python launch)."""
+    x, running = ins["X"], {"MeanOut": "Mean", "VarianceOut": "Variance"}
+    if op.attrs.get("data_layout") == "NHWC" or len(table[x][0]) < 2 or not floats(table, *ins.values()):
+        return None
+    if type(op.attrs["epsilon"]) is not float:
+        return None
+    args = [_ncs(table, x), *(("var", ins[s], None) for s in ("Scale", "Bias", "Mean", "Variance"))]
+    args += [("const", table[x][1].type(op.attrs["epsilon"])), _ncs(table, outs["Y"])]
+    args += [("var", outs[s], None) for s in ("SavedMean", "SavedVariance")]
+    launches = [Launch(_norm_loops().bn_running, args, writes=[outs[s] for s in ("Y", "SavedMean", "SavedVariance")])]
+    for slot, src in running.items():
+        if outs[slot] != ins[src]:
+            copied = [("var", ins[src], None), ("var", outs[slot], None)]
+            launches.append(Launch(_reduce_loops().copy, copied, writes=[outs[slot]]))
     return launches
 
 

@@ -3,7 +3,11 @@ compute the variant the rule names into the buffers they are handed (``dropout``
 same two as kernels, kernels/structured.adapter). The mask is drawn with the call's
 context (``ctx.rng``): numpy's generator draws it, or in a program that follows Paddle 2.6, Paddle's
 engine (ctx.rng a ``Mt19937_64``) Paddle's mask. A planned step launches dropout_grad (a loop: the same
-multiplies); dropout itself stays a Python launch (its draws are the call's)."""
+multiplies), dropout at test time (a copy, or a multiply) and dropout's "numpy_draw" (its uniforms drawn from
+the call's Generator before the segment runs, ``Launch.draw``, then a loop: the same comparison and
+multiplies); dropout's other variants are Python launches."""
+
+import math
 
 import numpy as np
 
@@ -14,6 +18,8 @@ from .launches import Launch, flat, floats, one
 from .runtime.loops import lazy
 
 _pointwise_loops = lazy("_pointwise_loops")
+_dropout_loops = lazy("_dropout_loops")
+_reduce_loops = lazy("_reduce_loops")
 
 
 # -- dropout ----------------------------------------------------------------------------------------
@@ -100,6 +106,38 @@ dropout_out.variants = {
     "numpy_draw": _numpy_draw,
 }
 dropout_out.takes_context = True  # (the call's Generator or engine: kernels/structured.py hands it on)
+
+
+def _launches(op, table, meta):
+    """A planned step's launches of dropout on float32 or float64 values: at test time, "test_copy" X copied
+    (_reduce_loops.copy) and "numpy_test" and "paddle_test" X times the Meta's factor (_dropout_loops.times);
+    in training, "numpy_draw" where no Seed input gives the seed: the step's float32 uniforms drawn into an
+    array the plan keeps (``Launch.draw``: from the call's Generator, as _numpy_draw draws them, before the
+    segment's loops run), then _dropout_loops.kept_times, _numpy_draw's comparison and multiplies. None for the
+    other variants (a Python launch)."""
+    x, out = one(op, "X"), one(op, "Out", "outputs")
+    if None in (x, out) or not floats(table, x, out):
+        return None
+    if meta.variant == "test_copy":
+        return [Launch(_reduce_loops().copy, [flat(table, x), flat(table, out)], writes=[out])]
+    if meta.variant in ("numpy_test", "paddle_test"):
+        factor = ("const", meta.args[0])
+        return [Launch(_dropout_loops().times, [flat(table, x), factor, flat(table, out)], writes=[out])]
+    mask = one(op, "Mask", "outputs")
+    if meta.variant != "numpy_draw" or op.inputs.get("Seed") or mask is None:
+        return None
+    draws, attrs = np.empty(math.prod(table[x][0]), np.float32), op.attrs
+    (p, scale), dtype = meta.args, table[x][1]
+
+    def draw(ctx):
+        _numpy_generator({}, attrs, ctx).random(dtype=np.float32, out=draws)
+
+    args = [flat(table, x), ("array", draws), ("const", p), ("const", dtype.type(1 if scale is None else scale))]
+    args += [("const", scale is not None), flat(table, out), flat(table, mask)]
+    return [Launch(_dropout_loops().kept_times, args, writes=[out, mask], draw=draw)]
+
+
+dropout_out.launches = _launches
 
 
 def dropout_grad_out(ins, outs, attrs, meta):

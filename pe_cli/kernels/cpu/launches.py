@@ -25,14 +25,18 @@ class Launch:
     in the output's shape; ``updates``: names it writes over in place (an optimizer's Param and
     state); ``checked``: the loop returns an index >= 0 when its values are bad (a label out of range);
     ``serial``: where ``fn`` is a parallel twin, its serial loop and that loop's arguments (the same bits),
-    run instead while the twin is not compiled (a first run on a machine: loops.parallel_ready)."""
+    run instead while the twin is not compiled (a first run on a machine: loops.parallel_ready); ``draw``:
+    ``draw(ctx)``, run with the GIL before the segment's loops, each step, fills an array of its arguments
+    with the step's random numbers from the call's context (``ctx.rng``, as the op's call by call)."""
 
-    __slots__ = ("aliases", "args", "checked", "fn", "serial", "updates", "views", "writes")
+    __slots__ = ("aliases", "args", "checked", "draw", "fn", "serial", "updates", "views", "writes")
 
-    def __init__(self, fn, args, writes=(), aliases=None, updates=(), checked=False, views=None, serial=None):
+    def __init__(
+        self, fn, args, writes=(), aliases=None, updates=(), checked=False, views=None, serial=None, draw=None
+    ):
         self.fn, self.args, self.writes = fn, tuple(args), tuple(writes)
         self.aliases, self.updates, self.checked = aliases or {}, tuple(updates), checked
-        self.views = views or {}
+        self.views, self.draw = views or {}, draw
         self.serial = None if serial is None else (serial[0], tuple(serial[1]))
 
 
