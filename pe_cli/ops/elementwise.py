@@ -9,6 +9,7 @@ from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
 from ..base.dims import known_numel
 from ..kernels.cpu import elementwise as cpu_elementwise, elementwise_binary as cpu_binary
+from ..kernels.cpu import elementwise_binary_grad as cpu_binary_grad
 from ..kernels.cpu import logic as cpu_logic, scaling as cpu_scaling
 from ..shapes import elementwise as meta_rules, logic as logic_rules, scaling as scale_rules
 from ..shapes.joining import sum_meta
@@ -117,7 +118,7 @@ for _name, _doc in [
         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
         grad=GRADS_OF_GRADS.get(_name),
         grad_reads=("Y", "Out", "Out@GRAD", "X@GRAD") if _name == "div" else (),
-        structured=Structured(meta=meta_rules.GRAD[_name], cpu=cpu_binary.GRAD[_name]),
+        structured=Structured(meta=meta_rules.GRAD[_name], cpu=cpu_binary_grad.GRAD[_name]),
     )
 
 register(

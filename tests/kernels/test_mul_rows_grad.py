@@ -6,7 +6,7 @@ numpy."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import elementwise_binary
+from pe_cli.kernels.cpu import elementwise_binary_grad
 from pe_cli.shapes import elementwise as rules
 
 rng = np.random.default_rng(9)
@@ -37,7 +37,7 @@ def test_a_weight_a_row_gives_numpys_bits(xs, ys, axis, dtype, device_threads):
     x.flat[5] = np.nan
     ins = {"X": x, "Y": y, "Out@GRAD": d}
     assert rules.GRAD["mul"]({"axis": axis}, ins, None).variant == "rows"
-    out = elementwise_binary.elementwise_mul_grad(ins, {"axis": axis})
+    out = elementwise_binary_grad.elementwise_mul_grad(ins, {"axis": axis})
     dx, dy = _numpy_grads(x, y, d, axis)
     assert out["X@GRAD"].dtype == out["Y@GRAD"].dtype == dtype
     assert out["X@GRAD"].tobytes() == dx.tobytes() and out["Y@GRAD"].tobytes() == dy.tobytes()
@@ -56,6 +56,6 @@ def test_other_products_stay_numpys(xs, ys, axis):
     x, y, d = (rng.standard_normal(s).astype(np.float32) for s in (xs, ys, xs))
     ins = {"X": x, "Y": y, "Out@GRAD": d}
     assert rules.GRAD["mul"]({"axis": axis}, ins, None).variant == "numpy"
-    out = elementwise_binary.elementwise_mul_grad(ins, {"axis": axis})
+    out = elementwise_binary_grad.elementwise_mul_grad(ins, {"axis": axis})
     dx, dy = _numpy_grads(x, y, d, axis)
     assert out["X@GRAD"].tobytes() == dx.tobytes() and out["Y@GRAD"].tobytes() == dy.tobytes()

@@ -3,9 +3,10 @@ and ``sum``, its kernel by name: the builtin is never called here; up to four fl
 _elementwise_loops.py), clip, clip_by_norm, minus and elementwise_div_grad_grad. (The isfinite/isinf/isnan checks
 are structured kernels: logic.py.)
 
-The binary elementwise ops (elementwise_add, ...) and their gradients (elementwise_binary.py) and scale
-(scaling.py) are structured kernels; their kernels and the helpers of Fluid's ``axis`` broadcasting are named here too
-for the kernels that call them (fused, momentum, the gradients of other families)."""
+The binary elementwise ops (elementwise_add, ...: elementwise_binary.py), their gradients
+(elementwise_binary_grad.py) and scale (scaling.py) are structured kernels; their kernels and the helpers of Fluid's
+``axis`` broadcasting are named here too for the kernels that call them (fused, momentum, the gradients of other
+families)."""
 
 import functools
 import math
@@ -22,24 +23,26 @@ from .elementwise_binary import (  # noqa: F401 (named here for the kernels that
     bias_grad,
     bias_grad_launch,
     elementwise_add,
-    elementwise_add_grad,
     elementwise_div,
-    elementwise_div_grad,
     elementwise_floordiv,
     elementwise_max,
-    elementwise_max_grad,
     elementwise_min,
-    elementwise_min_grad,
     elementwise_mod,
     elementwise_mul,
-    elementwise_mul_grad,
     elementwise_pow,
-    elementwise_pow_grad,
     elementwise_sub,
-    elementwise_sub_grad,
     middle_view,
     mid_run,
     unbroadcast,
+)
+from .elementwise_binary_grad import (  # noqa: F401 (named here for the kernels that call them)
+    elementwise_add_grad,
+    elementwise_div_grad,
+    elementwise_max_grad,
+    elementwise_min_grad,
+    elementwise_mul_grad,
+    elementwise_pow_grad,
+    elementwise_sub_grad,
 )
 from .scaling import clip, clip_grad, scale  # noqa: F401 (structured kernels, named here for the kernels that call them)
 from .launches import by_variant, one, parts_launch, twin_launch

@@ -15,7 +15,8 @@ from ...shapes import fused as fused_meta, gemm as gemm_meta
 from .. import kernel_of
 from ...shapes.fused import ACT_READS, BINARY
 from ..structured import adapter, fresh_output, viewed
-from . import activation, activation_rows, batch_norm as bn, elementwise_binary, gemm, scaling, _replicas
+from . import activation, activation_rows, batch_norm as bn, elementwise_binary, elementwise_binary_grad, gemm
+from . import scaling, _replicas
 from .launches import by_variant
 from .runtime.loops import flat, lazy, parallel_parts, twin
 
@@ -65,7 +66,7 @@ def _inner_kernel(op_type):
         return scaling.SCALE
     if op_type.startswith("elementwise_"):
         name = op_type[12:]
-        return elementwise_binary.GRAD[name[:-5]] if name.endswith("_grad") else elementwise_binary.FORWARD[name]
+        return elementwise_binary_grad.GRAD[name[:-5]] if name.endswith("_grad") else elementwise_binary.FORWARD[name]
     if op_type.endswith("_grad"):
         return activation_rows.GRAD[op_type[:-5]]
     return activation_rows.FORWARD[op_type]
