@@ -114,6 +114,7 @@ for _name, _doc in [
         inputs=["X", "Y", "Out?", "Out@GRAD"],
         outputs=["X@GRAD?", "Y@GRAD?"],
         attrs=_EW_ATTRS,
+        traits=("optional_outputs",),  # (the meta rule decides only the gradients the op has: facts.wanted)
         no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}),
         grad=GRADS_OF_GRADS.get(_name),

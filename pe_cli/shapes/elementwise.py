@@ -8,22 +8,26 @@ fewer dims placed in the other), then numpy broadcasts. Forward variants:
 
 - "same" (add): float32/float64 X and Y of one shape and dtype: one add, on the device's threads when
   large (runtime/loops.add_same); Out may be X's buffer;
-- "threads" (add, sub, mul): X of at least ``ON_THREADS`` float values and a Y of its dtype that is X's
-  shape, one value a row or one row for all (``rows_form``): _broadcast_loops.binary in parts; ``args``:
-  (the form, X's and Y's 2-D views);
 - "mid" (add): Y along a run of X's dims (a bias: X [pre, n, post], Y [n], ``mid_run``), floats of one
   dtype: _pointwise_loops.add_mid; ``args``: (the run,); Out may be X's buffer;
+- "middle" (add, sub, mul, div): float X (not empty) and Y of one dtype, Y under the axis rule X's leading
+  dims, then 1s, then X's trailing dims (``middle_form``: X as [a, b, c], Y as [a, c]; Y of X's shape, one
+  value a row, one row for all, an attention's mask): _broadcast_loops.middle, on the device's threads where
+  large; ``args``: ((a, b, c),);
 - "numpy": numpy's ufunc on the aligned values, cast to X's dtype (a fresh variant); "truncated"
   (div, floordiv of ints in Fluid 1.8's meaning), "floored" (floordiv in Paddle 2.x's), "remainder" and
   "remainder_paddle2" (mod): the integer forms, a zero divisor refused. Paddle 2.x's meaning is the op's
   fact (``facts.paddle2``).
 
-Grad variants (X@GRAD of X's shape and dtype, Y@GRAD of Y's): "mid" (add, Y a bias of float values of one
-dtype, Out@GRAD of X's shape): X@GRAD is Out@GRAD (``Meta.aliases``), Y@GRAD _pointwise_loops.sum_outer's;
-"rows" (mul, Y one value a row of X over one trailing dim of at most ``SCALED_ROW_MAX`` values, ``scaled_rows``:
-an attention's weights over its values, floats of one dtype, Out@GRAD of X's shape): _reduce_loops.mul_rows_grad,
-X@GRAD = Out@GRAD * Y and Y@GRAD each row's sum of Out@GRAD * X in numpy's pairwise order; ``args``: ((rows,
-cols),); "numpy": the local gradients summed over the broadcast dims (a fresh variant), where add's (or sub's X@GRAD)
+Grad variants (X@GRAD of X's shape and dtype, Y@GRAD of Y's, each where the op has it: ``facts.wanted``): "mid"
+(add, Y a bias of float values of one dtype, Out@GRAD of X's shape): X@GRAD is Out@GRAD (``Meta.aliases``), Y@GRAD
+_pointwise_loops.sum_outer's; "rows" (mul, Y one value a row of X over one trailing dim of at most
+``SCALED_ROW_MAX`` values, ``scaled_rows``: an attention's weights over its values, floats of one dtype, Out@GRAD
+of X's shape, both gradients wanted): _reduce_loops.mul_rows_grad, X@GRAD = Out@GRAD * Y and Y@GRAD each row's sum
+of Out@GRAD * X in numpy's pairwise order; ``args``: ((rows, cols),); "middle" (add, sub, mul, div of the forward's
+"middle" form where Y@GRAD sums no last axis, c > 1 or b 1; div with its Out): _broadcast_loops.middle_grad, numpy's
+local gradients and its sums over the broadcast axes, add's and sub's X@GRAD Out@GRAD itself; ``args``: ((a, b,
+c),); "numpy": the local gradients summed over the broadcast dims (a fresh variant), where add's (or sub's X@GRAD)
 is Out@GRAD itself, of the input's shape and dtype, that output is Out@GRAD (an alias, no copy). A rule
 refuses nothing: the shape rule did at build time, and numpy refuses values that do not broadcast."""
 
@@ -37,10 +41,10 @@ from ..base.errors import PeError
 from .structured import Meta
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
-# from this many values of X on, add, sub and mul of a Y in rows form split X over the device's threads
-# (kernels/cpu/runtime/loops.PARALLEL_MIN_ELEMENTS, below which a parallel loop's start costs more)
+# from this many values of X on, add's "mid" over one run of rows (pre 1: no rows to split) gives way to "middle",
+# whose rows the device's threads split (kernels/cpu/runtime/loops.PARALLEL_MIN_ELEMENTS)
 ON_THREADS = 1 << 17
-SAME, PER_ROW, PER_COL = "SAME", "PER_ROW", "PER_COL"  # Y's rows form: [rows, cols], [rows, 1], [1, cols]
+MIDDLE_OPS = ("add", "sub", "mul", "div")
 _OUT_OVER_X = {"Out": "X"}
 
 
@@ -83,26 +87,26 @@ def _placed(x, y, axis):
     return shape, next((j for j in range(len(x)) if shape[j] != x[j]), len(x))
 
 
-def rows_form(x, y, axis):
-    """(form, X's 2-D shape, Y's 2-D shape) where Y under the axis rule has X's shape (SAME), X's leading
-    dims and 1s after them (PER_ROW: one value a row) or 1s and then X's trailing dims (PER_COL: one row
-    for all); else None (Y along middle dims, or of more dims than X)."""
+def middle_form(x, y, axis):
+    """(a, b, c) where Y under the axis rule, 1s before it to X's rank, holds X's leading dims, then 1s (b: what
+    it is broadcast along), then X's trailing dims: X as [a, b, c], Y as [a, c]. Y of X's shape: (its rows, 1,
+    its last dim); else None (Y of more dims than X, or along a middle dim of X between 1s)."""
     x = tuple(x)
     placed = _placed(x, y, axis) if x else None
     if placed is None:
         return None
-    shape, lead = placed
+    shape, _ = placed
     if shape == x:
-        rows = math.prod(x[:-1])
-        return SAME, (rows, x[-1]), (rows, x[-1])
-    if all(d == 1 for d in shape[lead:]):
-        rows = math.prod(x[:lead])
-        return PER_ROW, (rows, math.prod(x[lead:])), (rows, 1)
-    trail = next((i for i in range(len(x), 0, -1) if shape[i - 1] != x[i - 1]), 0)
-    if all(d == 1 for d in shape[:trail]):
-        cols = math.prod(x[trail:])
-        return PER_COL, (math.prod(x[:trail]), cols), (1, cols)
-    return None
+        return math.prod(x[:-1]), 1, x[-1]
+    trail = len(x)
+    while trail and shape[trail - 1] == x[trail - 1]:
+        trail -= 1
+    mid = trail
+    while mid and shape[mid - 1] == 1:
+        mid -= 1
+    if shape[:mid] != x[:mid]:
+        return None
+    return math.prod(x[:mid]), math.prod(x[mid:trail]), math.prod(x[trail:])
 
 
 def _floats(*values):
@@ -128,12 +132,12 @@ def binary_meta(op):
         if op == "add" and floats and xs == ys:
             return Meta({"Out": (xs, x.dtype)}, "same", inplace=_OUT_OVER_X)
         run = mid_run(xs, ys, axis) if floats and op == "add" else None
-        if op in ("add", "sub", "mul") and floats and (run is None or run[0] == 1) and numel(xs) >= ON_THREADS:
-            form = rows_form(xs, ys, axis)
-            if form is not None:
-                return Meta({"Out": (xs, x.dtype)}, "threads", args=form)
-        if run is not None:
+        if run is not None and (run[0] > 1 or numel(xs) < ON_THREADS):
             return Meta({"Out": (xs, x.dtype)}, "mid", "add_mid", ("X", "Y"), inplace=_OUT_OVER_X, args=(run,))
+        middle = op in MIDDLE_OPS and floats and numel(xs) > 0 and out_shape(xs, ys, axis) == xs
+        form = middle_form(xs, ys, axis) if middle else None
+        if form is not None:
+            return Meta({"Out": (xs, x.dtype)}, "middle", "middle", ("X", "Y"), args=(form,))
         return Meta({"Out": (out_shape(xs, ys, axis), x.dtype)}, _integer_variant(op, x, facts), fresh=True)
 
     meta.__name__ = meta.__qualname__ = f"elementwise_{op}_meta"
@@ -164,19 +168,29 @@ def grad_meta(op):
     def meta(attrs, ins, facts):
         x, y, dout, axis = ins["X"], ins["Y"], ins["Out@GRAD"], attrs["axis"]
         xs, ys, ds = tuple(x.shape), tuple(y.shape), tuple(dout.shape)
-        outputs = {"X@GRAD": (xs, x.dtype), "Y@GRAD": (ys, y.dtype)}
-        if op == "mul" and _floats(x, y, dout) and ds == xs:
+        wanted = ("X@GRAD", "Y@GRAD") if facts is None else facts.wanted(("X@GRAD", "Y@GRAD"))  # (None: a call by name)
+        outputs = {s: spec for s, spec in (("X@GRAD", (xs, x.dtype)), ("Y@GRAD", (ys, y.dtype))) if s in wanted}
+        floats = _floats(x, y, dout) and ds == xs
+        if op == "mul" and floats and len(outputs) == 2:
             form = scaled_rows(xs, ys, axis)
             if form is not None:
                 return Meta(outputs, "rows", "mul_rows_grad", ("X", "Y", "Out@GRAD"), args=(form,))
-        if op == "add" and _floats(x, y, dout) and ds == xs:
+        if op == "add" and floats and len(outputs) == 2:
             run = mid_run(xs, ys, axis)
             if run is not None:
                 return Meta(outputs, "mid", "sum_outer", ("Out@GRAD",), args=(run,), aliases={"X@GRAD": "Out@GRAD"})
+        middle = floats and op in MIDDLE_OPS and numel(xs) > 0 and (op != "div" or "Out" in ins)
+        form = middle_form(xs, ys, axis) if middle else None
+        if op == "add" and form is not None and form[1] == 1:
+            form = None  # (Y of X's shape: both gradients Out@GRAD itself, "numpy"'s aliases)
+        dy = "Y@GRAD" in outputs
+        if form is not None and (dy or op in ("mul", "div")) and outputs and (not dy or form[2] > 1 or form[1] == 1):
+            aliases = {"X@GRAD": "Out@GRAD"} if op in ("add", "sub") and "X@GRAD" in outputs else {}
+            return Meta(outputs, "middle", "middle_grad", args=(form,), aliases=aliases)
         aliases = {}
         passed = {"add": ("X", "Y"), "sub": ("X",)}.get(op, ())
         for slot, s, like, v in (("X", xs, aligned(ys, xs, axis), x), ("Y", ys, aligned(xs, ys, axis), y)):
-            if slot in passed and ds == s == like and dout.dtype == v.dtype:
+            if slot + "@GRAD" in outputs and slot in passed and ds == s == like and dout.dtype == v.dtype:
                 aliases[slot + "@GRAD"] = "Out@GRAD"
         return Meta(outputs, "numpy", fresh=True, aliases=aliases)
 

@@ -44,18 +44,18 @@ def test_a_weight_a_row_gives_numpys_bits(xs, ys, axis, dtype, device_threads):
 
 
 @pytest.mark.parametrize(
-    "xs, ys, axis",
+    "xs, ys, axis, variant",
     [
-        ((5, 9000), (5,), 0),  # a row longer than numpy sums in one pass
-        ((64, 40, 16, 16), (64, 40), 0),  # summed over two dims
-        ((64, 40, 16), (40, 16), 1),  # a value a column
-        ((64, 40), (64, 40), -1),  # the same shape
+        ((5, 9000), (5,), 0, "numpy"),  # a row longer than numpy sums in one pass
+        ((64, 40, 16, 16), (64, 40), 0, "numpy"),  # summed over two dims
+        ((64, 40, 16), (40, 16), 1, "middle"),  # a value a column (_broadcast_loops.middle_grad)
+        ((64, 40), (64, 40), -1, "middle"),  # the same shape
     ],
 )
-def test_other_products_stay_numpys(xs, ys, axis):
+def test_other_products_give_numpys_bits(xs, ys, axis, variant):
     x, y, d = (rng.standard_normal(s).astype(np.float32) for s in (xs, ys, xs))
     ins = {"X": x, "Y": y, "Out@GRAD": d}
-    assert rules.GRAD["mul"]({"axis": axis}, ins, None).variant == "numpy"
+    assert rules.GRAD["mul"]({"axis": axis}, ins, None).variant == variant
     out = elementwise_binary_grad.elementwise_mul_grad(ins, {"axis": axis})
     dx, dy = _numpy_grads(x, y, d, axis)
     assert out["X@GRAD"].tobytes() == dx.tobytes() and out["Y@GRAD"].tobytes() == dy.tobytes()

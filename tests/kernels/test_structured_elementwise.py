@@ -129,15 +129,23 @@ def test_the_rules_choose_each_variant_once_from_shapes_dtypes_and_facts():
     assert _meta("add", (8, 10), (8, 10)).variant == "same"
     bias = _meta("add", (8, 10), (10,))
     assert (bias.variant, bias.loop, bias.args, dict(bias.inplace)) == ("mid", "add_mid", ((8, 10, 1),), {"Out": "X"})
-    assert _meta("sub", (8, 10), (10,)).variant == "numpy"  # (sub of a small bias: numpy's broadcast)
+    sub = _meta("sub", (8, 10), (10,))  # (one row for all: the broadcast loop)
+    assert (sub.variant, sub.loop, sub.args) == ("middle", "middle", ((1, 8, 10),))
+    mask = _meta("add", (8, 2, 16, 16), (8, 1, 1, 16))  # (an attention's mask over its scores)
+    assert (mask.variant, mask.args) == ("middle", ((8, 32, 16),))
+    assert _meta("sub", (8, 10), (10,), dtype="int64").variant == "numpy"
+    assert _meta("sub", (0, 10), (10,)).variant == "numpy"  # (empty)
     assert _meta("add", (8, 10), (10,), dtype="int64").variant == "numpy"
     assert _meta("add", (3, 4), (2, 3, 4)).outputs["Out"][0] == (2, 3, 4)
     assert _meta("add", (2, 3), (4,)).outputs["Out"][0] == (2, 3)  # (numpy refuses the values)
     wide = _meta("mul", (1 << 10, 1 << 8), (1 << 10, 1), dtype="float64")
-    assert (wide.variant, wide.args) == ("threads", ("PER_ROW", (1 << 10, 1 << 8), (1 << 10, 1)))
+    assert (wide.variant, wide.args) == ("middle", ((1 << 10, 1 << 8, 1),))  # (one value a row)
     assert _meta("add", (1 << 10, 1 << 8), (1 << 8,)).variant == "mid"  # (a bias over many rows: add_mid)
+    assert _meta("add", (1 << 18,), (1 << 18,)).variant == "same"
+    assert _meta("add", (1 << 18, 1), (1 << 18,), axis=0).variant == "middle"  # (one run of rows: split)
     assert _meta("div", (4,), (4,), dtype="int32").variant == "truncated"
-    assert _meta("div", (4,), (4,)).variant == "numpy"
+    assert _meta("div", (4,), (4,)).variant == "middle"
+    assert _meta("div", (4,), (4,), dtype="float16").variant == "numpy"
     assert _meta("floordiv", (4,), (4,), dtype="int64").variant == "truncated"
     assert _meta("floordiv", (4,), (4,), dtype="int64", paddle2=True).variant == "floored"
     assert _meta("mod", (4,), (4,), dtype="int64").variant == "remainder"
@@ -145,8 +153,11 @@ def test_the_rules_choose_each_variant_once_from_shapes_dtypes_and_facts():
     grad = _meta("add", (8, 10), (10,), grad=True)
     assert (grad.variant, grad.loop, dict(grad.aliases)) == ("mid", "sum_outer", {"X@GRAD": "Out@GRAD"})
     assert dict(_meta("add", (8, 10), (8, 10), grad=True).aliases) == {"X@GRAD": "Out@GRAD", "Y@GRAD": "Out@GRAD"}
-    assert dict(_meta("sub", (8, 10), (10,), grad=True).aliases) == {"X@GRAD": "Out@GRAD"}
-    assert not _meta("mul", (8, 10), (8, 10), grad=True).aliases
+    sub = _meta("sub", (8, 10), (10,), grad=True)
+    assert (sub.variant, sub.args, dict(sub.aliases)) == ("middle", ((1, 8, 10),), {"X@GRAD": "Out@GRAD"})
+    assert _meta("sub", (8, 10), (8, 1), grad=True).variant == "numpy"  # (numpy sums a row pairwise)
+    mul = _meta("mul", (8, 10), (8, 10), grad=True)
+    assert (mul.variant, mul.args, dict(mul.aliases)) == ("middle", ((8, 1, 10),), {})
     assert meta_rules.ON_THREADS == loops.PARALLEL_MIN_ELEMENTS
 
 

@@ -3,15 +3,16 @@
 compute the variant their meta rule chose (pe_cli/shapes/elementwise.py) into the buffers they are handed:
 
 - "same": add_same (runtime/loops.py: one add, in parts on the device's threads when large);
-- "threads": _broadcast_loops.binary over X's and Y's 2-D views in parts on the device's threads;
+- "middle" (add, sub, mul, div): _broadcast_loops.middle over X as [a, b, c] and Y as [a, c], in parts on the
+  device's threads when large;
 - "mid": the bias add, _pointwise_loops.add_mid (its parallel twin over the rows: the same bits); numpy's
   broadcast add over the middle axis is 2-3x slower;
 - "numpy" and the integer forms ("truncated", "floored", "remainder", "remainder_paddle2": an int zero
   divisor refused in one line): numpy on Y reshaped so that its broadcasting is Fluid's ``axis`` rule, cast
   to X's dtype (fresh variants).
 
-Their ``launches(op, table, meta)``: a planned step's launches of add's "mid" and "same" variants
-(pe_cli/executor/step_plan.py). ``elementwise_<op>``: the ops' kernels over these (kernels/structured.adapter)
+Their ``launches(op, table, meta)``: a planned step's launches of "middle" and of add's "mid" and "same"
+variants (pe_cli/executor/step_plan.py). ``elementwise_<op>``: the ops' kernels over these (kernels/structured.adapter)
 for the kernels that call them (fused, momentum, minus). The grad ops' out-kernels, and the helpers here they
 share (bias_grad, _sum_outer): elementwise_binary_grad.py."""
 
@@ -24,7 +25,7 @@ from ..structured import adapter, fresh_output
 from ..value_checks import check_divisor
 from ._int_division import floored_div, remainder, truncated_div
 from .launches import by_variant
-from .launches import one, twin_launch
+from .launches import one, parts_launch, twin_launch
 from .runtime.loops import add_same, lazy, parallel_parts, run_in_parts, twin
 from ...shapes import elementwise as meta_rules
 
@@ -120,15 +121,11 @@ def _same(ins, outs, attrs, meta):
     add_same(ins["X"], ins["Y"], outs["Out"])
 
 
-def _threads(op):
+def _middle(op):
     def variant(ins, outs, attrs, meta):
-        form, x2, y2 = meta.args
-        x, y, loops = (
-            np.ascontiguousarray(ins["X"]).reshape(x2),
-            np.ascontiguousarray(ins["Y"]).reshape(y2),
-            _broadcast(),
-        )
-        run_in_parts(loops, "binary", x.size, x, y, outs["Out"].reshape(x2), getattr(loops, op), getattr(loops, form))
+        ((a, b, c),) = meta.args
+        x, y = np.ascontiguousarray(ins["X"]).reshape(a, b, c), np.ascontiguousarray(ins["Y"]).reshape(a, c)
+        run_in_parts(_broadcast(), "middle", x.size, x, y, outs["Out"].reshape(a, b, c), op)
 
     return variant
 
@@ -172,14 +169,20 @@ def _handed(result, spec, ins, passed=None):
     return fresh_output(result, spec, tuple(ins.values()))
 
 
-def _add_launches(op, table, meta):
-    """A planned step's launch of add's "mid" variant: add_mid over the values as they lie, its twin where
-    the op-by-op kernel takes it (the same bits); of its "same" variant, add_mid over X and Y as [1, size, 1]
-    and [size], or add_parallel's chunks where add_same takes them (each sum one IEEE add: numpy's bits).
-    None for the other variants (a Python launch)."""
+def _launches(op, table, meta):
+    """A planned step's launch of "middle": _broadcast_loops.middle over X as [a, b, c] and Y as [a, c], its
+    parallel twin where run_in_parts takes it; of add's "mid" variant: add_mid over the values as they lie, its
+    twin where the op-by-op kernel takes it (the same bits); of add's "same" variant, add_mid over X and Y as
+    [1, size, 1] and [size], or add_parallel's chunks where add_same takes them (each sum one IEEE add: numpy's
+    bits). None for the other variants (a Python launch)."""
     x, y, out = one(op, "X"), one(op, "Y"), one(op, "Out", "outputs")
-    if meta.variant not in ("mid", "same") or None in (x, y, out):
+    if meta.variant not in ("mid", "same", "middle") or None in (x, y, out):
         return None
+    if meta.variant == "middle":
+        ((a, b, c),), code = meta.args, MIDDLE_CODES[op.type.removeprefix("elementwise_")]
+        args = [("var", x, (a, b, c)), ("var", y, (a, c)), ("var", out, (a, b, c)), ("const", code)]
+        loops = _broadcast()
+        return [parts_launch(loops.middle, loops.middle_parallel, parallel_parts(a * b * c), args, writes=[out])]
     loops = _loops()
     if meta.variant == "mid":
         (run,) = meta.args
@@ -192,6 +195,8 @@ def _add_launches(op, table, meta):
     flat = [("var", name, (size,)) for name in (x, y, out)]
     return [twin_launch(loops.add_mid, loops.add_parallel, parts > 1, [*flat, ("const", parts)], serial, writes=[out])]
 
+
+MIDDLE_CODES = {"add": 0, "sub": 1, "mul": 2, "div": 3}  # the ops of _broadcast_loops.middle: its ADD, SUB, MUL, DIV
 
 _UFUNCS = {
     "add": np.add,
@@ -208,8 +213,8 @@ def _forward(op):
     variants = {"numpy": _numpy(_UFUNCS[op])} if op in _UFUNCS else {}
     if op == "add":
         variants.update(same=_same, mid=_mid)
-    if op in ("add", "sub", "mul"):
-        variants["threads"] = _threads(op.upper())
+    if op in MIDDLE_CODES:
+        variants["middle"] = _middle(MIDDLE_CODES[op])
     if op in ("div", "floordiv"):
         variants["truncated"] = _numpy(truncated_div, op)
     if op == "floordiv":
@@ -217,7 +222,7 @@ def _forward(op):
     if op == "mod":
         variants["remainder"] = _numpy(lambda x, y: remainder(x, y, False), op)
         variants["remainder_paddle2"] = _numpy(lambda x, y: remainder(x, y, True), op)
-    return by_variant(f"elementwise_{op}_out", _add_launches if op == "add" else None, **variants)
+    return by_variant(f"elementwise_{op}_out", _launches if "middle" in variants else None, **variants)
 
 
 FORWARD = {op: _forward(op) for op in meta_rules.OPS}

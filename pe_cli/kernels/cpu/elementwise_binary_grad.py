@@ -11,12 +11,13 @@ import numpy as np
 
 from ..common import conj
 from ..structured import adapter
-from .elementwise_binary import _handed, _sum_outer, align_both, bias_grad_launch
+from .elementwise_binary import MIDDLE_CODES, _handed, _sum_outer, align_both, bias_grad_launch
 from .launches import Launch, by_variant, flat as flat_arg, floats, one, parts_launch
 from .runtime.loops import lazy, parallel_parts, run_in_parts
 from ...shapes import elementwise as meta_rules
 
 _reduce = lazy("_reduce_loops")
+_broadcast = lazy("_broadcast_loops")
 
 
 # local_grads(x, y, out, dout) -> (dx, dy) in the broadcast shape (out: Out, which only div's grad op reads,
@@ -72,11 +73,11 @@ def _grad_numpy(local_grads):
         x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
         xa, ya = align_both(x, y, attrs["axis"])
         dx, dy = local_grads(xa, ya, ins.get("Out"), dout)
-        aliases = meta.aliases  # (an alias is Out@GRAD, as the sum would give it)
-        if "X@GRAD" not in aliases:
-            outs["X@GRAD"] = _handed(_summed(dx, dout, xa, x.shape), meta.outputs["X@GRAD"], ins, dout)
-        if "Y@GRAD" not in aliases:
-            outs["Y@GRAD"] = _handed(_summed(dy, dout, ya, y.shape), meta.outputs["Y@GRAD"], ins, dout)
+        aliases, outputs = meta.aliases, meta.outputs  # (an alias is Out@GRAD, as the sum would give it)
+        if "X@GRAD" in outputs and "X@GRAD" not in aliases:
+            outs["X@GRAD"] = _handed(_summed(dx, dout, xa, x.shape), outputs["X@GRAD"], ins, dout)
+        if "Y@GRAD" in outputs and "Y@GRAD" not in aliases:
+            outs["Y@GRAD"] = _handed(_summed(dy, dout, ya, y.shape), outputs["Y@GRAD"], ins, dout)
 
     return variant
 
@@ -95,29 +96,75 @@ def _bias_grad(ins, outs, attrs, meta):
     _sum_outer(ins["Out@GRAD"], meta.args[0], outs["Y@GRAD"])
 
 
-def _add_grad_launches(op, table, meta):
-    """A planned step's launches of add's gradient: of its "mid" variant, X@GRAD the buffer of Out@GRAD and
-    Y@GRAD sum_outer's (serial) over Out@GRAD as it lies; where both gradients are Out@GRAD (X and Y of its
-    shape and dtype), both its buffer. None for the other forms (a Python launch)."""
-    dout, dx, dy = one(op, "Out@GRAD"), one(op, "X@GRAD", "outputs"), one(op, "Y@GRAD", "outputs")
+def _middle_grad(code):
+    def variant(ins, outs, attrs, meta):
+        ((a, b, c),), outputs = meta.args, meta.outputs
+        want_dx, want_dy = "X@GRAD" in outputs and "X@GRAD" not in meta.aliases, "Y@GRAD" in outputs
+        d = np.ascontiguousarray(ins["Out@GRAD"]).reshape(a, b, c)
+        dx = outs["X@GRAD"].reshape(a, b, c) if want_dx else d
+        dy = outs["Y@GRAD"].reshape(a, c) if want_dy else None
+        x, y, out = d, dy, d  # (what add's and sub's gradients do not read)
+        if code in (MIDDLE_CODES["mul"], MIDDLE_CODES["div"]):
+            x, y = np.ascontiguousarray(ins["X"]).reshape(a, b, c), np.ascontiguousarray(ins["Y"]).reshape(a, c)
+        if code == MIDDLE_CODES["div"]:
+            out = np.ascontiguousarray(ins["Out"]).reshape(a, b, c)
+        _broadcast().middle_grad(d, x, y, out, dx, y if dy is None else dy, code, want_dx, want_dy)
+
+    return variant
+
+
+def _aliases(op, meta, dout):
+    """The launch of the outputs that are Out@GRAD (Meta.aliases), or None where none is."""
+    aliases = {one(op, slot, "outputs"): dout for slot in meta.aliases}
+    return Launch(None, (), aliases=aliases) if aliases and None not in aliases else None
+
+
+def _middle_grad_launches(op, table, meta):
+    """The launches of "middle": add's and sub's X@GRAD Out@GRAD's buffer, then _broadcast_loops.middle_grad on the
+    values as [a, b, c] and [a, c] (what add's and sub's gradients do not read: Out@GRAD and Y@GRAD's buffer)."""
+    ((a, b, c),), outputs = meta.args, meta.outputs
+    code = MIDDLE_CODES[op.type.removeprefix("elementwise_").removesuffix("_grad")]
+    d, x, y, out = one(op, "Out@GRAD"), one(op, "X"), one(op, "Y"), one(op, "Out")
+    dx, dy = one(op, "X@GRAD", "outputs"), one(op, "Y@GRAD", "outputs")
+    want_dx, want_dy = "X@GRAD" in outputs and "X@GRAD" not in meta.aliases, "Y@GRAD" in outputs
+    if code not in (MIDDLE_CODES["mul"], MIDDLE_CODES["div"]):
+        x, y = d, dy
+    if code != MIDDLE_CODES["div"]:
+        out = d
+    if None in (d, x, y, out) or (want_dx and dx is None) or (want_dy and dy is None):
+        return None
+    cube, rows = (a, b, c), (a, c)
+    args = [("var", d, cube), ("var", x, cube), ("var", y, rows), ("var", out, cube)]
+    args += [("var", dx if want_dx else d, cube), ("var", dy if want_dy else y, rows)]
+    args += [("const", code), ("const", want_dx), ("const", want_dy)]
+    writes = [name for name, wanted in ((dx, want_dx), (dy, want_dy)) if wanted]
+    alias = _aliases(op, meta, d) if meta.aliases else None
+    if meta.aliases and alias is None:
+        return None
+    return [*([alias] if alias else []), Launch(_broadcast().middle_grad, args, writes=writes)]
+
+
+def _grad_launches(op, table, meta):
+    """A planned step's launches of the gradient of add, sub, mul and div: "middle" (_middle_grad_launches); add's
+    "mid": X@GRAD the buffer of Out@GRAD and Y@GRAD sum_outer's (serial) over Out@GRAD as it lies; mul's "rows"
+    (Y one value a row of X): mul_rows_grad, or its parallel twin where _mul_rows_grad runs it, on the values as
+    [rows, cols] and [rows]; "numpy" where every output it has is Out@GRAD (X and Y of its shape and dtype): their
+    buffer. None otherwise (a Python launch)."""
+    dout = one(op, "Out@GRAD")
     if dout is None:
         return None
-    if meta.variant == "numpy" and len(meta.aliases) == 2:
-        aliases = {name: dout for name in (dx, dy) if name is not None}
-        return [Launch(None, (), aliases=aliases)] if aliases else None
-    if meta.variant != "mid":
-        return None
-    launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
-    if dy is not None:
-        launches.append(bias_grad_launch(dout, meta.args[0], flat_arg(table, dy), dy))
-    return launches
-
-
-def _mul_grad_launches(op, table, meta):
-    """A planned step's launch of mul's gradient "rows" (Y one value a row of X): mul_rows_grad, or its parallel twin
-    where _mul_rows_grad runs it, on the values as [rows, cols] and [rows]. None for "numpy" (a Python launch) or
-    where a gradient is not wanted."""
-    x, y, d = one(op, "X"), one(op, "Y"), one(op, "Out@GRAD")
+    if meta.variant == "middle":
+        return _middle_grad_launches(op, table, meta)
+    if meta.variant == "numpy":
+        alias = _aliases(op, meta, dout) if set(meta.aliases) == set(meta.outputs) else None
+        return [alias] if alias else None
+    if meta.variant == "mid":
+        dx, dy = one(op, "X@GRAD", "outputs"), one(op, "Y@GRAD", "outputs")
+        launches = [Launch(None, (), aliases={dx: dout})] if dx is not None else []
+        if dy is not None:
+            launches.append(bias_grad_launch(dout, meta.args[0], flat_arg(table, dy), dy))
+        return launches
+    x, y, d = one(op, "X"), one(op, "Y"), dout
     dx, dy = one(op, "X@GRAD", "outputs"), one(op, "Y@GRAD", "outputs")
     if meta.variant != "rows" or not floats(table, x, y, d, dx, dy):
         return None
@@ -129,16 +176,15 @@ def _mul_grad_launches(op, table, meta):
     return [parts_launch(loops.mul_rows_grad, loops.mul_rows_grad_parallel, parts, args, writes=[dx, dy])]
 
 
-_GRAD_LAUNCHES = {"add": _add_grad_launches, "mul": _mul_grad_launches}
-
-
 def _grad(op):
     variants = {"numpy": _grad_numpy(_LOCAL_GRADS[op])}
     if op == "add":
         variants["mid"] = _bias_grad
     if op == "mul":
         variants["rows"] = _mul_rows_grad
-    return by_variant(f"elementwise_{op}_grad_out", _GRAD_LAUNCHES.get(op, None), **variants)
+    if op in MIDDLE_CODES:
+        variants["middle"] = _middle_grad(MIDDLE_CODES[op])
+    return by_variant(f"elementwise_{op}_grad_out", _grad_launches if op in MIDDLE_CODES else None, **variants)
 
 
 GRAD = {op: _grad(op) for op in meta_rules.GRAD_OPS}
