@@ -981,7 +981,8 @@ def test_ops_over_sequences_are_launched_and_pass_their_lod(monkeypatch, devices
 
 
 def _train_lookups(monkeypatch, planned, ids_of, padding_idx=None):
-    """(losses, looked-up rows, executor) over steps of 300 ids (the "rows" variant) from ``ids_of(step, rng)``."""
+    """(losses, looked-up rows, executor, parameters) over steps of the ids ``ids_of(step, rng)`` gives (300: the "rows"
+    variant; 20: "gather"), the table trained by its dense gradient."""
     monkeypatch.setenv("PE_PLANNED_STEP", "1" if planned else "0")
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
@@ -999,26 +1000,34 @@ def _train_lookups(monkeypatch, planned, ids_of, padding_idx=None):
         )
         losses.append(got[0])
         looked_up.append(got[1])
-    return losses, looked_up, exe
+    return losses, looked_up, exe, [np.array(scope.get_array(p.name)) for p in main.all_parameters()]
 
 
-def test_lookups_are_launched_checked_and_padded(monkeypatch):
-    """lookup_table's "rows" variant (300 ids) is launched: its ids checked, then its rows copied with padding_idx's
-    zeroed; the bits of op by op, and an id outside the table refused by the one line op by op says."""
-    planned = _train_lookups(monkeypatch, True, lambda step, rng: rng.integers(0, 50, (300, 1)), padding_idx=3)
-    by_op = _train_lookups(monkeypatch, False, lambda step, rng: rng.integers(0, 50, (300, 1)), padding_idx=3)
-    for a, b in zip(planned[0] + planned[1], by_op[0] + by_op[1]):
-        assert np.array_equal(a, b)
-    padded = np.random.default_rng(STEPS - 1).integers(0, 50, (300, 1)).reshape(-1) == 3
+@pytest.mark.parametrize("count", [300, 20])
+def test_lookups_are_launched_checked_and_padded(monkeypatch, count):
+    """lookup_table's "rows" variant (300 ids) and "gather" (20) are launched: the ids checked, then the rows copied
+    with padding_idx's zeroed; so is the dense gradient (the ids checked, then padding_idx's rows left out, the
+    others added into zeros in order: np.add.at's bits); the bits of op by op, and an id outside the table
+    refused by the one line op by op says."""
+
+    def ids_of(step, rng):
+        ids = rng.integers(0, 50, (count, 1))
+        ids[step] = 3  # (padding_idx's)
+        return ids
+
+    planned = _train_lookups(monkeypatch, True, ids_of, padding_idx=3)
+    by_op = _train_lookups(monkeypatch, False, ids_of, padding_idx=3)
+    for a, b in zip(planned[0] + planned[1] + planned[3], by_op[0] + by_op[1] + by_op[3]):
+        assert np.array_equal(a, b)  # (the losses, the rows looked up, the parameters: padding_idx's row too)
+    padded = ids_of(STEPS - 1, np.random.default_rng(STEPS - 1)).reshape(-1) == 3
     assert padded.any() and not planned[1][-1][padded].any()
     (run,) = planned_runs(planned[2], 1)
-    fns = [
-        launch.fn.py_func.__name__
-        for step, launches in zip(run.plan.steps, run.plan.launches)
-        if step.op.type == "lookup_table"
-        for launch in launches
-    ]
-    assert fns[0] == "bad_id" and fns[1] in ("lookup_rows", "lookup_rows_parallel")
+    fns = {}
+    for step, launches in zip(run.plan.steps, run.plan.launches):
+        if step.op.type in ("lookup_table", "lookup_table_grad"):
+            fns[step.op.type] = [launch.fn.py_func.__name__ for launch in launches]
+    assert fns["lookup_table"][0] == "bad_id" and fns["lookup_table"][1] in ("lookup_rows", "lookup_rows_parallel")
+    assert fns["lookup_table_grad"] == ["bad_id", "table_grad"]
 
     def bad_at_three(step, rng):
         ids = rng.integers(0, 50, (300, 1))

@@ -20,6 +20,21 @@ def add_rows(out, ids, rows):
 
 
 @njit(cache=True, nogil=True)
+def table_grad(ids, rows, pad, out):
+    """lookup_table's dense W@GRAD ``out`` [n, w]: zeros, then out[ids[i]] += rows[i] in order for each id that is
+    not padding_idx ``pad`` (< 0: none); rows [m, w], ids [m] in [0, n) or ``pad``. The out-kernel's fill and
+    np.add.at (the same bits)."""
+    for k in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[k, j] = 0
+    for i in range(ids.shape[0]):
+        if pad < 0 or ids[i] != pad:
+            o, r = out[ids[i]], rows[i]
+            for j in range(r.shape[0]):
+                o[j] += r[j]
+
+
+@njit(cache=True, nogil=True)
 def bad_id(ids, rows, pad):
     """The index of lookup_table's first id outside [0, rows) that is not padding_idx ``pad`` (< 0: none), or -1: a
     planned step's check (its op, run op by op, then says value_checks.table_ids's one line)."""

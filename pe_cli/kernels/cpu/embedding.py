@@ -8,9 +8,9 @@ import math
 import numpy as np
 
 from ...base.selected_rows import SelectedRows
-from ...shapes.embedding import ROWS, lookup_dequant_meta
+from ...shapes.embedding import DENSE, GATHER, ROWS, lookup_dequant_meta
 from ..structured import adapter
-from .launches import Launch, by_variant, one, parts_launch
+from .launches import FLOATS, Launch, by_variant, one, parts_launch
 from ..value_checks import check_dequant_ids, table_ids
 from .runtime.loops import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
@@ -70,16 +70,19 @@ def _rows(ins, outs, attrs, meta):
 
 
 def _lookup_launches(op, table, meta):
-    """A planned step's launches of the "rows" variant over int64 Ids: the ids checked (a bad one: its op, run op by
-    op, says the one line), then the rows copied (the twin where the kernel would run it, else the serial loop:
-    numpy's take's bits); None for "gather" (the op then runs as a Python launch, its kernel)."""
+    """A planned step's launches over int64 Ids: the ids checked (a bad one: its op, run op by op, says the one
+    line), then the rows copied: for "rows", the twin where the kernel would run it, else the serial loop; for
+    "gather" of a 2-D float table whose padding_idx is one of its rows (or none), the serial loop (each: numpy's
+    take's bits). None for another "gather" (the op then runs as a Python launch, its kernel)."""
     w, ids, out = one(op, "W"), one(op, "Ids"), one(op, "Out", "outputs")
-    if meta.variant != ROWS or None in (w, ids, out) or table[ids][1] != np.int64:
+    if None in (w, ids, out) or table[ids][1] != np.int64 or meta.variant not in (ROWS, GATHER):
+        return None
+    if len(table[w][0]) != 2 or table[w][1] not in FLOATS or op.attrs["padding_idx"] >= table[w][0][0]:
         return None
     (rows, width), n, pad = table[w][0], math.prod(table[ids][0]), op.attrs["padding_idx"]
     check = Launch(_loops().bad_id, [("var", ids, (n,)), ("const", rows), ("const", pad)], checked=True)
     args = [("var", w, None), ("var", ids, (n,)), ("var", out, (n, width)), ("const", pad)]
-    loops, parts = _loops(), parallel_parts(n, least=1)
+    loops, parts = _loops(), parallel_parts(n, least=1) if meta.variant == ROWS else 1
     return [check, parts_launch(loops.lookup_rows, loops.lookup_rows_parallel, parts, args, writes=[out])]
 
 
@@ -108,8 +111,25 @@ def _selected_rows_grad(ins, outs, attrs, meta):
     outs["W@GRAD"] = SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])
 
 
+def _grad_launches(op, table, meta):
+    """A planned step's launches of the "dense" gradient over int64 Ids and a 2-D float table of Out@GRAD's dtype:
+    the ids checked (a bad one: its op, run op by op, says the one line), then _scatter_loops.table_grad, the
+    out-kernel's zeros and np.add.at (the same bits). None otherwise (a Python launch)."""
+    w, ids, dout, dw = one(op, "W"), one(op, "Ids"), one(op, "Out@GRAD"), one(op, "W@GRAD", "outputs")
+    if meta.variant != DENSE or None in (w, ids, dout, dw) or table[ids][1] != np.int64:
+        return None
+    if len(table[w][0]) != 2 or table[w][1] not in FLOATS or table[dout][1] != table[w][1]:
+        return None
+    (rows, width), n, pad = table[w][0], math.prod(table[ids][0]), op.attrs["padding_idx"]
+    if pad >= rows or math.prod(table[dout][0]) != n * width:
+        return None
+    check = Launch(_loops().bad_id, [("var", ids, (n,)), ("const", rows), ("const", pad)], checked=True)
+    args = [("var", ids, (n,)), ("var", dout, (n, width)), ("const", pad), ("var", dw, None)]
+    return [check, Launch(_loops().table_grad, args, writes=[dw])]
+
+
 LOOKUP = by_variant("lookup_table_out", _lookup_launches, gather=_gather, rows=_rows)
-LOOKUP_GRAD = by_variant("lookup_table_grad_out", None, dense=_dense_grad, selected_rows=_selected_rows_grad)
+LOOKUP_GRAD = by_variant("lookup_table_grad_out", _grad_launches, dense=_dense_grad, selected_rows=_selected_rows_grad)
 
 
 def _lookup_table_dequant(ins, outs, attrs, meta):
