@@ -108,29 +108,10 @@ def _numel(shape):
 
 
 def middle_shape(xs, ys, axis):
-    """((a, b, c), (ya, c)) where Y under Fluid's axis rule is broadcast along one run of X's dims (b) with X's dims
-    or 1s before it (elementwise's middle_view, by shapes); None otherwise."""
-    xs, ys = tuple(xs), tuple(ys)
-    if len(ys) >= len(xs) or axis == -1 or axis == len(xs) - len(ys):
-        yb = ys
-    else:
-        yb = (1,) * axis + ys + (1,) * (len(xs) - axis - len(ys))
-    if len(yb) > len(xs) or not xs:
-        return None
-    shape = (1,) * (len(xs) - len(yb)) + yb
-    if shape == xs:
-        rows = _numel(xs[:-1])
-        return (rows, 1, xs[-1]), (rows, xs[-1])
-    trail = len(xs)
-    while trail and shape[trail - 1] == xs[trail - 1]:
-        trail -= 1
-    mid = trail
-    while mid and shape[mid - 1] == 1:
-        mid -= 1
-    if shape[:mid] != xs[:mid]:
-        return None
-    c = _numel(xs[trail:])
-    return (_numel(xs[:mid]), _numel(xs[mid:trail]), c), (_numel(ys) // c if c else 0, c)
+    """((a, b, c), (a, c)) where Y under Fluid's axis rule is broadcast along one run of X's dims (b) with X's dims
+    or 1s before it (elementwise.middle_form); None otherwise."""
+    form = elementwise.middle_form(xs, ys, axis)
+    return None if form is None else (form, (form[0], form[2]))
 
 
 def unary_meta(name, attrs, x):

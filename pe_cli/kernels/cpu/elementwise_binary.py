@@ -91,27 +91,14 @@ def bias_grad_launch(dout, run, dy_arg, dy):
 
 
 def middle_view(x, y, axis):
-    """(X as [a, b, c], Y as [ya, c], ya 1 or a) where X and Y are C-contiguous and Y under Fluid's
-    axis rule is broadcast along one run of X's dims (b) with X's dims or 1s before it (the
-    attention's [B, T, H] + [B, 1, H]; a bias [rows, n] + [n]); Y of X's shape: [rows, 1, cols]
-    and [rows, cols]. None otherwise."""
-    yb = align(x, y, axis)
-    if yb.ndim > x.ndim or x.ndim == 0 or not (x.flags.c_contiguous and y.flags.c_contiguous):
+    """(X as [a, b, c], Y as [a, c]) where X and Y are C-contiguous and Y under Fluid's axis rule is broadcast
+    along one run of X's dims (b) with X's dims or 1s before it (shapes/elementwise.middle_form: the attention's
+    [B, T, H] + [B, 1, H]; a bias [rows, n] + [n]; Y of X's shape: [rows, 1, cols] and [rows, cols]). None
+    otherwise."""
+    if not (x.flags.c_contiguous and y.flags.c_contiguous):
         return None
-    shape = (1,) * (x.ndim - yb.ndim) + yb.shape
-    if shape == x.shape:
-        rows = math.prod(x.shape[:-1])
-        return x.reshape(rows, 1, -1), y.reshape(rows, -1)
-    trail = x.ndim
-    while trail and shape[trail - 1] == x.shape[trail - 1]:
-        trail -= 1
-    mid = trail
-    while mid and shape[mid - 1] == 1:
-        mid -= 1
-    if shape[:mid] != x.shape[:mid]:
-        return None
-    a, b, c = math.prod(x.shape[:mid]), math.prod(x.shape[mid:trail]), math.prod(x.shape[trail:])
-    return x.reshape(a, b, c), y.reshape(-1, c)
+    form = meta_rules.middle_form(x.shape, y.shape, axis)
+    return None if form is None else (x.reshape(form), y.reshape(form[0], form[2]))
 
 
 # -- forward variants ---------------------------------------------------------------------------------
