@@ -323,3 +323,31 @@ def test_the_epilogue_alone(rect, bias, act, dtype):
     bias = awkward((n,), dtype) if bias else np.empty(0, dtype)
     gate = np.maximum(awkward((m, n), dtype), 0) if act == 2 else np.empty((0, 0), dtype)
     same_bits(_numba.lazy("_blas_loops")()._epilogue, _replicas.epilogue_rect, (c, *rect, bias, gate, act), [0])
+
+
+@pytest.mark.parametrize(
+    "kind", range(8), ids=lambda k: ["exp", "natural", "inverse", "poly", "piece", "cos", "noam", "warm"][k]
+)
+def test_the_learning_rate_schedules(kind):
+    """lr_rate on every schedule kind, over steps from 0 to past overflow and attributes that make no real rate
+    (a negative rate to a fractional power, zero to a negative one, a division by zero, noam of d_model 0): the same float32 rate,
+    and the same refusals."""
+    from pe_cli.kernels.cpu.optimizer_schedules import KINDS, PARAMS, _schedule_args
+
+    loop, refused = _numba.lazy("_schedule_loops")().lr_rate, set()
+    for trial in range(40):
+        attrs = {name: float(rng.choice([0.0, 0.5, 1.0, 2.5, 7.0, 1000.0])) for name in PARAMS}
+        attrs.update(kind=KINDS[kind], boundaries=[3.0, 10.0], values=[0.1, 0.01, 0.001])
+        attrs.update(decay_steps=float(rng.choice([1.0, 3.0, 7.5])), step_each_epoch=3.0, epochs=10.0, warmup_steps=4.0)
+        attrs["decay_rate"] = float(rng.choice([0.5, 1.7, -0.5, 0.0, -1.0]))
+        attrs["power"] = float(rng.choice([1.0, 0.5, -1.0, 0.0]))
+        params = _schedule_args(attrs)
+        for step in (0, 1, 2, 5, 99, 12345, -3):
+            for base in (0.1, 3e-4):
+                args = (np.array([step], np.int64), base, np.zeros(1, np.float32), *params)
+                mine, theirs = [a.copy() if isinstance(a, np.ndarray) else a for a in args], list(args)
+                got = _replicas.lr_rate(*theirs)
+                assert got == loop(*mine), (attrs, step)
+                assert got >= 0 or mine[2].view(np.uint32)[0] == theirs[2].view(np.uint32)[0], (attrs, step)
+                refused.add(got >= 0)
+    assert refused == ({False, True} if kind in (0, 2, 3, 6) else {False})  # (noam: d_model 0)

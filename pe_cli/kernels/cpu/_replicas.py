@@ -11,6 +11,8 @@ max's NaN and first-hit rules as written in the loops. The convolutions' replica
 _conv_replicas.py.
 """
 
+import math
+
 import numpy as np
 
 from ...base.activations import ROWS
@@ -263,3 +265,67 @@ def max_pool_2x2_grad(x, out, dout, dx):
         hit = (v == out).astype(dx.dtype) * left
         left = left - hit
         d[...] = dout * hit
+
+
+# -- the learning-rate schedules (_schedule_loops.py): Python's float64 math, the C library's pow, exp and cos -----
+
+
+def _pow(a, b):
+    """C's pow(a, b) (inf where Python's would raise OverflowError)."""
+    try:
+        return a**b
+    except OverflowError:
+        return -math.inf if a < 0 and b % 2 == 1 else math.inf
+
+
+def _real(a, b):
+    return a > 0.0 or (a == 0.0 and not b < 0.0) or a != a or b != b or (a < 0.0 and math.floor(b) == b)
+
+
+def _exp(x):
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def lr_rate(step_in, base, out, kind, p, boundaries, values):
+    """The rate of schedule ``kind`` at ``step_in[0]`` into out[0]: 0 where it is no real number, else -1."""
+    step = float(step_in[0])
+    p = [float(v) for v in p]
+    if kind in (0, 1, 2):  # exponential, natural_exp, inverse_time: of step / decay_steps (staircase: its floor)
+        div = step / p[0]
+        div = float(math.floor(div)) if p[2] != 0.0 else div
+        if (kind == 0 and not _real(p[1], div)) or (kind == 2 and 1.0 + p[1] * div == 0.0):
+            return 0
+        rate = (
+            base * _pow(p[1], div)
+            if kind == 0
+            else base * _exp(-p[1] * div)
+            if kind == 1
+            else base / (1.0 + p[1] * div)
+        )
+    elif kind == 3:  # polynomial: (base - end) * (1 - step / steps) ** power + end
+        steps = p[0]
+        if p[5] != 0.0:  # cycle: steps times ceil(step / steps), 1 at step 0
+            steps = steps * (float(math.ceil(step / steps)) if step > 0 else 1.0)
+        else:
+            step = min(step, steps)
+        left = 1.0 - step / steps
+        if not _real(left, p[4]):
+            return 0
+        rate = (base - p[3]) * _pow(left, p[4]) + p[3]
+    elif kind == 4:  # piecewise: values[i] for the first boundaries[i] > step, else the last value
+        rate = next((float(v) for b, v in zip(boundaries, values) if step < b), float(values[-1]))
+    elif kind == 5:  # cosine: base / 2 * (cos(floor(step / step_each_epoch) * pi / epochs) + 1)
+        epoch = float(math.floor(step / p[6]))
+        rate = base * 0.5 * (math.cos(epoch * math.pi / p[7]) + 1.0)
+    elif kind == 6:  # noam: base * d_model ** -0.5 * min(step ** -0.5, warmup_steps ** -1.5 * step)
+        if not (_real(p[8], -0.5) and _real(p[9], -1.5)):
+            return 0
+        rate = base * _pow(p[8], -0.5) * min(_pow(step, -0.5) if step > 0 else math.inf, _pow(p[9], -1.5) * step)
+    else:  # linear_warmup: from start_lr to end_lr over warmup_steps, then base
+        rate = p[10] + (p[11] - p[10]) * step / p[9] if step < p[9] else base
+    with np.errstate(over="ignore"):  # (a rate beyond float32's range: inf, as the loop's)
+        out[0] = rate
+    return -1
