@@ -16,15 +16,27 @@ meta rule chose (pe_cli/shapes/logic.py) into the buffer it is handed, through t
   into the [1] or 0-D Out;
 - "numpy" (isclose): Paddle 2.6's IscloseFunctor, numpy's ``where`` of the NaN rule, handed over (fresh).
 
+A planned step launches "ufunc" of the comparisons and logical ops where X and Y have one dtype (bool, an
+integer, float32/64) and each holds Out's values or one (``_compare_launches``: _logic_loops' compare and logical,
+numpy's bits).
+
 The ops' kernels by name (CUDA's host fallbacks, kernels/cuda/logic.py) are these over their rules
 (kernels/structured.adapter)."""
+
+import math
 
 import numpy as np
 
 from ...shapes import logic as meta_rules
 from ..structured import adapter, fresh_output
 from .elementwise_binary import align
-from .launches import by_variant
+from .launches import Launch, by_variant, flat, one
+from .runtime.loops import lazy
+
+_logic_loops = lazy("_logic_loops")
+PLAIN = frozenset(np.dtype(t) for t in (bool, "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8"))
+_CODES = dict(zip(("less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal"), range(6)))
+_CODES.update(zip(("logical_and", "logical_or", "logical_xor", "logical_not"), range(4)))
 
 
 def _ufunc(fn):
@@ -97,6 +109,35 @@ def _equal_all(ins, outs, attrs, meta):
     outs["Out"][()] = x.shape == y.shape and bool(np.all(near(x, y, True) if floats else x == y))
 
 
+def _operands(op, table, meta, slots):
+    """A planned step's arguments of the "ufunc" variant's loop (each operand's flat values and its step: 1 where
+    it holds Out's number of values, in Out's order; 0 where it holds one), and Out; None for another variant,
+    operands of two dtypes or of one the loops do not take, or one broadcast along some axes only."""
+    out, names = one(op, "Out", "outputs"), [one(op, slot) for slot in slots]
+    if meta.variant != "ufunc" or out is None or None in names or any(n not in table for n in (*names, out)):
+        return None
+    dtypes, size = {table[n][1] for n in names}, math.prod(table[out][0])
+    if len(dtypes) != 1 or not dtypes <= PLAIN:
+        return None
+    args = []
+    for name in names:
+        count = math.prod(table[name][0])
+        if count not in (size, 1):
+            return None
+        args += [flat(table, name), ("const", 1 if count == size else 0)]
+    return (args * 2 if len(names) == 1 else args), out
+
+
+def _compare_launches(op, table, meta):
+    """compare (or logical: the logical ops) of _logic_loops over X and Y as _operands gives them."""
+    found = _operands(op, table, meta, ("X",) if op.type == "logical_not" else ("X", "Y"))
+    if found is None:
+        return None
+    args, out = found
+    loop = _logic_loops().logical if op.type.startswith("logical_") else _logic_loops().compare
+    return [Launch(loop, [*args, ("const", _CODES[op.type]), flat(table, out)], writes=[out])]
+
+
 _COMPARE = {
     "less_than": np.less,
     "less_equal": np.less_equal,
@@ -125,14 +166,14 @@ _FLAGS = {
 }
 OUT = {
     **{
-        op: by_variant(f"{op}_out", None, ufunc=_ufunc(fn), aligned=_aligned(fn), numpy=_refused(fn))
+        op: by_variant(f"{op}_out", _compare_launches, ufunc=_ufunc(fn), aligned=_aligned(fn), numpy=_refused(fn))
         for op, fn in _COMPARE.items()
         if op not in ("equal", "not_equal")
     },
     **{
         op: by_variant(
             f"{op}_out",
-            None,
+            _compare_launches,
             ufunc=_ufunc(fn),
             aligned=_aligned(fn),
             numpy=_refused(fn),
@@ -142,8 +183,14 @@ OUT = {
         for op, fn in _COMPARE.items()
         if op in ("equal", "not_equal")
     },
-    **{op: by_variant(f"{op}_out", None, ufunc=_ufunc(fn), numpy=_refused(fn)) for op, fn in _BINARY.items()},
-    **{op: by_variant(f"{op}_out", None, ufunc=_unary(fn)) for op, fn in _UNARY.items()},
+    **{
+        op: by_variant(f"{op}_out", _compare_launches if op in _CODES else None, ufunc=_ufunc(fn), numpy=_refused(fn))
+        for op, fn in _BINARY.items()
+    },
+    **{
+        op: by_variant(f"{op}_out", _compare_launches if op in _CODES else None, ufunc=_unary(fn))
+        for op, fn in _UNARY.items()
+    },
     **{op: by_variant(f"{op}_out", None, reduce=_flag(fn)) for op, fn in _FLAGS.items()},
     "equal_all": by_variant("equal_all_out", None, reduce=_equal_all),
 }

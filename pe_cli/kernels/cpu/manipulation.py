@@ -12,7 +12,8 @@ import numpy as np
 from ...base.selected_rows import SelectedRows
 from ...shapes.manipulation import cast_meta
 from ...shapes.reshaping import SWAP_LOOP_MIN, transpose_meta
-from .launches import by_variant, one, parts_launch, view_launches
+from .launches import Launch, by_variant, flat, one, parts_launch, view_launches
+from .logic import PLAIN, _logic_loops
 from .runtime.loops import lazy, parallel_parts, run_in_parts
 from ..structured import adapter, fresh_output
 
@@ -87,12 +88,24 @@ def _cast_astype(ins, outs, attrs, meta):
     np.copyto(outs["Out"], ins["X"], casting="unsafe")  # (numpy's conversion, astype's)
 
 
-def cast_out(ins, outs, attrs, meta):
-    """cast's out-kernel (its meta rule: shapes/manipulation.cast_meta): the variant ``meta`` names."""
-    cast_out.variants[meta.variant](ins, outs, attrs, meta)
+def _converted(src, dst):
+    """True where the convert loop's conversion is numpy's astype, to the bit: bool, integer and float32/64 values
+    to any of those but a float to an integer (there C's conversion of NaN and of values out of range is
+    undefined)."""
+    return src in PLAIN and dst in PLAIN and not (src.kind == "f" and dst.kind in "iu")
 
 
-cast_out.variants = {"paddle_float16": _cast_float16, "astype": _cast_astype}
+def _cast_launches(op, table, meta):
+    """A planned step's launch of "astype": _logic_loops.convert over X's and Out's flat values, where _converted."""
+    x, out = one(op, "X"), one(op, "Out", "outputs")
+    if meta.variant != "astype" or x is None or out is None or x not in table or out not in table:
+        return None
+    if not _converted(table[x][1], table[out][1]):
+        return None
+    return [Launch(_logic_loops().convert, [flat(table, x), flat(table, out)], writes=[out])]
+
+
+cast_out = by_variant("cast_out", _cast_launches, paddle_float16=_cast_float16, astype=_cast_astype)
 
 
 _MIN_NORMAL, _MAX_HALF, _INF, _NAN = 0x38800000, 0x477FE000, 0x7F800000, 0x7F802000
