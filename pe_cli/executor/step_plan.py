@@ -181,6 +181,13 @@ class DevicePlan:
             and not nan_check.ENABLED
         )
 
+    def _viewed(self, launch):
+        """``launch``, or the copies it gives instead (``Launch.unviewed``) where an input it views is no buffer of
+        the plan's (a value read from outside: its memory is another array each step)."""
+        if launch.unviewed is not None and any(src not in self._live for src in launch.views.values()):
+            return launch.unviewed
+        return [launch]
+
     def _plan_reduce(self, step):
         """The launches of a Reduce, where this device's gradient is a buffer of its own (no alias or view
         of another value: the sum is written over it) and the runtime gives them; else None."""
@@ -211,6 +218,7 @@ class DevicePlan:
         launches = form(op, table, meta)  # (the loops of the variant the Meta chose, or None)
         if not launches:  # (an op's launches that use random numbers draw them: Launch.draw, run with the GIL)
             return None
+        launches = [done for launch in launches for done in self._viewed(launch)]
         block_vars = op.block.vars
         for launch in launches:
             for name in [*launch.writes, *launch.aliases, *launch.views]:

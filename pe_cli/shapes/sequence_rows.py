@@ -143,10 +143,12 @@ def unpad_meta(attrs, ins, facts):
 
 
 def mask_meta(attrs, ins, facts):
-    """sequence_mask: Y of X's shape and one more axis, of out_dtype; its length MaxLenTensor's value, maxlen, or
-    X's largest value (a ``fresh`` variant)."""
-    x = ins["X"]
-    return Meta({"Y": (tuple(x.shape) + (-1,), np.dtype(attrs["out_dtype"]))}, "mask", fresh=True)
+    """sequence_mask: Y of X's shape and one more axis, of out_dtype; its length the maxlen attribute ("below",
+    into the buffer handed), or MaxLenTensor's value or X's largest value (maxlen -1): "mask", a ``fresh`` variant."""
+    x, dtype = ins["X"], np.dtype(attrs["out_dtype"])
+    if ins.get("MaxLenTensor") is None and int(attrs["maxlen"]) > 0:
+        return Meta({"Y": (tuple(x.shape) + (int(attrs["maxlen"]),), dtype)}, "below")
+    return Meta({"Y": (tuple(x.shape) + (-1,), dtype)}, "mask", fresh=True)
 
 
 def erase_meta(attrs, ins, facts):

@@ -121,6 +121,13 @@ CASES = [
         attrs={"maxlen": 6, "out_dtype": "float32"},
         name="sequence_mask_maxlen",
     ),
+    OpCase(  # (lengths past maxlen and below 0, int32; a bool mask)
+        "sequence_mask",
+        {"X": np.array([[7, -2], [0, 3]], dtype=np.int32)},
+        mask_ref,
+        attrs={"maxlen": 4, "out_dtype": "bool"},
+        name="sequence_mask_clipped_bool",
+    ),
     OpCase(
         "sequence_mask",
         {"X": np.array([[2], [4]], dtype=np.int64), "MaxLenTensor": np.array([5], np.int32)},

@@ -152,3 +152,13 @@ def softmax_grad(out, dout, offs, dx):
             dot += out[r] * dout[r]
         for r in range(a, b):
             dx[r] = out[r] * (dout[r] - dot)
+
+
+@njit(cache=True, nogil=True)
+def mask_below(lengths, maxlen, out):
+    """sequence_mask's Y (flat, ``maxlen`` values a length): out[i * maxlen + j] = 1 where j < lengths[i], else 0,
+    in out's dtype (numpy's comparison of an int64 j with the length, then its cast)."""
+    for i in range(lengths.size):
+        n = lengths[i]
+        for j in range(maxlen):
+            out[i * maxlen + j] = 1 if j < n else 0

@@ -15,6 +15,9 @@ import math
 
 import numpy as np
 
+from .runtime.loops import lazy
+
+_reduce_loops = lazy("_reduce_loops")
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -27,16 +30,28 @@ class Launch:
     ``serial``: where ``fn`` is a parallel twin, its serial loop and that loop's arguments (the same bits),
     run instead while the twin is not compiled (a first run on a machine: loops.parallel_ready); ``draw``:
     ``draw(ctx)``, run with the GIL before the segment's loops, each step, fills an array of its arguments
-    with the step's random numbers from the call's context (``ctx.rng``, as the op's call by call)."""
+    with the step's random numbers from the call's context (``ctx.rng``, as the op's call by call); ``unviewed``:
+    where ``views`` are given, the launches the plan runs instead where an input viewed is no buffer of its own (a
+    value read from outside: fed, from the scope, a Python launch's), copying it into the output's buffer."""
 
-    __slots__ = ("aliases", "args", "checked", "draw", "fn", "serial", "updates", "views", "writes")
+    __slots__ = ("aliases", "args", "checked", "draw", "fn", "serial", "unviewed", "updates", "views", "writes")
 
     def __init__(
-        self, fn, args, writes=(), aliases=None, updates=(), checked=False, views=None, serial=None, draw=None
+        self,
+        fn,
+        args,
+        writes=(),
+        aliases=None,
+        updates=(),
+        checked=False,
+        views=None,
+        serial=None,
+        draw=None,
+        unviewed=None,
     ):
         self.fn, self.args, self.writes = fn, tuple(args), tuple(writes)
         self.aliases, self.updates, self.checked = aliases or {}, tuple(updates), checked
-        self.views, self.draw = views or {}, draw
+        self.views, self.draw, self.unviewed = views or {}, draw, unviewed
         self.serial = None if serial is None else (serial[0], tuple(serial[1]))
 
 
@@ -61,7 +76,8 @@ def view_launches(op, table, meta):
     """A planned step's launch of a "view" variant (reshape, squeeze, flatten and their gradients; slice, crop,
     transpose where the Meta found the output its input's memory in another shape: ``Meta.views``): no loop,
     each such output the plan's buffer of its input in the output's shape, and any other output (reshape2's
-    XShape) an empty buffer; None where the variant is another, or another output holds values."""
+    XShape) an empty buffer; where the input is no buffer of the plan's, a copy of it (``Launch.unviewed``).
+    None where the variant is another, or another output holds values."""
     if meta.variant != "view" or not meta.views:
         return None
     views = {}
@@ -73,7 +89,16 @@ def view_launches(op, table, meta):
     others = [n for slot, names in op.outputs.items() if slot not in meta.views for n in names]
     if any(n not in table or math.prod(table[n][0]) for n in others):
         return None
-    return [Launch(None, (), writes=others, views=views)]
+    unviewed = None
+    if all(n in table and _copied(table[n][1]) for pair in views.items() for n in pair):
+        copies = [Launch(_reduce_loops().copy, [flat(table, x), flat(table, d)], writes=[d]) for d, x in views.items()]
+        unviewed = [*copies, Launch(None, (), writes=others)]
+    return [Launch(None, (), writes=others, views=views, unviewed=unviewed)]
+
+
+def _copied(dtype):
+    """True for the dtypes numba's loops copy (bool, integers, float32/64, complex; not float16)."""
+    return dtype.kind in "biuc" or dtype in FLOATS
 
 
 class Shape:

@@ -10,6 +10,10 @@ from ..common import unpad_index
 from ..seq_dp import erase
 from ..structured import fresh_outputs
 from ...shapes.sequence import mask_length
+from .launches import Launch, by_variant, flat, one
+from .runtime.loops import lazy
+
+_seq_loops = lazy("_seq_loops")
 
 
 def _gather(x, idx, pad=None):
@@ -96,10 +100,32 @@ def sequence_unpad_grad(ins, outs, attrs, meta):
     _scatter_into(ins["Out@GRAD"], (idx, None, True), outs["X@GRAD"].reshape(rows))
 
 
-def sequence_mask(ins, outs, attrs, meta):
+def _mask(ins, outs, attrs, meta):
     x = np.asarray(ins["X"])
     maxlen = mask_length(ins, attrs, x)
     fresh_outputs({"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}, ins, outs, meta)
+
+
+def _mask_below(ins, outs, attrs, meta):
+    """Y[..., j] = j < X[...] for j below maxlen, as 1 or 0 of Y's dtype (numpy's comparison, then its cast)."""
+    x, y = np.asarray(ins["X"]), outs["Y"]
+    np.copyto(y, np.arange(y.shape[-1]) < x[..., None], casting="unsafe")
+
+
+def _mask_launches(op, table, meta):
+    """A planned step's launch of "below": _seq_loops.mask_below over X's flat lengths, where X holds integers or
+    floats of 32 or 64 bits and Y those or bool."""
+    x, y = one(op, "X"), one(op, "Y", "outputs")
+    if meta.variant != "below" or x is None or y is None or x not in table or y not in table:
+        return None
+    if table[x][1] not in MASKED or table[y][1] not in (*MASKED, np.dtype(bool)):
+        return None
+    args = [flat(table, x), ("const", table[y][0][-1]), flat(table, y)]
+    return [Launch(_seq_loops().mask_below, args, writes=[y])]
+
+
+MASKED = tuple(np.dtype(t) for t in ("i4", "i8", "f4", "f8"))
+sequence_mask = by_variant("sequence_mask_out", _mask_launches, mask=_mask, below=_mask_below)
 
 
 def sequence_erase(ins, outs, attrs, meta, ctx):
