@@ -45,7 +45,7 @@ class Activation:
     dtypes: tuple = FLOATS  # input dtypes accepted; None: any
     scalar_forward: object = None  # forward on one scalar (device code); None: ``forward`` is
     scalar_derivative: object = None
-    cpu_loop: str = ""  # a numba loop in kernels/cpu/_pointwise_loops.py for float32/64
+    cpu_loop: str = ""  # a numba loop in kernels/cpu/_activation_row_loops.py for float32/64
     grad_loop: bool = False  # the CPU's gradient of float32/64: one numba pass compiled from ``derivative``
     float32_loop: bool = False  # the CPU's float32 forward: kernels/cpu/_activation_loops.py's loop of the row's name
 

@@ -33,7 +33,7 @@ def test_a_first_run_computes_while_a_helper_compiles_and_gets_the_same_bits(tmp
 
     # a run that waits compiles what its cache lacks before the first step (a copy of the helper's
     # cache less the convolution and relu loops: one cold compile per test is enough)
-    cache = _without(tmp_path / "c1", tmp_path / "c2", "_conv_loops.*", "_pointwise_loops.relu*")
+    cache = _without(tmp_path / "c1", tmp_path / "c2", "_conv_loops.*", "_activation_row_loops.relu*")
     waited = run("--out", tmp_path / "waited", NUMBA_CACHE_DIR=cache, PE_COMPILE_HELPER="0")
     assert waited.returncode == 0, waited.stderr
     lines = waited.stderr.splitlines()
@@ -51,7 +51,7 @@ def test_a_first_run_computes_while_a_helper_compiles_and_gets_the_same_bits(tmp
     assert _parameters(tmp_path / "warm") == _parameters(tmp_path / "waited")
 
     # -q says nothing, even where a run compiles: a copy of the warm cache less the relu loops
-    relu = "_pointwise_loops.relu*"
+    relu = "_activation_row_loops.relu*"
     loud = run("--out", tmp_path / "loud", NUMBA_CACHE_DIR=_without(tmp_path / "c2", tmp_path / "c3", relu))
     assert loud.returncode == 0 and "compiling kernels" in loud.stderr
     quiet = run("--out", tmp_path / "quiet", "-q", NUMBA_CACHE_DIR=_without(tmp_path / "c2", tmp_path / "c4", relu))

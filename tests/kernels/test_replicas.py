@@ -58,12 +58,16 @@ def pointwise_loops():
     return _numba.lazy("_pointwise_loops")()
 
 
+def activation_row_loops():
+    return _numba.lazy("_activation_row_loops")()
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_relu_and_its_gradient(dtype):
     x, dout = awkward(1000, dtype), awkward(1000, dtype)
     out = np.empty_like(x)
-    same_bits(pointwise_loops().relu, _replicas.relu, (x, out), [1])
-    same_bits(pointwise_loops().relu_grad, _replicas.relu_grad, (x, dout, out), [2])
+    same_bits(activation_row_loops().relu, _replicas.relu, (x, out), [1])
+    same_bits(activation_row_loops().relu_grad, _replicas.relu_grad, (x, dout, out), [2])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -80,14 +84,14 @@ def test_tanh_and_sigmoid_gradients(op, expression, dtype):
     first operand's, and LLVM orders a product's operands either way; every NaN counts as one."""
     out, dout = ROWS[op].forward(awkward(1000, dtype)), awkward(1000, dtype)
     same_bits(
-        getattr(pointwise_loops(), op + "_grad"),
+        getattr(activation_row_loops(), op + "_grad"),
         getattr(_replicas, op + "_grad"),
         (out, dout, np.empty_like(out)),
         [2],
         any_nan=True,
     )
     dx = np.empty_like(out)
-    getattr(pointwise_loops(), op + "_grad_parallel")(out, dout, dx, 3)
+    getattr(activation_row_loops(), op + "_grad_parallel")(out, dout, dx, 3)
     want = expression(out, dout)
     np.testing.assert_array_equal(np.isnan(dx), np.isnan(want))
     np.testing.assert_array_equal(bits(dx[~np.isnan(dx)]), bits(want[~np.isnan(want)]))

@@ -25,7 +25,7 @@ install()  # numba's cache: pe's folder, read only where pe wrote it (before any
 @numba.njit(cache=True, nogil=True)
 def _epilogue(c, i0, i1, j0, j1, bias, gate, act):
     """Rows i0:i1, columns j0:j1 of c: + bias, then the activation ``act`` (see above), as
-    elementwise_add, relu and relu_grad compute them (_pointwise_loops.py): the same numbers. One
+    elementwise_add, relu and relu_grad compute them (_pointwise_loops.py, _activation_row_loops.py): the same numbers. One
     simple loop a row for each, so that each vectorises: its index cast to ``uintp``, as in
     _conv_loops.py. A signed index from j0 may be negative, and numba's wraparound for it kept LLVM
     from vectorising relu's gradient except where j0 was the constant 0 (a block of columns: 95 us

@@ -123,7 +123,7 @@ def _bn_forward(tasks):
 @_sum_jit
 def _rows_grad_sums(dy, out, x, m, sums, dots, relu):
     """sums[k] += the rows' gradient, dots[k] += gradient * (x - m), the gradient being dy where
-    out > 0 with ``relu`` (else dy * 0, as _pointwise_loops.relu_grad). _rows_dx repeats the mask's
+    out > 0 with ``relu`` (else dy * 0, as _activation_row_loops.relu_grad). _rows_dx repeats the mask's
     four lines: as a function of its own (numba-inlined or not) it made the gradient 10-15x slower,
     its loops no longer vectorized (2026-11-25)."""
     zero = dy.dtype.type(0)

@@ -1,6 +1,6 @@
 """numba loops of the fused kernels (kernels/cpu/fused.py), imported on first use (runtime/loops.py):
 one pass over memory where the unfused kernels make two. Arithmetic is that of the loops they
-replace (_pointwise_loops.py: add_mid or numpy's add of two same-shape arrays, then relu), in the
+replace (_pointwise_loops.py's add_mid or numpy's add of two same-shape arrays, then _activation_row_loops.relu), in the
 same dtype, so results are bitwise equal."""
 
 import numba

@@ -83,7 +83,7 @@ def _block_forward(x, lo, hi, scale, bias, epsilon, y, mean, var, inv_std, relu)
             beta = bias[ci]
             for i in range(x.shape[2]):
                 v = (x[b, ci, uintp(i)] - m) * a + beta  # centred first: no cancellation
-                # relu as _pointwise_loops.relu: v where v > 0 or v is NaN, else +0.0
+                # relu as _activation_row_loops.relu: v where v > 0 or v is NaN, else +0.0
                 y[b, ci, uintp(i)] = v if (not relu or v > zero or v != v) else zero
 
 
@@ -117,7 +117,7 @@ def _row_dot(dy, x, b, ci, m):
 @_sum_jit
 def _row_sum_relu(dy, out, b, ci):
     """_row_sum of relu_grad's output: dy[b, ci, i] where out[b, ci, i] > 0, else dy * 0 (as
-    _pointwise_loops.relu_grad: -0.0 for a negative dy, NaN for an infinite one)."""
+    _activation_row_loops.relu_grad: -0.0 for a negative dy, NaN for an infinite one)."""
     zero = dy.dtype.type(0)
     a = 0.0
     for i in range(dy.shape[2]):

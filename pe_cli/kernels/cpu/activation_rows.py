@@ -2,7 +2,7 @@
 each row, ``FORWARD[name]`` and ``GRAD[name]`` (of ``<name>_grad``), ``out(ins, outs, attrs, meta)``, compute
 the variant the row's meta rule chose (pe_cli/shapes/activation.py) into the output buffer they are handed:
 
-- "loop": the row's numba loop over the flat values (_pointwise_loops.py; its parallel twin for large
+- "loop": the row's numba loop over the flat values (_activation_row_loops.py; its parallel twin for large
   arrays, in parallel chunks: the same bits), a numpy replica while it compiles (_replicas.py);
 - "float32_loop": _activation_loops' vectorised float32 loop (within 2 ulps of float64 rounded, as numpy's;
   numpy's float32 tanh took 2.6 ms over the seq2seq attention's [64, 40, 256] where the loop takes 1.3 on
@@ -26,7 +26,7 @@ from . import _replicas
 from .launches import by_variant, flat as flat_arg, one, parts_launch
 from .runtime.loops import flat, lazy, loop_or, parallel_parts, parallel_ready, run_in_parts
 
-_loops = lazy("_pointwise_loops")
+_loops = lazy("_activation_row_loops")
 _act_loops = lazy("_activation_loops")
 
 
