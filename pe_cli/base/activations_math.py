@@ -55,7 +55,15 @@ MATH_FUNCTIONS = (
         derivative=lambda x, d: d / (1 + x),
         scalar_forward=lambda x: math.log1p(x),
     ),
-    A("square", "Out = X * X.", dtypes=None, forward=lambda x: x * x, derivative=lambda x, d: d * x * 2),
+    A(
+        "square",
+        "Out = X * X.",
+        dtypes=None,
+        forward_loop=True,
+        grad_loop=True,
+        forward=lambda x: x * x,
+        derivative=lambda x, d: d * x * 2,
+    ),
     A(
         "abs",
         "Out = |X|; the gradient at 0 is 0.",

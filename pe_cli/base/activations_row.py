@@ -47,6 +47,7 @@ class Activation:
     scalar_derivative: object = None
     cpu_loop: str = ""  # a numba loop in kernels/cpu/_activation_row_loops.py for float32/64
     grad_loop: bool = False  # the CPU's gradient of float32/64: one numba pass compiled from ``derivative``
+    forward_loop: bool = False  # the CPU's forward of float32/64: one numba pass compiled from ``forward``
     float32_loop: bool = False  # the CPU's float32 forward: kernels/cpu/_activation_loops.py's loop of the row's name
 
     @property

@@ -3,9 +3,10 @@
 from the op's attributes and its inputs' shapes and dtypes, the output's shape and dtype and which
 variant of the row computes it:
 
-- "loop": the row's compiled loop (``cpu_loop``; its gradient's, or ``grad_loop``'s) over float32 or
-  float64 values of one dtype (a gradient: Out and Out@GRAD of one shape too); the output may be
-  written over its input (``Meta.inplace``) where the executor allows it;
+- "loop": the row's compiled loop (``cpu_loop``, or ``forward_loop``'s: square's; its gradient's, or
+  ``grad_loop``'s) over float32 or float64 values of one dtype (a gradient: Out and Out@GRAD of one shape
+  too); a ``cpu_loop``'s output, and a gradient's, may be written over its input (``Meta.inplace``) where
+  the executor allows it;
 - "float32_loop": the row's vectorised float32 loop (``float32_loop``: tanh and sigmoid), X not empty;
 - "paddle2": Paddle 2.x's formula, where the op follows Paddle 2.6 and its attributes are where the two
   differ (activations_paddle2_forms.py);
@@ -53,6 +54,8 @@ def forward_meta(row):
             return Meta(outputs, "paddle2", fresh=True)
         if row.cpu_loop and x.dtype in _LOOP_DTYPES:
             return Meta(outputs, "loop", row.cpu_loop, ("X",), {"Out": "X"})
+        if row.forward_loop and x.dtype in _LOOP_DTYPES:
+            return Meta(outputs, "loop", row.name, ("X",))
         if row.float32_loop and x.dtype == _F32 and numel(x.shape):
             return Meta(outputs, "float32_loop", row.name, ("X",))
         if ufunc is not None and _ufunc_keeps(ufunc, x.dtype):

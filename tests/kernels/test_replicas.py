@@ -71,18 +71,34 @@ def test_relu_and_its_gradient(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_square_compiled_from_its_row(dtype):
+    """square's loop (its row's forward, x * x, compiled) and its parallel twin give numpy's product, inf where it
+    overflows."""
+    x = awkward(1000, dtype) * np.array(1e20, dtype)
+    out = np.empty_like(x)
+    same_bits(activation_row_loops().square, _replicas.square, (x, out), [1])
+    activation_row_loops().square_parallel(x, out, 3)
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(bits(out), bits(x * x))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize(
     "op,expression",
     [
         ("tanh", lambda out, dout: dout * (1 - out * out)),
         ("sigmoid", lambda out, dout: dout * out * (1 - out)),
+        ("square", lambda x, dout: dout * x * 2),
     ],
 )
-def test_tanh_and_sigmoid_gradients(op, expression, dtype):
+def test_the_gradients_compiled_from_rows(op, expression, dtype):
     """The loops compiled from the rows' derivatives round as numpy's expressions (those of Fluid's
     kernels). A product of two NaNs (sigmoid's -NaN and a +NaN gradient) is either one: x86 returns its
-    first operand's, and LLVM orders a product's operands either way; every NaN counts as one."""
-    out, dout = ROWS[op].forward(awkward(1000, dtype)), awkward(1000, dtype)
+    first operand's, and LLVM orders a product's operands either way; every NaN counts as one. square's
+    reads X, some of whose products with dout overflow to inf (numba's float64 product by 2 rounds as
+    numpy's float32 one)."""
+    x, dout = awkward(1000, dtype), awkward(1000, dtype)
+    out = x * np.array(1e20 if op == "square" else 1, dtype) if ROWS[op].reads == "X" else ROWS[op].forward(x)
     same_bits(
         getattr(activation_row_loops(), op + "_grad"),
         getattr(_replicas, op + "_grad"),
@@ -92,7 +108,8 @@ def test_tanh_and_sigmoid_gradients(op, expression, dtype):
     )
     dx = np.empty_like(out)
     getattr(activation_row_loops(), op + "_grad_parallel")(out, dout, dx, 3)
-    want = expression(out, dout)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = expression(out, dout)
     np.testing.assert_array_equal(np.isnan(dx), np.isnan(want))
     np.testing.assert_array_equal(bits(dx[~np.isnan(dx)]), bits(want[~np.isnan(want)]))
 

@@ -1,5 +1,6 @@
-"""numba loops of the activation table's rows (pe_cli/base/activations.py) with a CPU loop (``cpu_loop``: relu's)
-or a compiled gradient (``grad_loop``: tanh's and sigmoid's), run by their ops' "loop" variant
+"""numba loops of the activation table's rows (pe_cli/base/activations.py) with a CPU loop (``cpu_loop``: relu's),
+a compiled forward (``forward_loop``: square's) or a compiled gradient (``grad_loop``: tanh's, sigmoid's and
+square's), run by their ops' "loop" variant
 (kernels/cpu/activation_rows.py), each with a parallel twin for large arrays (the same bits). Arrays come in
 C-contiguous and flattened (1-D); arithmetic stays in the arrays' dtype, in numpy's order, so results are those
 of the numpy expressions they replace (imported on first use: see runtime/loops.py)."""
@@ -36,10 +37,11 @@ def relu_grad(out, dout, dx):
         dx[i] = g if out[i] > 0 else g * zero
 
 
-# The gradients of the rows with ``grad_loop`` (tanh, sigmoid): the row's own ``derivative`` (pe_cli/base/
-# activations.py) compiled for one element, its constants (``_c``) in the arrays' dtype, so each element
-# rounds as numpy's expression. numba keys the cached loops on this file alone: after a change to such a
-# row's derivative, remove that folder's _activation_row_loops.* files.
+# The loops of the rows with ``grad_loop`` (tanh, sigmoid, square) or ``forward_loop`` (square): the row's own
+# ``derivative`` or ``forward`` (pe_cli/base/activations.py) compiled for one element, its constants (``_c``)
+# in the arrays' dtype, so each element rounds as numpy's expression (a Python int stays one: numpy's weak
+# scalar; numba's float64 product of it is exact where it is 2). numba keys the cached loops on this file
+# alone: after a change to such a row's forms, remove that folder's _activation_row_loops.* files.
 
 
 def in_dtype_of(a, value):
@@ -58,7 +60,13 @@ def _derivative(name):
     return numba.njit(inline="always")(bind(ROWS[name].derivative, c=in_dtype_of))
 
 
+def _forward(name):
+    """The activation ``name``'s forward(x) for one element, compiled (inlined into the loops)."""
+    return numba.njit(inline="always")(bind(ROWS[name].forward, c=in_dtype_of))
+
+
 _tanh_derivative, _sigmoid_derivative = _derivative("tanh"), _derivative("sigmoid")
+_square_forward, _square_derivative = _forward("square"), _derivative("square")
 
 
 @_jit
@@ -73,6 +81,20 @@ def sigmoid_grad(out, dout, dx):
     """dx = the sigmoid row's derivative of (out, dout), element by element."""
     for i in range(dout.size):
         dx[i] = _sigmoid_derivative(out[i], dout[i])
+
+
+@_jit
+def square(x, out):
+    """out = the square row's forward of x (x * x), element by element."""
+    for i in range(x.size):
+        out[i] = _square_forward(x[i])
+
+
+@_jit
+def square_grad(x, dout, dx):
+    """dx = the square row's derivative of (x, dout), element by element."""
+    for i in range(dout.size):
+        dx[i] = _square_derivative(x[i], dout[i])
 
 
 # -- parallel twins, for large arrays on a device with several threads (see _numba.parallel_threads) --
@@ -116,3 +138,21 @@ def sigmoid_grad_parallel(out, dout, dx, parts):
     for p in prange(parts):
         for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
             dx[i] = _sigmoid_derivative(out[i], dout[i])
+
+
+@_pjit
+def square_parallel(x, out, parts):
+    """square over ``parts`` contiguous chunks on numba's threads."""
+    n = x.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+            out[i] = _square_forward(x[i])
+
+
+@_pjit
+def square_grad_parallel(x, dout, dx, parts):
+    """square_grad over ``parts`` contiguous chunks on numba's threads."""
+    n = dout.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+            dx[i] = _square_derivative(x[i], dout[i])

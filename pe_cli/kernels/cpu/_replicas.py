@@ -41,6 +41,12 @@ def relu_grad(out, dout, dx):
     np.multiply(dout, out > 0, out=dx)
 
 
+@quiet
+def square(x, out):
+    """x * x: the square row's forward, into out."""
+    np.multiply(x, x, out=out)
+
+
 def _derivative(name):
     """The activation ``name``'s gradient loop: its row's derivative (pe_cli/base/activations.py) into dx."""
     derivative = ROWS[name].derivative
@@ -53,7 +59,7 @@ def _derivative(name):
     return replica
 
 
-tanh_grad, sigmoid_grad = _derivative("tanh"), _derivative("sigmoid")
+tanh_grad, sigmoid_grad, square_grad = _derivative("tanh"), _derivative("sigmoid"), _derivative("square")
 
 
 @quiet

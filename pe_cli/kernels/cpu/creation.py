@@ -7,7 +7,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from . import control_flow
-from .launches import Launch, by_variant, flat as flat_arg, one
+from .launches import Launch, by_variant, copied, flat as flat_arg, one
 from .runtime.loops import lazy
 from ..structured import adapter
 from ...shapes import creation as rules
@@ -107,7 +107,20 @@ def _copy(ins, outs, attrs, meta):
 FILL_ZEROS_LIKE = by_variant(
     "fill_zeros_like_out", None, zeros=_zeros("Out"), array=_tensor_array_zeros, other=_zeros_like
 )
-ASSIGN = by_variant("assign_out", None, copy=_copy, none=_nothing)
+
+
+def _assign_launches(op, table, meta):
+    """A planned step's launch of "copy": _reduce_loops.copy of X's values into Out's buffer (the values of
+    numpy's copy), where X is a tensor of a dtype numba's loops copy; else None."""
+    x, out = one(op, "X"), one(op, "Out", "outputs")
+    if meta.variant != "copy" or x is None or out is None or x not in table or out not in table:
+        return None
+    if table[x] != table[out] or not copied(table[x][1]):
+        return None
+    return [Launch(_loops().copy, [flat_arg(table, x), flat_arg(table, out)], writes=[out])]
+
+
+ASSIGN = by_variant("assign_out", _assign_launches, copy=_copy, none=_nothing)
 FILL_ZEROS_LIKE2 = by_variant("fill_zeros_like2_out", None, zeros=_zeros("Out"))
 
 

@@ -90,13 +90,13 @@ def view_launches(op, table, meta):
     if any(n not in table or math.prod(table[n][0]) for n in others):
         return None
     unviewed = None
-    if all(n in table and _copied(table[n][1]) for pair in views.items() for n in pair):
+    if all(n in table and copied(table[n][1]) for pair in views.items() for n in pair):
         copies = [Launch(_reduce_loops().copy, [flat(table, x), flat(table, d)], writes=[d]) for d, x in views.items()]
         unviewed = [*copies, Launch(None, (), writes=others)]
     return [Launch(None, (), writes=others, views=views, unviewed=unviewed)]
 
 
-def _copied(dtype):
+def copied(dtype):
     """True for the dtypes numba's loops copy (bool, integers, float32/64, complex; not float16)."""
     return dtype.kind in "biuc" or dtype in FLOATS
 
