@@ -208,3 +208,16 @@ def outer(a, b, c):
         row = c[i]
         for j in range(n):
             row[uintp(j)] = v * b[uintp(j)]
+
+
+@numba.njit(cache=True, nogil=True)
+def gemv_column(gemv, trans_a, a, b, c):
+    """c [m] = op(a) [m, k] @ b [k] (a matrix by a column, k > 1, m > 1) by numpy's own GEMV, with the arguments
+    numpy's matmul gives it (its ``gemv``: an [m, k] a read as column-major [k, m] and transposed; a transposed one,
+    stored [k, m], as row-major, transposed): numpy's bits."""
+    if trans_a == 112:
+        k, m = a.shape
+        gemv(101, 112, k, m, 1.0, a.ctypes.data, m, b.ctypes.data, 1, 0.0, c.ctypes.data, 1)
+    else:
+        m, k = a.shape
+        gemv(102, 112, k, m, 1.0, a.ctypes.data, k, b.ctypes.data, 1, 0.0, c.ctypes.data, 1)

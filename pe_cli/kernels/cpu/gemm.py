@@ -231,14 +231,14 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
         ("const", act),
     ]
     if k == 1:  # numpy's outer product, then the epilogue on all of c (product_into)
-        launches = [Launch(_loops().outer, [("var", a, (m,)), ("var", b, (n,)), ("var", c, (m, n))], writes=[c])]
-        if bias is not None or act != NO_ACT:
-            args = [("var", c, (m, n)), ("const", 0), ("const", m), ("const", 0), ("const", n), *ends]
-            launches.append(Launch(_loops()._epilogue, args))
-        return launches
+        launch = Launch(_loops().outer, [("var", a, (m,)), ("var", b, (n,)), ("var", c, (m, n))], writes=[c])
+        return _with_epilogue(launch, c, m, n, ends, bias is not None or act != NO_ACT)
     fn = None
     if m * n * k >= threads.SPLIT_GEMM_MACS:
         mode, parts, fn = blocked_gemm(m, n, k, dtype, weight_rows)
+    if fn is None and (m == 1) != (n == 1):  # numpy's matmul of a row or a column: its GEMV
+        launch = _gemv_launch(table, a, a_shape, b, b_shape, c, trans_a, trans_b)
+        return launch and _with_epilogue(launch, c, m, n, ends, bias is not None or act != NO_ACT)
     if fn is None:  # numpy's product: one call of numpy's own BLAS (np.matmul's GEMM, whatever the loops' source)
         if not numpy_calls_gemm(m, n, a == b and trans_a != trans_b):
             return None
@@ -255,6 +255,32 @@ def gemm(table, a, a_shape, b, b_shape, c, trans_a=False, trans_b=False, weight_
         return [twin_launch(_loops().gemm_k_blocks, _loops().gemm_k_blocks_parallel, twin, args, writes=[c])]
     args = [*head, *ends, ("const", parts), ("const", mode == COLS)]
     return [twin_launch(_loops().gemm_blocks, _loops().gemm_blocks_parallel, twin, args, writes=[c])]
+
+
+def _with_epilogue(launch, c, m, n, ends, any_epilogue):
+    """[launch], then the loops' epilogue on all of c where it has a bias or an activation (product_into's)."""
+    if not any_epilogue:
+        return [launch]
+    args = [("var", c, (m, n)), ("const", 0), ("const", m), ("const", 0), ("const", n), *ends]
+    return [launch, Launch(_loops()._epilogue, args)]
+
+
+def _gemv_launch(table, a, a_shape, b, b_shape, c, trans_a, trans_b):
+    """The launch of numpy's own GEMV as np.matmul calls it for op(a) [m, k] @ op(b) [k, n], n 1 (a matrix by a
+    column) or m 1 (a row by a matrix: numpy's product of op(b)'s transpose by the row), k > 1, below
+    SMALL_GEMM_MACS multiply-adds (one BLAS thread, as product_into sets it): _blas_loops.gemv_column on the matrix
+    as it is stored, or None."""
+    m, k = (a_shape[1], a_shape[0]) if trans_a else a_shape
+    n = b_shape[0] if trans_b else b_shape[1]
+    fn = cblas.numpy_gemv(table[a][1])
+    if fn is None or m * n * k >= threads.SMALL_GEMM_MACS or a == b:
+        return None
+    if n == 1:  # the matrix a ([m, k], or [k, m] where transposed) by b's k values
+        matrix, shape, flag, vector = a, a_shape, cblas.TRANS if trans_a else cblas.NO_TRANS, b
+    else:  # the matrix b ([k, n] read transposed: row-major; [n, k] where op transposes it) by a's k values
+        matrix, shape, flag, vector = b, b_shape, cblas.NO_TRANS if trans_b else cblas.TRANS, a
+    args = [("const", fn), ("const", flag), ("var", matrix, shape), ("var", vector, (k,)), ("var", c, (m * n,))]
+    return Launch(_loops().gemv_column, args, writes=[c])
 
 
 def _launches(op, table, meta):

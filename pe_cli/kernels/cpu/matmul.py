@@ -155,12 +155,15 @@ def _heads(ins, outs, attrs, meta):
 def _stored(o, shape, trans):
     """(the 2-D shape a planned step reads the value of Operand ``o`` as, BLAS's transpose flag), as _blas_view
     hands a C-contiguous value to BLAS; None where the product reads anything but the value itself (conjugated,
-    scaled, moved), or a swapped view _blas_view would not flip (one of a matrix of one row or column)."""
+    scaled, moved). A swapped view of a row or a column, which _blas_view does not flip (C-contiguous too), is read
+    in its swapped shape: its values lie as they do."""
     if o.conj or o.scale is not None or o.moved is not None:
         return None
     shape = tuple(o.shape or shape)
     if o.swap:
-        return (shape, not trans) if o.flat is None and len(shape) == 2 and 1 not in shape else None
+        if o.flat is not None or len(shape) != 2:
+            return None
+        return (shape, not trans) if 1 not in shape else (shape[::-1], trans)
     shape = tuple(o.flat or shape)
     return ((math.prod(shape[:-1]), shape[-1]) if len(shape) != 2 else shape), trans
 
@@ -210,8 +213,9 @@ def _stack_launch(s, op, table):
 def _launches(op, table, meta):
     """A planned step's launches of the products (gemm.gemm: the loops product_into runs; a STACKED one's:
     _stack_launch), or None where one is not two matrices (ROWS, MATRIX) on the GEMM or outer path or a stack
-    (STACKED), written straight into its output with no alpha, or a product of a row or a column (numpy's
-    matmul calls BLAS's matrix-vector product there); the op then runs as a Python launch, its out-kernel."""
+    (STACKED), written straight into its output (a row or a column, swapped back or not: the same values in the
+    same order) with no alpha (a row or a column: numpy's GEMV, as its matmul calls it, gemm._gemv_launch); the op
+    then runs as a Python launch, its out-kernel."""
     if meta.variant != PRODUCTS:
         return None
     launches = []
@@ -223,10 +227,13 @@ def _launches(op, table, meta):
                 return None
             launches += part
             continue
-        if s.form not in (ROWS, MATRIX) or s.path not in (GEMM, OUTER) or s.temp or s.alpha is not None:
+        row_swapped = swapped_back and 1 in s.view  # (a row or a column swapped back: the same values in order)
+        if s.form not in (ROWS, MATRIX) or s.path not in (GEMM, OUTER) or s.alpha is not None:
+            return None
+        if s.temp and not row_swapped:
             return None
         a, b, c = one(op, s.a.slot), one(op, s.b.slot), one(op, s.out, "outputs")
-        if None in (a, b, c) or any(n not in table for n in (a, b, c)) or 1 in s.view and s.mnk[3] != 1:
+        if None in (a, b, c) or any(n not in table for n in (a, b, c)):
             return None
         a_view, b_view = _stored(s.a, table[a][0], s.trans_a), _stored(s.b, table[b][0], s.trans_b)
         if a_view is None or b_view is None:

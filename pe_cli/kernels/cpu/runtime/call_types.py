@@ -6,7 +6,8 @@ import numpy as np
 
 from . import cblas
 
-_GEMMS = {"gemm": cblas.gemm, "numpy_gemm": cblas.numpy_gemm}  # a CBLAS GEMM argument: the loops' source's, numpy's own
+# a CBLAS GEMM argument (the loops' source's, numpy's own) or numpy's own GEMV
+_GEMMS = {"gemm": cblas.gemm, "numpy_gemm": cblas.numpy_gemm, "numpy_gemv": cblas.numpy_gemv}
 
 
 def spec_of(args):

@@ -19,7 +19,8 @@ pointer passed as an argument (which keeps the loop cacheable). This finds ``cbl
 is checked on a small product before use. Where none is found (numpy built on Accelerate, say)
 ``gemm()`` is None and the kernels keep their numpy path. GEMMs too small to split still go to numpy
 (``a @ b``), whatever the source; a planned step launches numpy's own GEMM for them (``numpy_gemm``: the
-function ``a @ b`` calls, found whatever the source, so its bits).
+function ``a @ b`` calls, found whatever the source, so its bits), and numpy's own GEMV for a matrix by a column
+(``numpy_gemv``: the call numpy's matmul makes for it).
 
 With it, a loop calls GEMM per sample or per block of rows from numba's own threads, BLAS itself
 staying single-threaded: one thread pool for the whole machine (see pe_cli/kernels/cpu/runtime/threads.py).
@@ -44,7 +45,7 @@ import numpy as np
 from ....base.errors import PeError
 from . import measured_choices
 
-ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
+ROW_MAJOR, COL_MAJOR, NO_TRANS, TRANS = 101, 102, 111, 112
 _CANDIDATES = (
     ("scipy_cblas_{}gemm64_", ctypes.c_int64),
     ("cblas_{}gemm64_", ctypes.c_int64),
@@ -60,6 +61,7 @@ _lock = threading.Lock()
 _found = None  # {np.dtype: ctypes function}, filled on first use
 _source = None  # MKL or NUMPY: where _found came from
 _numpy_found = {}  # {np.dtype: ctypes function}: numpy's own BLAS's GEMMs, whatever _source is
+_numpy_gemvs = {}  # {np.dtype: ctypes function}: numpy's own BLAS's GEMVs
 
 
 def numpy_gemm(dtype):
@@ -68,6 +70,14 @@ def numpy_gemm(dtype):
     if _found is None:
         _find()
     return _numpy_found.get(dtype)
+
+
+def numpy_gemv(dtype):
+    """numpy's own BLAS's CBLAS GEMV for float32 or float64 arrays (the function ``np.matmul`` calls for a matrix
+    by a column), or None."""
+    if _found is None:
+        _find()
+    return _numpy_gemvs.get(dtype)
 
 
 def gemm(dtype):
@@ -104,6 +114,7 @@ def _find():
             )
         try:
             numpy_table = _gemms(numpy_lib, _CANDIDATES) if numpy_lib is not None else {}
+            _numpy_gemvs.update(_gemvs(numpy_lib) if numpy_lib is not None else {})
         except Exception:  # any surprise from the loader: numpy's BLAS is not called directly
             numpy_table = {}
         try:
@@ -310,3 +321,38 @@ def _works(fn, dtype):
     c = np.full((2, 4), 7, dtype=dtype)
     fn(ROW_MAJOR, NO_TRANS, NO_TRANS, 2, 4, 3, 1.0, a.ctypes.data, 3, b.ctypes.data, 4, 0.0, c.ctypes.data, 4)
     return bool(np.array_equal(c, a @ b))
+
+
+def _gemvs(lib):
+    """{dtype: CBLAS GEMV} of ``lib`` under the names of _CANDIDATES, each checked on a small product."""
+    table = {}
+    for kind, dtype, scalar in (
+        ("s", np.dtype(np.float32), ctypes.c_float),
+        ("d", np.dtype(np.float64), ctypes.c_double),
+    ):
+        for pattern, integer in _CANDIDATES:
+            fn = getattr(lib, pattern.format(kind).replace("gemm", "gemv"), None)
+            if fn is None:
+                continue
+            p = ctypes.c_void_p
+            fn.argtypes = [
+                ctypes.c_int,
+                ctypes.c_int,
+                integer,
+                integer,
+                scalar,
+                p,
+                integer,
+                p,
+                integer,
+                scalar,
+                p,
+                integer,
+            ]
+            fn.restype = None
+            a, x, y = np.arange(6, dtype=dtype).reshape(2, 3), np.arange(3, dtype=dtype) - 1, np.full(2, 7, dtype)
+            fn(COL_MAJOR, TRANS, 3, 2, 1.0, a.ctypes.data, 3, x.ctypes.data, 1, 0.0, y.ctypes.data, 1)
+            if np.array_equal(y, a @ x):
+                table[dtype] = fn
+            break
+    return table
