@@ -11,7 +11,7 @@ import pytest
 
 from pe_cli import fluid
 
-from .test_planned_step import compiled_segments, planned_runs  # noqa: F401 (a fixture)
+from .test_planned_step import all_launched_in_bits, compiled_segments  # noqa: F401 (a fixture)
 
 STEPS = 3
 
@@ -48,11 +48,7 @@ def test_columns_rows_and_squares_are_launched(monkeypatch, dtype):
 
     planned, exe = run(monkeypatch, True, dtype)
     unplanned, _ = run(monkeypatch, False, dtype)
-    for got, want in zip(planned, unplanned):
-        assert all(a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(got, want))
-    (plan,) = (r.plan for r in planned_runs(exe, 1))
-    ops = [(step.op.type, launches) for step, launches in zip(plan.steps, plan.launches)]
-    assert [t for t, launches in ops if launches is None] == []  # (every op launched)
+    ops = all_launched_in_bits(planned, unplanned, exe)
     gemv = [t for t, launches in ops for launch in launches if launch.fn is _blas_loops.gemv_column]
     assert sorted(gemv) == ["matmul", "matmul", "matmul_grad", "matmul_grad", "mul", "mul_grad"]
     fns = {t: [launch.fn for launch in launches] for t, launches in ops}

@@ -139,6 +139,17 @@ def planned_runs(owner, devices):
     return [p for cache in caches for p in cache.values() if not isinstance(p, int)]
 
 
+def all_launched_in_bits(planned, unplanned, exe):
+    """Asserts that each list of fetched values of ``planned`` runs is ``unplanned``'s to the byte (dtype and shape
+    too) and that every op of ``exe``'s one plan was launched; that plan's [(op type, its launches)]."""
+    for got, want in zip(planned, unplanned, strict=True):
+        assert all(a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(got, want))
+    (plan,) = (r.plan for r in planned_runs(exe, 1))
+    ops = [(step.op.type, launches) for step, launches in zip(plan.steps, plan.launches)]
+    assert [t for t, launches in ops if launches is None] == []  # (every op launched)
+    return ops
+
+
 def assert_same(a, b):
     for x, y in zip(a[0], b[0]):
         assert x.dtype == y.dtype and np.array_equal(x, y), (x, y)

@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from . import _conv, activation
+from . import _conv, activation, convolution_onednn
 from .launches import Launch, Shape, by_variant, flat, floats, one, twin_launch
 from .runtime import cblas
 from .runtime.loops import lazy
@@ -167,7 +167,9 @@ def _forward_launches(op, table, meta):
     """A planned step's launch of the "per_sample" variant on this host (conv2d_paths.host_path: numpy's BLAS
     callable from the loops): _conv.per_sample's loop, the wide columns' or im2col's (its parallel twin where
     the device has threads for the samples: the same bits), its per-thread scratch kept by the plan. None for
-    the other variants (the op then runs as a Python launch, its out-kernel)."""
+    the other variants but "onednn" (convolution_onednn's; the op then runs as a Python launch, its out-kernel)."""
+    if meta.variant == ONEDNN:
+        return convolution_onednn.forward_launches(op, table, meta)
     x, w, out = one(op, "Input"), one(op, "Filter"), one(op, "Output", "outputs")
     if not _per_sample(meta, table, x, w, out):
         return None
@@ -196,7 +198,9 @@ def _per_sample_launch(name, geo, table, a, b, out, writes, m, samples):
 def _grad_launches(op, table, meta):
     """A planned step's launches of the gradients' "per_sample" variant (grads_into: Input@GRAD, then
     Filter@GRAD: its runs zeroed, the loop, the runs summed in order, conv2d_paths._grad_filter_per_sample's
-    loops); None for the other variants (a Python launch)."""
+    loops); "onednn": convolution_onednn's; None for the other variants (a Python launch)."""
+    if meta.variant == ONEDNN:
+        return convolution_onednn.grad_launches(op, table, meta)
     x, w, dout = one(op, "Input"), one(op, "Filter"), one(op, "Output@GRAD")
     dx, dw = (one(op, s, "outputs") if op.outputs.get(s) else None for s in ("Input@GRAD", "Filter@GRAD"))
     if (dx, dw) == (None, None) or not _per_sample(meta, table, x, w, dout, *(n for n in (dx, dw) if n)):

@@ -32,9 +32,10 @@ class Launch:
     ``draw(ctx)``, run with the GIL before the segment's loops, each step, fills an array of its arguments
     with the step's random numbers from the call's context (``ctx.rng``, as the op's call by call); ``unviewed``:
     where ``views`` are given, the launches the plan runs instead where an input viewed is no buffer of its own (a
-    value read from outside: fed, from the scope, a Python launch's), copying it into the output's buffer."""
+    value read from outside: fed, from the scope, a Python launch's), copying it into the output's buffer; ``held``:
+    an object the arguments need alive while the launch is (what owns the C handles they hold: a oneDNN run's)."""
 
-    __slots__ = ("aliases", "args", "checked", "draw", "fn", "serial", "unviewed", "updates", "views", "writes")
+    __slots__ = ("aliases", "args", "checked", "draw", "fn", "held", "serial", "unviewed", "updates", "views", "writes")
 
     def __init__(
         self,
@@ -48,10 +49,11 @@ class Launch:
         serial=None,
         draw=None,
         unviewed=None,
+        held=None,
     ):
         self.fn, self.args, self.writes = fn, tuple(args), tuple(writes)
         self.aliases, self.updates, self.checked = aliases or {}, tuple(updates), checked
-        self.views, self.draw, self.unviewed = views or {}, draw, unviewed
+        self.views, self.draw, self.unviewed, self.held = views or {}, draw, unviewed, held
         self.serial = None if serial is None else (serial[0], tuple(serial[1]))
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from ....shapes.conv_pool import ONEDNN_MIN_CHANNELS as MIN_CHANNELS
 from .loops import parallel_threads
+from .onednn_prepared import Prepared
 from .onednn_api import (
     DIFF_DST,
     DIFF_SRC,
@@ -202,6 +203,17 @@ def _grad_input_desc(lib, pd, shapes, anys, geometry, fwd, held):
         create(byref(pd), lib.engine, DIRECT, anys[0], wd, anys[1], *geometry, fwd, lib.attr),
         "convolution's input gradient",
     )
+
+
+def prepared(runs, shapes, geo):
+    """The plans of ``runs`` ([(direction, {argument: array index})]) for ``shapes`` (Input, Filter, Output: NCHW,
+    OIHW) and ``geo`` on the device's share of the cores now, bound for a planned step's launch
+    (onednn_prepared.Prepared: the bits of their runs on as many threads), or None where oneDNN rejects one."""
+    nthreads = max(1, parallel_threads())
+    plans = [(_plan(direction, *shapes, geo, nthreads), slots) for direction, slots in runs]
+    if any(plan is None for plan, _ in plans):
+        return None
+    return Prepared(library(), plans, nthreads)
 
 
 def _threads():
