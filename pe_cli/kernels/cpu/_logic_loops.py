@@ -5,6 +5,7 @@ dtype (NaN compares unequal, -0.0 equals 0.0), a value's truth ``!= 0`` (NaN is 
 whose C casts numpy's astype makes too (each a single rounding, or a wrap of integer bits)."""
 
 import numba
+import numpy as np
 
 from .runtime.numba_cache import install
 
@@ -33,6 +34,20 @@ def compare(x, x_step, y, y_step, op, out):
             out[i] = a == b
         else:
             out[i] = a != b
+
+
+@_jit
+def near(x, x_step, y, y_step, paddle2, negate, out):
+    """out[i] = x[i * x_step] equals y[i * y_step] (float values of one dtype), as Fluid 1.8's EqualFunctor has it:
+    their difference in their dtype, taken in double, within 1e-8 (NaN and an infinity equal nothing); ``paddle2``:
+    Paddle 2.6's, where an infinity (as a float32) equals only itself; ``negate``: not_equal's (kernels/cpu/logic.near's
+    rules)."""
+    for i in range(out.size):
+        a, b = x[i * x_step], y[i * y_step]
+        equal = abs(np.float64(a - b)) < 1e-8
+        if paddle2 and (np.isinf(np.float32(a)) or np.isinf(np.float32(b))):
+            equal = a == b
+        out[i] = equal != negate
 
 
 @_jit

@@ -109,12 +109,12 @@ def _equal_all(ins, outs, attrs, meta):
     outs["Out"][()] = x.shape == y.shape and bool(np.all(near(x, y, True) if floats else x == y))
 
 
-def _operands(op, table, meta, slots):
-    """A planned step's arguments of the "ufunc" variant's loop (each operand's flat values and its step: 1 where
-    it holds Out's number of values, in Out's order; 0 where it holds one), and Out; None for another variant,
-    operands of two dtypes or of one the loops do not take, or one broadcast along some axes only."""
+def _operands(op, table, meta, slots, variants=("ufunc",)):
+    """A planned step's arguments of the loop of one of ``variants`` (each operand's flat values and its step: 1
+    where it holds Out's number of values, in Out's order; 0 where it holds one), and Out; None for another
+    variant, operands of two dtypes or of one the loops do not take, or one broadcast along some axes only."""
     out, names = one(op, "Out", "outputs"), [one(op, slot) for slot in slots]
-    if meta.variant != "ufunc" or out is None or None in names or any(n not in table for n in (*names, out)):
+    if meta.variant not in variants or out is None or None in names or any(n not in table for n in (*names, out)):
         return None
     dtypes, size = {table[n][1] for n in names}, math.prod(table[out][0])
     if len(dtypes) != 1 or not dtypes <= PLAIN:
@@ -136,6 +136,19 @@ def _compare_launches(op, table, meta):
     args, out = found
     loop = _logic_loops().logical if op.type.startswith("logical_") else _logic_loops().compare
     return [Launch(loop, [*args, ("const", _CODES[op.type]), flat(table, out)], writes=[out])]
+
+
+def _near_launches(op, table, meta):
+    """equal's and not_equal's "near" and "near_paddle2" (floats of one dtype: ``near``'s rules) by
+    _logic_loops.near; the other variants compare's."""
+    if meta.variant == "ufunc":
+        return _compare_launches(op, table, meta)
+    found = _operands(op, table, meta, ("X", "Y"), ("near", "near_paddle2"))
+    if found is None or table[one(op, "X")][1].kind != "f":
+        return None
+    args, out = found
+    flags = [("const", meta.variant == "near_paddle2"), ("const", op.type == "not_equal")]
+    return [Launch(_logic_loops().near, [*args, *flags, flat(table, out)], writes=[out])]
 
 
 _COMPARE = {
@@ -173,7 +186,7 @@ OUT = {
     **{
         op: by_variant(
             f"{op}_out",
-            _compare_launches,
+            _near_launches,
             ufunc=_ufunc(fn),
             aligned=_aligned(fn),
             numpy=_refused(fn),
