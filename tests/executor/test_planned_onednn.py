@@ -1,8 +1,9 @@
-"""conv2d and conv2d_grad on oneDNN (their Meta's "onednn" variant) launched in planned steps: the plans their
-out-kernel runs, bound once (runtime/onednn_prepared.py), run by _onednn_loops.run without the GIL; the bits of op
-by op (on fixed threads, PE_DEVICE_THREADS: oneDNN's filter gradient splits its sum by the thread count) for a
+"""conv2d and conv2d_grad on oneDNN (their Meta's "onednn" variant) launched in planned steps where the device's
+share of the cores is one thread (2 devices on 2 cores, a 1-core host, PE_DEVICE_THREADS=1): the plans their out-kernel runs,
+bound once (runtime/onednn_prepared.py), run by _onednn_loops.run without the GIL; the bits of op by op for a
 convolution of fed values (its filter gradient alone) and one of a launch's output (both gradients, one plan
-each), every op launched."""
+each), every op launched. On two threads a device they stay Python launches (op by op reads the share at each
+call), with the same bits."""
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from pe_cli import fluid
 from pe_cli.kernels.cpu.runtime import onednn as _onednn
 
-from .test_planned_step import all_launched_in_bits, compiled_segments  # noqa: F401 (a fixture)
+from .test_planned_step import all_launched_in_bits, compiled_segments, planned_runs  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
 STEPS = 3
@@ -36,13 +37,23 @@ def run(monkeypatch, planned):
     return fetched, exe
 
 
-@pytest.mark.parametrize("threads", ["1", "2"])
-def test_onednn_convolutions_and_their_gradients_are_launched(monkeypatch, threads):
+def test_onednn_convolutions_and_their_gradients_are_launched_on_one_thread(monkeypatch):
     from pe_cli.kernels.cpu import _onednn_loops
 
-    monkeypatch.setenv("PE_DEVICE_THREADS", threads)
+    monkeypatch.setattr(_onednn, "parallel_threads", lambda: 1)
     planned, exe = run(monkeypatch, True)
     unplanned, _ = run(monkeypatch, False)
     ops = all_launched_in_bits(planned, unplanned, exe)
     conv = [t for t, launches in ops for launch in launches if launch.fn is _onednn_loops.run]
     assert conv == ["conv2d", "conv2d", "conv2d_grad", "conv2d_grad"]
+
+
+def test_on_two_threads_they_run_op_by_op_between_segments(monkeypatch):
+    monkeypatch.setattr(_onednn, "parallel_threads", lambda: 2)
+    planned, exe = run(monkeypatch, True)
+    unplanned, _ = run(monkeypatch, False)
+    for got, want in zip(planned, unplanned, strict=True):
+        assert all(a.tobytes() == b.tobytes() for a, b in zip(got, want))
+    (plan,) = (r.plan for r in planned_runs(exe, 1))
+    python = [s.op.type for s, launches in zip(plan.steps, plan.launches) if launches is None]
+    assert [t for t in python if t.startswith("conv2d")] == ["conv2d", "conv2d", "conv2d_grad", "conv2d_grad"]

@@ -207,9 +207,14 @@ def _grad_input_desc(lib, pd, shapes, anys, geometry, fwd, held):
 
 def prepared(runs, shapes, geo):
     """The plans of ``runs`` ([(direction, {argument: array index})]) for ``shapes`` (Input, Filter, Output: NCHW,
-    OIHW) and ``geo`` on the device's share of the cores now, bound for a planned step's launch
-    (onednn_prepared.Prepared: the bits of their runs on as many threads), or None where oneDNN rejects one."""
+    OIHW) and ``geo``, bound for a planned step's launch (onednn_prepared.Prepared: the bits of their runs), where
+    the device's share of the cores is one thread; else None, as where oneDNN rejects one. A compiled segment
+    does not read the share again as the host's load changes (op by op does, at each call), and OpenMP's threads
+    on a core another process holds wait for each other: ResNet's 1-device step on 2 threads beside a busy
+    process took 429 ms launched against 232 op by op (2 cores, 2026-12-02; docs/PARALLEL.md)."""
     nthreads = max(1, parallel_threads())
+    if nthreads > 1:
+        return None
     plans = [(_plan(direction, *shapes, geo, nthreads), slots) for direction, slots in runs]
     if any(plan is None for plan, _ in plans):
         return None
