@@ -291,10 +291,10 @@ def _symbol(lib, kind, scalar, names=_CANDIDATES):
     if lib is None:
         return None
     for pattern, integer in names:
-        fn = getattr(lib, pattern.format(kind), None)
-        if fn is None:
+        name = pattern.format(kind)
+        if getattr(lib, name, None) is None:
             continue
-        fn.argtypes = [
+        return _prototype(
             ctypes.c_int,
             ctypes.c_int,
             ctypes.c_int,
@@ -309,10 +309,18 @@ def _symbol(lib, kind, scalar, names=_CANDIDATES):
             scalar,
             ctypes.c_void_p,
             integer,
-        ]
-        fn.restype = None
-        return fn
+        )((name, lib))
     return None
+
+
+def _prototype(*argtypes):
+    """The ctypes class of C functions taking ``argtypes`` and returning nothing: one class per signature
+    (ctypes keeps them), never a library's own ``_FuncPtr`` class, which every function of the library
+    shares. numba's dispatcher keeps the type of the first function pointer of a class it meets: a second
+    one of that class with another signature (a library's SGEMV after its SGEMM, its DGEMM after its
+    SGEMM) took its slow path, ~75 us a call, in every segment or loop it was passed to (a tiny model's
+    planned step in a process that had run an MLP's: 26 us -> 273 us, 2026-12-02)."""
+    return ctypes.CFUNCTYPE(None, *argtypes)
 
 
 def _works(fn, dtype):
@@ -331,25 +339,13 @@ def _gemvs(lib):
         ("d", np.dtype(np.float64), ctypes.c_double),
     ):
         for pattern, integer in _CANDIDATES:
-            fn = getattr(lib, pattern.format(kind).replace("gemm", "gemv"), None)
-            if fn is None:
+            name = pattern.format(kind).replace("gemm", "gemv")
+            if getattr(lib, name, None) is None:
                 continue
             p = ctypes.c_void_p
-            fn.argtypes = [
-                ctypes.c_int,
-                ctypes.c_int,
-                integer,
-                integer,
-                scalar,
-                p,
-                integer,
-                p,
-                integer,
-                scalar,
-                p,
-                integer,
-            ]
-            fn.restype = None
+            fn = _prototype(
+                ctypes.c_int, ctypes.c_int, integer, integer, scalar, p, integer, p, integer, scalar, p, integer
+            )((name, lib))
             a, x, y = np.arange(6, dtype=dtype).reshape(2, 3), np.arange(3, dtype=dtype) - 1, np.full(2, 7, dtype)
             fn(COL_MAJOR, TRANS, 3, 2, 1.0, a.ctypes.data, 3, x.ctypes.data, 1, 0.0, y.ctypes.data, 1)
             if np.array_equal(y, a @ x):
