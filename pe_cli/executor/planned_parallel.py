@@ -179,7 +179,7 @@ class PlannedRun:
                 stale = workers().run(calls)
             else:
                 stale = run_inline(calls, stage.seconds if timing else None)
-            if not stale and (timing or (threaded and stage.trial)):
+            if not stale and (timing or (threaded and stage.trial) or (stage.recheck and not threaded and not alone)):
                 stage.timed(threaded, time.perf_counter() - start)
             for d, ids in enumerate(stage.ids):
                 if d not in stale:
@@ -205,14 +205,33 @@ class _Stage:
     runs with cores free for them (``trial``) run them on a thread a device (the first not timed: it
     starts numba's threads in the workers); from then on, it runs them the way whose best run was
     faster (``threaded``): threads can lose, to the hand-overs and to Python nodes taking turns on the
-    GIL. ``walls``: the stage's times run in the caller, and on threads, while calibrating."""
+    GIL. ``walls``: the stage's times run in the caller, and on threads, while calibrating. Where the caller
+    won, its next CALIBRATION_RUNS runs in the caller with cores free are timed again (``recheck``, into
+    ``context``), beside the other stages as they now run, and threads are taken where their best beats
+    that: the first runs in the caller ran after the earlier stages' tasks had run in the caller too, with
+    every device's values in its core's caches. The MLP's reduces and updates took 0.25-0.32 ms there, 0.70
+    once the backward pass ran on threads (a device's gradients then in the other core's cache), against
+    0.19-0.29 on threads: in one of the starts measured the first comparison chose the caller, and its steps
+    took 1.71 ms instead of 1.36 (docs/PARALLEL.md)."""
 
-    __slots__ = ("ids", "links", "members", "nodes", "seconds", "segments", "threaded", "trial", "walls")
+    __slots__ = (
+        "context",
+        "ids",
+        "links",
+        "members",
+        "nodes",
+        "recheck",
+        "seconds",
+        "segments",
+        "threaded",
+        "trial",
+        "walls",
+    )
 
     def __init__(self, n, segments):
         self.segments, self.nodes, self.ids = segments, [[] for _ in range(n)], [[] for _ in range(n)]
         self.members, self.seconds, self.threaded, self.walls = set(), [], False, ([], [])
-        self.trial = False
+        self.trial, self.recheck, self.context = False, False, []
         self.links = [  # (key, device, name): another device's value a Reduce of the segment reads
             [link for item in seg.steps if type(item) is Reduce for link in item.links] if seg is not None else []
             for seg in segments
@@ -224,13 +243,21 @@ class _Stage:
         self.threaded = self.trial = sum(bool(ids) for ids in self.ids) > 1 and min(self.seconds) >= TRIAL_SECONDS
 
     def timed(self, threaded, seconds):
-        """A run's time: in the caller while calibrating, or on threads while trying them (after its last,
-        whether to keep them)."""
+        """A run's time: in the caller while calibrating, on threads while trying them (after its last,
+        whether to keep them), or in the caller again where it kept the caller (after its last, whether to
+        take threads after all)."""
+        if self.recheck and not threaded:
+            self.context.append(seconds)
+            if len(self.context) == CALIBRATION_RUNS:
+                self.recheck = False
+                self.threaded = min(self.walls[1][1:]) < min(self.context) * THREADS_WIN
+            return
         walls = self.walls[threaded]
         walls.append(seconds)
         if threaded and len(walls) == CALIBRATION_RUNS + 1:
             self.trial = False
             self.threaded = min(walls[1:]) < min(self.walls[0]) * THREADS_WIN
+            self.recheck = not self.threaded
 
     def add(self, i, d, launched):
         if not launched:
