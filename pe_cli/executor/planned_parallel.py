@@ -338,7 +338,7 @@ def _workers_of(engine):
     if workers is None:
         runtime = engine.runtime
         workers = engine.__dict__["_planned_workers"] = StageWorkers(
-            engine.n - 1, runtime.worker_started, runtime.follow_share
+            engine.n - 1, runtime.worker_started, runtime.follow_share, getattr(runtime, "spin_until_changed", None)
         )
         weakref.finalize(engine, workers.close)
     return workers

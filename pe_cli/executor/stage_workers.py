@@ -6,6 +6,8 @@ import queue
 import threading
 import time
 
+import numpy as np
+
 from .segment import Stale
 
 
@@ -29,21 +31,34 @@ def run_inline(calls, seconds):
 
 class StageWorkers:
     """``count`` threads, each running one device's task of a stage while the caller runs the first's
-    (``before()`` called before each task: numba's threads it may use)."""
+    (``before()`` called before each task: numba's threads it may use). ``spin(counter, index, seen)``, where
+    given, spins a while without the GIL until ``counter[index]`` is no longer ``seen``, before a thread sleeps
+    waiting for the other: a worker for its next task (``posted[k]``, tasks given worker k), the caller for each
+    worker's end (``finished[k]``); a sleeping thread takes 60-100 us to wake on a VM (runtime/spin.py). The
+    queues alone order the work: a counter only says when to look."""
 
-    def __init__(self, count, initializer=None, before=None):
+    def __init__(self, count, initializer=None, before=None, spin=None):
         self.tasks = [queue.SimpleQueue() for _ in range(count)]
         self.done = queue.SimpleQueue()
-        for q in self.tasks:
-            threading.Thread(target=self._work, args=(q, initializer, before), daemon=True, name="pe-planned").start()
+        self.posted, self.finished, self.spin = np.zeros(count, np.int64), np.zeros(count, np.int64), spin
+        for k, q in enumerate(self.tasks):
+            threading.Thread(
+                target=self._work, args=(k, q, initializer, before), daemon=True, name="pe-planned"
+            ).start()
 
-    def _work(self, tasks, initializer, before):
+    def _work(self, k, tasks, initializer, before):
         if initializer is not None:
             initializer()
+        spin, taken = self.spin, 0
         while True:
+            if spin is not None:  # (its end marked once the GIL is released: the caller takes it at once)
+                spin(self.posted, k, taken, (self.finished, k, taken) if taken else None)
+            elif taken:
+                self.finished[k] = taken
             task = tasks.get()
             if task is None:
                 return
+            taken += 1
             d, fn = task
             try:
                 if before is not None:
@@ -59,6 +74,7 @@ class StageWorkers:
         for d, fn in enumerate(fns[1:], 1):
             if fn is not None:
                 self.tasks[d - 1].put((d, fn))
+                self.posted[d - 1] += 1
                 sent.append(d)
         errors = []
         if fns[0] is not None:
@@ -66,6 +82,9 @@ class StageWorkers:
                 fns[0]()
             except BaseException as e:  # noqa: B036, BLE001 - raised below
                 errors.append((0, e))
+        for d in sent:
+            if self.spin is not None:
+                self.spin(self.finished, d - 1, self.posted[d - 1] - 1)
         for _ in sent:
             d, e = self.done.get()
             if e is not None:

@@ -8,7 +8,7 @@ import importlib
 import numpy as np
 
 from ....base.places import CPUPlace, cpu_places
-from . import denormals, loops, threads
+from . import denormals, loops, spin, threads
 from .host_memory import keep_freed_memory
 
 SHARED_THREADS = True  # kernels are CPU work: the scheduler's token run keeps the GIL calm
@@ -92,6 +92,12 @@ def end_run(state):
 
 def worker_started():
     denormals.worker_started()
+
+
+def spin_until_changed(counter, index, seen, mark=None):
+    """Before a thread sleeps waiting for another: a millisecond at most spinning on the counter the other one
+    moves, ``mark`` (marks, i, value) stored first without the GIL (spin.py); True where it moved."""
+    return spin.until_changed(counter, index, seen, mark)
 
 
 def require(place=None):
