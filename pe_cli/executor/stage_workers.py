@@ -31,8 +31,8 @@ def run_inline(calls, seconds):
 
 class StageWorkers:
     """``count`` threads, each running one device's task of a stage while the caller runs the first's
-    (``before()`` called before each task: numba's threads it may use). ``spin(counter, index, seen)``, where
-    given, spins a while without the GIL until ``counter[index]`` is no longer ``seen``, before a thread sleeps
+    (``before()`` called before each task: numba's threads it may use). ``spin(counter, index, seen, mark)``,
+    where given, spins a while without the GIL until ``counter[index]`` is no longer ``seen``, before a thread sleeps
     waiting for the other: a worker for its next task (``posted[k]``, tasks given worker k), the caller for each
     worker's end (``finished[k]``); a sleeping thread takes 60-100 us to wake on a VM (runtime/spin.py). The
     queues alone order the work: a counter only says when to look."""

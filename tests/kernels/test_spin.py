@@ -52,6 +52,20 @@ def test_where_nothing_spins_the_mark_is_stored_and_the_wait_returns(monkeypatch
     assert marks.tolist() == [0, 3]
 
 
+def test_loops_that_do_not_load_mean_no_spinning_not_a_dead_worker(monkeypatch):
+    def broken(name):
+        def get():
+            raise RuntimeError("LLVM refused the intrinsic")
+
+        return get
+
+    monkeypatch.setattr(spin, "_loops", None)
+    monkeypatch.setattr(spin, "lazy", broken)
+    marks = np.zeros(1, np.int64)
+    assert runtime.spin_until_changed(np.zeros(1, np.int64), 0, 0, (marks, 0, 4)) is False
+    assert marks.tolist() == [4] and spin._loops is False
+
+
 @pytest.mark.parametrize("spins", [True, False])
 def test_stage_workers_run_every_task_and_raise_the_first_error(spins):
     workers = StageWorkers(2, spin=runtime.spin_until_changed if spins else None)

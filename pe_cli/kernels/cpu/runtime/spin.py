@@ -8,10 +8,12 @@ counter); elsewhere nothing spins."""
 
 import platform
 
+import numpy as np
+
 from .loops import lazy
 
 SPIN_CYCLES = 3_000_000  # time-stamp counter ticks: ~1 ms at 3 GHz (what a step's gap between hand-overs is within)
-_loops = None  # spin_loops, or False where it does not apply
+_loops = None  # spin_loops, or False where it does not apply (or did not compile)
 
 
 def until_changed(counter, index, seen, mark=None):
@@ -19,13 +21,28 @@ def until_changed(counter, index, seen, mark=None):
     millisecond; True where it changed. ``mark``: (marks, i, value), ``marks[i] = value`` stored first, once the
     GIL is released (the thread spinning on it then takes the GIL without waiting for this one's next Python).
     False at once where nothing spins here (the mark then stored as it is)."""
-    global _loops
-    if _loops is None:
-        _loops = lazy("runtime.spin_loops")() if platform.machine().lower() in ("x86_64", "amd64") else False
-    if _loops is False:
+    loops = _loops if _loops is not None else _load()
+    if loops is False:
         if mark is not None:
             mark[0][mark[1]] = mark[2]
         return False
     if mark is None:
-        return _loops.until_changed(counter, index, seen, SPIN_CYCLES)
-    return _loops.mark_then_wait(*mark, counter, index, seen, SPIN_CYCLES)
+        return loops.until_changed(counter, index, seen, SPIN_CYCLES)
+    return loops.mark_then_wait(*mark, counter, index, seen, SPIN_CYCLES)
+
+
+def _load():
+    """spin_loops with both functions compiled for the types they are called with, or False (not x86-64, or
+    they did not compile: a worker thread must never die of it, its caller would wait for it forever)."""
+    global _loops
+    try:
+        if platform.machine().lower() not in ("x86_64", "amd64"):
+            raise ImportError("no pause instruction")
+        loops = lazy("runtime.spin_loops")()
+        counter = np.zeros(1, np.int64)
+        loops.until_changed(counter, np.int64(0), np.int64(1), SPIN_CYCLES)
+        loops.mark_then_wait(counter, np.int64(0), np.int64(0), counter, np.int64(0), np.int64(1), SPIN_CYCLES)
+    except Exception:  # noqa: BLE001 - nothing spins; every wait sleeps on its queue
+        loops = False
+    _loops = loops
+    return loops
