@@ -53,8 +53,6 @@ class StageWorkers:
         while True:
             if spin is not None:  # (its end marked once the GIL is released: the caller takes it at once)
                 spin(self.posted, k, taken, (self.finished, k, taken) if taken else None)
-            elif taken:
-                self.finished[k] = taken
             task = tasks.get()
             if task is None:
                 return
@@ -82,8 +80,8 @@ class StageWorkers:
                 fns[0]()
             except BaseException as e:  # noqa: B036, BLE001 - raised below
                 errors.append((0, e))
-        for d in sent:
-            if self.spin is not None:
+        if self.spin is not None:
+            for d in sent:
                 self.spin(self.finished, d - 1, self.posted[d - 1] - 1)
         for _ in sent:
             d, e = self.done.get()

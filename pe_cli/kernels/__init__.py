@@ -23,8 +23,8 @@ its kernels, behind one interface, so executors never ask which kind a device is
 - ``end_run(state)``: called after each run (error or not), in that thread (the CPU restores its
   floating-point mode);
 - ``worker_started()``: called by each worker thread of an executor's pool when it starts;
-- ``spin_until_changed(counter, index, seen)`` (CPU): a thread's short spin before it sleeps waiting for another
-  (a planned data-parallel step's hand-overs: cpu/runtime/spin.py);
+- ``spin_until_changed(counter, index, seen, mark=None)`` (CPU): a thread's short spin, without the GIL, before it
+  sleeps waiting for another (a planned data-parallel step's hand-overs: cpu/runtime/spin.py);
 - ``SHARED_THREADS``: True where kernels are CPU work under the GIL (the scheduler's token run),
   False where they are asynchronous launches (one task per device);
 - ``SHARED_MEMORY``: True where every device reads the same memory (CPU devices), so one array

@@ -1,6 +1,7 @@
-"""A numba function that waits for a counter to move by spinning on it, without the GIL (spin.py; imported
-on first use, x86-64 only): an acquire load of the counter each round, which LLVM may not hoist out of the
-loop, x86's ``pause`` between rounds, and the time-stamp counter bounding the wait."""
+"""numba functions that wait for a counter to move by spinning on it, without the GIL (spin.py; imported on
+first use, x86-64 only): an acquire load of the counter each round, which LLVM may not hoist out of the loop,
+x86's ``pause`` between rounds, and the time-stamp counter bounding the wait; ``mark_then_wait`` first stores
+a mark with release ordering."""
 
 import numba
 from llvmlite import ir
@@ -12,15 +13,19 @@ from .numba_cache import install
 install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
 
 
+def _element(context, builder, sig, args):
+    """The address of ``array[index]``, the intrinsic's first two arguments."""
+    aryty = sig.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    return cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+
+
 @intrinsic
 def _load_acquire(typingctx, array, index):
     """array[index] (an int64 array) read with acquire ordering: another thread's store is seen."""
 
     def codegen(context, builder, sig, args):
-        aryty = sig.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
-        return builder.load_atomic(ptr, "acquire", 8)
+        return builder.load_atomic(_element(context, builder, sig, args), "acquire", 8)
 
     return types.int64(array, index), codegen
 
@@ -30,10 +35,8 @@ def _store_release(typingctx, array, index, value):
     """array[index] = value (an int64 array) with release ordering."""
 
     def codegen(context, builder, sig, args):
-        aryty = sig.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
-        builder.store_atomic(context.cast(builder, args[2], sig.args[2], types.int64), ptr, "release", 8)
+        value = context.cast(builder, args[2], sig.args[2], types.int64)
+        builder.store_atomic(value, _element(context, builder, sig, args), "release", 8)
         return context.get_dummy_value()
 
     return types.void(array, index, value), codegen
