@@ -66,6 +66,11 @@ rng = np.random.default_rng(11)
 SHRINK = {
     # sized for the CPU's Winograd path (64 output tiles); CUDA has no such path, and 5x4 checks its kernel
     "conv2d_winograd": lambda c: dataclasses.replace(c, inputs={**c.inputs, "Input": c.inputs["Input"][:, :, :5, :4]}),
+    # sized for the CPU's loop split over threads (2**20 multiply-adds: 13-18 s a gradient under the simulator);
+    # 2 x 20x12 @ 12x20 still spans 3x3 of the simulator's 8x8 tiles, with a partial K slab and partial edge tiles
+    "matmul_v2_stacked_large": lambda c: dataclasses.replace(
+        c, inputs={"X": c.inputs["X"][:2, :20, :12], "Y": c.inputs["Y"][:2, :12, :20]}
+    ),
     # sized for the CPU's rows on threads; the simulator runs a block reduction's threads one Python thread each
     "beam_log_probs_float32_rows_on_threads": lambda c: dataclasses.replace(
         c,
