@@ -16,6 +16,7 @@ def _infer_table(ctx):
 register(
     "lod_rank_table",
     kernel_module="lod_rank",
+    structured=Structured(meta=metas.lod_rank_table_meta, cpu=cpu.lod_rank_table_out),
     inputs=["X"],
     outputs=["Out"],
     lod="drop",

@@ -3,8 +3,8 @@ shrink_rnn_memory, reorder_lod_tensor_by_rank, rnn_memory_helper and their gradi
 RankTable, which no rule reads): the rows it picks are the out-kernels' (kernels/cpu/lod_rank.py), so
 shrink_rnn_memory's and reorder_lod_tensor_by_rank's Out are ``fresh`` variants. lod_tensor_to_array's Out is a
 tensor array (no tensor: (None, None), fresh); array_to_lod_tensor's Out the rows of the array's tensors, [-1] + the
-first one's row shape, of its dtype, fresh (an array of no tensor refused in one line). lod_rank_table keeps its
-kernel: its Out is a rank table, no tensor a meta rule could describe."""
+first one's row shape, of its dtype, fresh (an array of no tensor refused in one line). lod_rank_table's Out is a
+rank table, no tensor either ((None, None), fresh): the out-kernel makes it from X's LoD, which only a run has."""
 
 import numpy as np
 
@@ -19,6 +19,11 @@ def _spec(a):
 
 def _rows_of(x):
     return ((-1,) + tuple(x.shape[1:]), np.dtype(x.dtype))
+
+
+def lod_rank_table_meta(attrs, ins, facts):
+    """lod_rank_table: Out, a RankTable of X's LoD level ``level`` (no tensor: the out-kernel's, fresh)."""
+    return Meta({"Out": (None, None)}, "table", fresh=True)
 
 
 def max_sequence_len_meta(attrs, ins, facts):

@@ -206,6 +206,22 @@ def _table(lod, level=0):
     ]
 
 
+def test_lod_rank_table_hands_over_the_table_of_its_level_and_refuses_a_level_its_lod_lacks():
+    """A rank table out (no tensor: fresh, (None, None)), made from the run's LoD of X, longest first (stable), through
+    the out-kernel and the executor's step; a level X's LoD lacks, or no LoD, refused in one line."""
+    lod = [[0, 1, 4], [0, 2, 5, 6, 9]]
+    x = np.zeros((9, 1), np.float32)
+    meta, outs = _run("lod_rank_table", {"X": x}, _attrs("lod_rank_table", level=1), KernelContext(lod={"X": lod}))
+    assert meta.fresh and meta.outputs == {"Out": (None, None)}
+    assert outs["Out"].items() == [(1, 3), (3, 3), (0, 2), (2, 1)]
+    assert _table(lod, 0).items() == [(1, 3), (0, 1)]
+    step = registry.get("lod_rank_table").step_kernel("cpu")
+    with pytest.raises(PeError, match=r"lod_rank_table: level 2 is not a level of X's LoD \(2 levels\)"):
+        step({"X": x}, _attrs("lod_rank_table", level=2), KernelContext(lod={"X": lod}))
+    with pytest.raises(PeError, match="lod_rank_table: X has no LoD"):
+        step({"X": x}, _attrs("lod_rank_table"), KernelContext())
+
+
 def test_lod_tensor_to_array_and_back_hand_over_the_steps_and_the_sequences_with_their_lods():
     """A tensor array out (no tensor: fresh, (None, None)) and the tensor it makes back, of the first item's row
     shape and dtype, its LoD the table's, through the kernels and executor steps."""

@@ -339,8 +339,8 @@ CONVERTED = {
     | {"fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc"}
     | {"max_sequence_len", "shrink_rnn_memory", "shrink_rnn_memory_grad", "rnn_memory_helper", "rnn_memory_helper_grad"}
     | {"reorder_lod_tensor_by_rank", "reorder_lod_tensor_by_rank_grad"},
-    # (lod_rank_table: a rank table out, no tensor, not converted; lod_tensor_to_array and array_to_lod_tensor, a
-    # tensor array out or in, fresh: "rank table arrays", tests/kernels/test_structured_dist.py)
+    # (lod_rank_table, a rank table out, lod_tensor_to_array and array_to_lod_tensor, a tensor array out or in: no
+    # tensor, fresh: "rank table arrays", tests/kernels/test_structured_dist.py)
     # (their draws seeded alike for each fill, both engines, sentinel buffers: tests/kernels/test_structured_random.py)
     "random": {
         "uniform_random",
@@ -529,7 +529,7 @@ CONVERTED = {
     | {"push_sparse_v2", "push_dense"},
     "readers": {"create_py_reader", "create_double_buffer_reader", "read"},
     "py_func": {"py_func"},
-    "rank table arrays": {"lod_tensor_to_array", "array_to_lod_tensor"},
+    "rank table arrays": {"lod_rank_table", "lod_tensor_to_array", "array_to_lod_tensor"},
     "program blocks": {"run_program", "run_program_grad", "dynamic_recurrent", "dynamic_recurrent_grad"},
 }
 CASES = {

@@ -2,8 +2,8 @@
 (kernels/rank_table.py). What moves is elements of a LoD level with their own LoD (pe_cli/kernels/lod_items.py),
 as Fluid's ops move them; a tensor without LoD moves by rows. The ops on tensors are out-kernels (their meta rules:
 shapes/lod_rank.py), each kernel by name their adapter, which the CUDA twins run on the host; so are
-lod_tensor_to_array and array_to_lod_tensor (a tensor array out or in, fresh); lod_rank_table (a rank table out,
-no tensor) keeps its kernel."""
+lod_tensor_to_array and array_to_lod_tensor (a tensor array out or in, fresh) and lod_rank_table (a rank table out,
+fresh)."""
 
 import numpy as np
 
@@ -23,13 +23,14 @@ def _lod(ctx, slot):
     return ctx.lod.get(slot) or []
 
 
-def lod_rank_table(ins, attrs, ctx):
+def lod_rank_table_out(ins, outs, attrs, meta, ctx):
+    """Out: the rank table of X's LoD level ``level`` (the call's: a run's LoD, which no meta rule sees)."""
     lod, level = _lod(ctx, "X"), attrs["level"]
     if not lod:
         raise PeError("lod_rank_table: X has no LoD; feed a LoDTensor (sequences)")
     if not 0 <= level < len(lod):
         raise PeError(f"lod_rank_table: level {level} is not a level of X's LoD ({len(lod)} levels)")
-    return {"Out": RankTable(lod[level], level, lod[:level])}
+    outs["Out"] = RankTable(lod[level], level, lod[:level])
 
 
 def max_sequence_len_out(ins, outs, attrs, meta):
@@ -145,8 +146,9 @@ def rnn_memory_helper_grad_out(ins, outs, attrs, meta):
 for _out in (shrink_rnn_memory_out, reorder_lod_tensor_by_rank_out, reorder_lod_tensor_by_rank_grad_out):
     _out.takes_context = True
 # (the CUDA twins run these on the host by name: kernels/cuda/lod_rank.py's HOST_OPS)
-lod_tensor_to_array_out.takes_context = array_to_lod_tensor_out.takes_context = True  # (the LoDs read and set)
-lod_tensor_to_array_out.launches = array_to_lod_tensor_out.launches = None
+for _out in (lod_rank_table_out, lod_tensor_to_array_out, array_to_lod_tensor_out):  # (the LoDs read and set)
+    _out.takes_context, _out.launches = True, None
+lod_rank_table = adapter(rules.lod_rank_table_meta, lod_rank_table_out, "lod_rank_table")
 lod_tensor_to_array = adapter(rules.lod_tensor_to_array_meta, lod_tensor_to_array_out, "lod_tensor_to_array")
 array_to_lod_tensor = adapter(rules.array_to_lod_tensor_meta, array_to_lod_tensor_out, "array_to_lod_tensor")
 max_sequence_len = adapter(rules.max_sequence_len_meta, max_sequence_len_out, "max_sequence_len")
