@@ -46,7 +46,8 @@ def lstm_program(fluid, hidden, dtype="float32", train=True):
 def _sum_pool(fluid, h):
     """sequence_pool(h, "sum"); of a float64 h by its op (Fluid 1.8's layer takes float32 only, its op
     float64 too: the finite differences run in float64)."""
-    if h.dtype in ("float32", fluid.core.VarDesc.VarType.FP32):
+    # (Fluid's VarType refuses to be compared with a str: the enum first)
+    if h.dtype == fluid.core.VarDesc.VarType.FP32 or (isinstance(h.dtype, str) and h.dtype == "float32"):
         return fluid.layers.sequence_pool(h, "sum")
     block = fluid.default_main_program().current_block()
     out = block.create_var(name=h.name + ".pooled", dtype=h.dtype, shape=[-1, h.shape[-1]])
@@ -162,6 +163,20 @@ def run_sigmoid_bits(fluid):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         y = fluid.layers.sigmoid(fluid.data("x", [11, 17], "float32"))
+    out = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": x}, fetch_list=[y], scope=fluid.Scope())[0]
+    return np.asarray(out, "float32").view(np.int32).reshape(-1).tolist()
+
+
+def run_tanh_bits(fluid):
+    """The float32 bits of fluid.layers.tanh of 1,003 values (125 eights and a tail of 3, which Eigen computes
+    apart): uniform in [-12, 12] and [-1, 1], tiny ones, both zeros, and the ends of its clamp at +-9."""
+    rng = np.random.RandomState(11)
+    edges = [0.0, -0.0, 9.0, -9.0, 8.999, 9.001, 1e-30, -1e-8, 0.0004, 20.0, -88.0]
+    x = np.concatenate([rng.uniform(-12, 12, 600), rng.uniform(-1, 1, 300), rng.uniform(-1e-3, 1e-3, 92), edges])
+    x = x.astype("float32")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        y = fluid.layers.tanh(fluid.data("x", [x.size], "float32"))
     out = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": x}, fetch_list=[y], scope=fluid.Scope())[0]
     return np.asarray(out, "float32").view(np.int32).reshape(-1).tolist()
 
@@ -400,8 +415,10 @@ def main():
     _write("exceptions.json", dict(source, cases={c.__name__: outcome(c, fluid) for c in CASES}))
     _write("sigmoid.json", dict(source, bits=run_sigmoid_bits(fluid)))
     _write("row_conv.json", dict(source, bits=run_row_conv_bits(fluid)))
+    _write("tanh.json", dict(source, bits=run_tanh_bits(fluid)))
     print(
-        f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json, row_conv.json"
+        f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json, "
+        "row_conv.json, tanh.json"
     )
 
 

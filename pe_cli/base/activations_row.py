@@ -49,6 +49,8 @@ class Activation:
     grad_loop: bool = False  # the CPU's gradient of float32/64: one numba pass compiled from ``derivative``
     forward_loop: bool = False  # the CPU's forward of float32/64: one numba pass compiled from ``forward``
     float32_loop: bool = False  # the CPU's float32 forward: kernels/cpu/_activation_loops.py's loop of the row's name
+    # and in a Paddle 2.x program its loop <name>_paddle2 (Paddle 2.6's float32 tanh is not Fluid 1.8's: Eigen 3.4's)
+    float32_loop_paddle2: bool = False
 
     @property
     def device_forward(self):

@@ -221,6 +221,7 @@ SIGMOID_FAMILY = (
         reads="Out",
         grad_loop=True,
         float32_loop=True,
+        float32_loop_paddle2=True,
         forward=np.tanh,
         derivative=lambda o, d: d * (c(o, 1) - o * o),
         scalar_forward=lambda x: math.tanh(x),

@@ -221,7 +221,7 @@ def _register_row(row):
         dtypes=row.dtypes,
         differentiable=row.derivative is not None,
         grad_as=_GRADS_AS.get(row.name),
-        traits=("paddle2_semantics",) * (row.name in PADDLE2_FORMS),
+        traits=("paddle2_semantics",) * (row.name in PADDLE2_FORMS or row.float32_loop_paddle2),
         attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params}, **_backend(row.name)},
         inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),
         attr_tensors=_ROW_TENSORS.get(row.name),

@@ -163,7 +163,7 @@ TRAITS = {
     "metric": "accuracy auc detection_map mean_iou positive_negative_pair precision_recall",
     "optional_outputs": "bilinear_tensor_product_grad conv2d_grad conv2d_transpose_grad conv3d_grad conv3d_transpose_grad depthwise_conv2d_grad depthwise_conv2d_transpose_grad elementwise_add_grad elementwise_div_grad elementwise_div_grad_grad elementwise_max_grad elementwise_min_grad elementwise_mul_grad elementwise_pow_grad elementwise_sub_grad elu_grad_grad fused_elemwise_activation fused_elemwise_add_activation fused_embedding_fc_lstm fused_gemm_epilogue_grad fusion_gru fusion_lstm gru leaky_relu_grad_grad lstm lstmp matmul_grad mul_grad relu_grad_grad scaled_dot_product_attention_grad sqrt_grad_grad square_grad_grad unique_consecutive",
     "output_counts": "load_combine multiplex_grad select_output split_ids unbind unbind_leading_grad",
-    "paddle2_semantics": "abs allclose dist dot elementwise_floordiv elementwise_mod elu equal hard_shrink lamb leaky_relu multiclass_nms2 not_equal pool2d pool2d_grad pool3d pool3d_grad randint reduce_sum trace yolo_box",
+    "paddle2_semantics": "abs allclose dist dot elementwise_floordiv elementwise_mod elu equal hard_shrink lamb leaky_relu multiclass_nms2 not_equal pool2d pool2d_grad pool3d pool3d_grad randint reduce_sum tanh trace yolo_box",
     "paddle_engine": "bernoulli bernoulli_p dropout gaussian_random randint randperm truncated_gaussian_random uniform_random uniform_random_p",
     "probabilities": "fused_softmax_mask softmax",
     "reader": "create_double_buffer_reader create_py_reader read",

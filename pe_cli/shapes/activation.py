@@ -7,7 +7,8 @@ variant of the row computes it:
   ``grad_loop``'s) over float32 or float64 values of one dtype (a gradient: Out and Out@GRAD of one shape
   too); a ``cpu_loop``'s output, and a gradient's, may be written over its input (``Meta.inplace``) where
   the executor allows it;
-- "float32_loop": the row's vectorised float32 loop (``float32_loop``: tanh and sigmoid), X not empty;
+- "float32_loop": the row's vectorised float32 loop (``float32_loop``: tanh and sigmoid; in a Paddle 2.x program
+  ``<name>_paddle2`` where the row has one, ``float32_loop_paddle2``: tanh's, Paddle 2.6's bits), X not empty;
 - "paddle2": Paddle 2.x's formula, where the op follows Paddle 2.6 and its attributes are where the two
   differ (activations_paddle2_forms.py);
 - "ufunc": a row whose forward is one numpy ufunc that keeps X's dtype, computed into the output;
@@ -57,7 +58,8 @@ def forward_meta(row):
         if row.forward_loop and x.dtype in _LOOP_DTYPES:
             return Meta(outputs, "loop", row.name, ("X",))
         if row.float32_loop and x.dtype == _F32 and numel(x.shape):
-            return Meta(outputs, "float32_loop", row.name, ("X",))
+            loop = f"{row.name}_paddle2" if row.float32_loop_paddle2 and facts.paddle2 else row.name
+            return Meta(outputs, "float32_loop", loop, ("X",))
         if ufunc is not None and _ufunc_keeps(ufunc, x.dtype):
             return Meta(outputs, "ufunc")
         return Meta(outputs, "array", fresh=True)

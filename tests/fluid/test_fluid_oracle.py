@@ -154,6 +154,16 @@ def test_float32_sigmoid_has_fluids_bits():
     np.testing.assert_array_equal(got, want)
 
 
+def test_float32_tanh_has_fluids_bits():
+    """Fluid's float32 tanh op (Eigen 3.3's rational form: x clamped to +-9, a degree-13 odd polynomial over a
+    degree-6 even one) over 1,003 values, a tail of 3 among them: pe's gives the same bits, planned or op by op
+    (the same loop), where the exp form it had differed in most of them."""
+    want = np.asarray(_recorded("tanh.json")["bits"], np.int32)
+    got = np.asarray(oracle.run_tanh_bits(fluid), np.int32)
+    assert got.size == 1003
+    np.testing.assert_array_equal(got, want)
+
+
 def test_float32_row_conv_has_fluids_bits():
     """row_conv sums in float32 from the first step, as Fluid's kernel: the same bits (test_row_conv_op.py's
     float32 Filter gradient check, within 0.5 %, was 0.64 % off with the sums in float64)."""

@@ -1,6 +1,8 @@
-"""The tanh and sigmoid ops' kernels: float32 through _activation_loops' vectorised loops (within 2
-ulps of float64 rounded, the parallel twin's bits the serial loop's), float64 numpy's; the
-gradients' numba pass numpy's bits (tests/kernels/test_replicas.py checks their replicas)."""
+"""The tanh and sigmoid ops' kernels: float32 through _activation_loops' vectorised loops (sigmoid within 2
+ulps of float64 rounded; tanh Fluid's own rational form, within 6: its bits are checked against Fluid's and
+Paddle 2.6's in tests/fluid/test_fluid_oracle.py and tests/paddle/test_paddle_oracle.py; the parallel twin's
+bits the serial loop's), float64 numpy's; the gradients' numba pass numpy's bits (tests/kernels/test_replicas.py
+checks their replicas)."""
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from pe_cli.kernels.cpu import activation
 EXACT = {"tanh": np.tanh, "sigmoid": lambda v: 1 / (1 + np.exp(-v))}  # float64 references
 GRADIENT = {"tanh": lambda out, dout: dout * (1 - out * out), "sigmoid": lambda out, dout: dout * out * (1 - out)}
 OPS = sorted(EXACT)
+MAX_ULPS = {"tanh": 6, "sigmoid": 2}  # (Eigen's rational tanh: 5 on these values, 6 over every float32 below 12)
 
 
 def _values():
@@ -25,14 +28,14 @@ def _kernel(op, suffix=""):
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_float32_within_two_ulps(op, device_threads):
+def test_float32_within_their_ulps(op, device_threads):
     v = _values()
     out = _kernel(op)({"X": v.reshape(3, -1)}, {})["Out"].reshape(-1)
     assert out.dtype == np.float32
     with np.errstate(over="ignore"):
         want = EXACT[op](v.astype(np.float64)).astype(np.float32)
     finite = ~np.isnan(v)
-    np.testing.assert_array_max_ulp(out[finite], want[finite], maxulp=2)
+    np.testing.assert_array_max_ulp(out[finite], want[finite], maxulp=MAX_ULPS[op])
     assert np.isnan(out[-1])
 
 

@@ -143,6 +143,18 @@ def test_layer_forward_and_input_gradient_equal_paddle(name, layers_recorded):
     np.testing.assert_allclose(got["grad_x"], want["grad_x"], rtol=1e-5, atol=2e-6, err_msg=f"{name} gradient")
 
 
+def test_float32_tanh_has_paddles_bits():
+    """Paddle 2.6.2's float32 tanh op (Eigen 3.4's rational form: x clamped to +-7.9053111, x itself below 0.0004)
+    over 1,003 values: pe's, in a Paddle 2.x program, gives the same bits (Fluid 1.8's form, which a Fluid program
+    gets, differs in 74 of the 992 the two recordings share: tests/fluid/test_fluid_oracle.py)."""
+    with open(os.path.join(DATA, "tanh.json"), encoding="utf-8") as f:
+        recorded = json.load(f)
+    assert recorded["engine"] == "paddlepaddle 2.6.2"
+    got = np.asarray(oracle.run_tanh_bits(paddle), np.int32)
+    assert got.size == 1003
+    np.testing.assert_array_equal(got, np.asarray(recorded["bits"], np.int32))
+
+
 def test_spectral_norm_equals_paddle_forward_and_the_derivative_where_paddle_2_6_does_not(layers_recorded):
     """SpectralNorm's forward equals Paddle's. Its weight gradient is the derivative of W / sigma(W) with
     the power iteration's u, v held fixed, (dOut - sum(dOut * W / sigma) u v^T) / sigma, as Fluid 1.8's

@@ -1,7 +1,9 @@
 """The recurrent kernels' activations (kernels.common.ACT_CODES: sigmoid, tanh, relu, identity) over
 a block of columns of a float32 array's first rows, in numba, so that a loop over a sequence's time
 steps runs whole without the GIL (_lstm_loops.forward_sequence); the tanh and sigmoid ops' float32
-kernels (kernels/cpu/activation.py) and the exponentials of _softmax_rows_loops.py.
+kernels (kernels/cpu/activation.py) and the exponentials of _softmax_rows_loops.py. The tanh op's is
+Fluid's and Paddle 2.6's own (Eigen's rational forms, ``_rational_tanh``, ``_rational_tanh_paddle2``: their bits,
+0.46 against 1.29 ns a value); the recurrent kernels' tanh is the form below.
 
 numba's own exp and tanh are a libm call per value (595 us a step of 64 x 512 gates where numpy's
 vectorised calls take 60-110; _lstm_loops.py), and numpy's cannot be called without the GIL. So they
@@ -73,6 +75,52 @@ def _tanh(v):
     return t if v > 0 else -t
 
 
+# Eigen's generic_fast_tanh_float, which the float32 tanh op of Fluid 1.8.5 (Eigen 3.3) and of Paddle 2.6.2 (Eigen
+# 3.4) computes (``x.tanh()`` over Eigen tensors, its packets of eight and the tail alike): x clamped, an odd
+# degree-13 polynomial over an even degree-6 one in x**2, each step a multiply then an add (no fused
+# multiply-add, as their AVX builds). Eigen 3.3 clamps to +-9; 3.4 to +-7.9053111 and returns x itself below 0.0004.
+_R_CLAMP, _R_CLAMP2, _R_TINY2 = _F(9.0), _F(7.90531110763549805), _F(0.0004)
+_RA1, _RA3, _RA5 = _F(4.89352455891786e-03), _F(6.37261928875436e-04), _F(1.48572235717979e-05)
+_RA7, _RA9, _RA11 = _F(5.12229709037114e-08), _F(-8.60467152213735e-11), _F(2.00018790482477e-13)
+_RA13 = _F(-2.76076847742355e-16)
+_RB0, _RB2, _RB4, _RB6 = (
+    _F(4.89352518554385e-03),
+    _F(2.26843463243900e-03),
+    _F(1.18534705686654e-04),
+    _F(1.19825839466702e-06),
+)
+
+
+@njit(inline="always", error_model="numpy")
+def _rational(v, clamp):
+    """Eigen's rational tanh of ``v`` clamped to +-``clamp`` (a NaN stays NaN, -0.0 stays -0.0)."""
+    x = clamp if v > clamp else (-clamp if v < -clamp else v)
+    x2 = x * x
+    p = x2 * _RA13 + _RA11
+    p = x2 * p + _RA9
+    p = x2 * p + _RA7
+    p = x2 * p + _RA5
+    p = x2 * p + _RA3
+    p = x2 * p + _RA1
+    q = x2 * _RB6 + _RB4
+    q = x2 * q + _RB2
+    q = x2 * q + _RB0
+    return (x * p) / q
+
+
+@njit(inline="always", error_model="numpy")
+def _rational_tanh(v):
+    """Fluid 1.8.5's float32 tanh op, bit for bit (tests/fluid/test_fluid_oracle.py): within 6 ulps of the exact
+    value (0.12 on average), a third of _tanh's time (no exp, no branch)."""
+    return _rational(v, _R_CLAMP)
+
+
+@njit(inline="always", error_model="numpy")
+def _rational_tanh_paddle2(v):
+    """Paddle 2.6.2's float32 tanh op, bit for bit (tests/paddle/test_paddle_oracle.py)."""
+    return v if abs(v) < _R_TINY2 else _rational(v, _R_CLAMP2)
+
+
 @njit(inline="always", error_model="numpy")
 def _sigmoid(v):
     return _ONE / (_ONE + _exp(-v))
@@ -121,8 +169,8 @@ _pjit = njit(cache=True, nogil=True, error_model="numpy", parallel=True)
 
 @_jit
 def tanh(x, out):
-    for i in range(x.size):
-        out[i] = _tanh(x[i])
+    for i in range(uintp(x.size)):
+        out[i] = _rational_tanh(x[i])
 
 
 @_pjit
@@ -130,7 +178,21 @@ def tanh_parallel(x, out, parts):
     n = x.size
     for p in prange(parts):
         for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):  # unsigned: vectorised
-            out[i] = _tanh(x[i])
+            out[i] = _rational_tanh(x[i])
+
+
+@_jit
+def tanh_paddle2(x, out):
+    for i in range(uintp(x.size)):
+        out[i] = _rational_tanh_paddle2(x[i])
+
+
+@_pjit
+def tanh_paddle2_parallel(x, out, parts):
+    n = x.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+            out[i] = _rational_tanh_paddle2(x[i])
 
 
 @_jit

@@ -6,7 +6,7 @@ same dtype, so results are bitwise equal."""
 import numba
 from numba import prange, uintp
 
-from ._activation_loops import _sigmoid, _tanh
+from ._activation_loops import _rational_tanh, _sigmoid
 from .runtime.numba_cache import install
 
 install()  # numba's cache: pe's folder, read only where pe wrote it (before any loop is made)
@@ -66,7 +66,7 @@ SIGMOID, TANH = 0, 1  # ``code`` of add_act
 def _add_act(chunks, keep):
     """The loop over ``parts`` chunks (range or prange) of the a * b rows of X [a, b, c], flat:
     out = act(x + y), Y [ya, c] (ya 1 or a) broadcast over b, act (``code``) the tanh or sigmoid of
-    the float32 activation loops (_activation_loops.py: the same bits); ``keep``: the sum is written
+    the tanh and sigmoid ops' float32 loops (_activation_loops.py: the same bits); ``keep``: the sum is written
     to ``inter`` too. Compiled serial and parallel, with and without ``inter``, below: flat indices
     and no array that may alias the output, or LLVM does not vectorise (7.2 against 5.7 ms on one
     thread over the attention's [256, 40, 256])."""
@@ -81,7 +81,7 @@ def _add_act(chunks, keep):
                         v = x[at + q] + y[y_at + q]
                         if keep:
                             inter[at + q] = v
-                        out[at + q] = _tanh(v)
+                        out[at + q] = _rational_tanh(v)
                 else:
                     for q in range(uintp(c)):
                         v = x[at + q] + y[y_at + q]
