@@ -65,6 +65,18 @@ def test_loop_gives_the_stable_sorts_top_k(dtype, k):
     np.testing.assert_array_equal(tied[~nan_rows], again[~nan_rows])
 
 
+@pytest.mark.parametrize("parts", [2, 3, 21])
+def test_the_parallel_twin_gives_the_loops_rows(parts):
+    """Runs of rows on numba's threads (a beam search's top_k on a device's two): each row's indices, NaN flag and
+    tie flag the serial loop's, whatever the runs (21 parts: one row each)."""
+    rows = _rows(np.float32).reshape(-1, 200)
+    got, want = [(np.zeros((21, 11), np.int64), np.zeros(21, np.bool_), np.zeros(21, np.bool_)) for _ in range(2)]
+    _top_k_loops().top_k_rows(rows, 11, *want)
+    _top_k_loops().top_k_rows_parallel(rows, 11, *got, parts)
+    for mine, theirs in zip(got, want):
+        np.testing.assert_array_equal(mine, theirs)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("k", [1, 2, 11, 49])
 def test_kernel_gives_paddles_partial_sort(dtype, k):

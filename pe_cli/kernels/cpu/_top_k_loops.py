@@ -13,9 +13,9 @@ values 2.5 -> 0.4 ms, a beam search's scores 0.9-1.1 ms, a row in ascending orde
 """
 
 import numpy as np
-from numba import uintp
+from numba import prange, uintp
 
-from ._conv_loops import _jit
+from ._conv_loops import _jit, pjit
 
 
 BLOCK = 64  # values tested at once against the k-th kept before any is looked at alone
@@ -26,35 +26,51 @@ def top_k_rows(rows, k, idx, nan_rows, tied):
     """idx[r] = the indices of row r's k largest values, in a stable sort's order; rows [R, N], N >= k.
     ``tied[r]``: whether one of them occurs again in the row (two equal kept, or more than k values at least
     the k-th), where Paddle's std::partial_sort may leave another order (the caller's)."""
-    n_rows, n = rows.shape
     best = np.empty(k, rows.dtype)
-    for r in range(n_rows):
-        row = rows[r]
-        held = 0
-        nan_rows[r] = False
-        for start in range(0, n, BLOCK):
-            end = min(start + BLOCK, n)
-            if held == k and not _any_above(row, start, end, best[k - 1]):
-                continue
-            for j in range(start, end):
-                v = row[j]
-                if v != v:
-                    nan_rows[r] = True
-                    break
-                if held == k and not v > best[k - 1]:
-                    continue
-                p = held if held < k else k - 1  # the slot v takes, then moved up past smaller ones
-                while p > 0 and v > best[p - 1]:
-                    best[p] = best[p - 1]
-                    idx[r, p] = idx[r, p - 1]
-                    p -= 1
-                best[p] = v
-                idx[r, p] = j
-                if held < k:
-                    held += 1
-            if nan_rows[r]:
+    for r in range(rows.shape[0]):
+        _top_k_row(rows[r], k, idx[r], best, nan_rows, tied, r)
+
+
+@pjit
+def top_k_rows_parallel(rows, k, idx, nan_rows, tied, parts):
+    """top_k_rows over ``parts`` runs of rows on numba's threads (each row's indices as the serial loop's):
+    a beam search's [64, 40,000] scores, k 4, 1.9 ms a call on one of the Xeon VM's two cores."""
+    n_rows = rows.shape[0]
+    for p in prange(parts):
+        best = np.empty(k, rows.dtype)
+        for r in range(n_rows * p // parts, n_rows * (p + 1) // parts):
+            _top_k_row(rows[r], k, idx[r], best, nan_rows, tied, r)
+
+
+@_jit
+def _top_k_row(row, k, ids, best, nan_rows, tied, r):
+    """Row r's k largest (``best`` their values, scratch), nan_rows[r] and tied[r] (top_k_rows)."""
+    n = row.shape[0]
+    held = 0
+    nan_rows[r] = False
+    for start in range(0, n, BLOCK):
+        end = min(start + BLOCK, n)
+        if held == k and not _any_above(row, start, end, best[k - 1]):
+            continue
+        for j in range(start, end):
+            v = row[j]
+            if v != v:
+                nan_rows[r] = True
                 break
-        tied[r] = False if nan_rows[r] else _repeats(row, best, k)
+            if held == k and not v > best[k - 1]:
+                continue
+            p = held if held < k else k - 1  # the slot v takes, then moved up past smaller ones
+            while p > 0 and v > best[p - 1]:
+                best[p] = best[p - 1]
+                ids[p] = ids[p - 1]
+                p -= 1
+            best[p] = v
+            ids[p] = j
+            if held < k:
+                held += 1
+        if nan_rows[r]:
+            break
+    tied[r] = False if nan_rows[r] else _repeats(row, best, k)
 
 
 @_jit

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .runtime.loops import lazy
+from .runtime.loops import lazy, run_in_parts
 from .elementwise import unbroadcast
 from ...shapes.indexing import argsort_meta, top_k_grad_meta, unique_meta, where_index_meta, where_meta
 from ..structured import adapter, fresh_output
@@ -250,7 +250,7 @@ def _top_k_by_rows(x, k, idx):
     NaN sorted whole."""
     rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
     nan_rows, tied = np.empty(rows.shape[0], np.bool_), np.empty(rows.shape[0], np.bool_)
-    _top_k_loops().top_k_rows(rows, k, idx, nan_rows, tied)
+    run_in_parts(_top_k_loops(), "top_k_rows", rows.size, rows, k, idx, nan_rows, tied)
     _paddle_ties(rows, idx, nan_rows | tied, known=True)
 
 
