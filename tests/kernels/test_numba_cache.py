@@ -106,3 +106,42 @@ def test_a_fifo_or_a_symlink_as_the_index_neither_blocks_nor_is_followed(tmp_pat
     index.symlink_to(target)
     _rebuilt(tmp_path)
     assert not index.is_symlink()
+
+
+def test_a_loops_stamp_follows_every_module_it_imports(tmp_path):
+    """numba stamps a cached loop with its own file's hash: a loop that inlines another module's function kept the
+    machine code of the function's old body once that changed. pe's stamp of its loops hashes every module of the
+    package each imports, transitively: a change two imports away changes it, one in a module it does not import
+    does not."""
+    from pe_cli.kernels.cpu.runtime.numba_cache import dependency_digest
+
+    package = tmp_path / "pkg"
+    (package / "inner").mkdir(parents=True)
+    (package / "a.py").write_text("from .b import f\nfrom pkg.inner import c\n")
+    (package / "b.py").write_text("from .inner.d import g\n\ndef f(x):\n    return g(x)\n")
+    (package / "inner" / "c.py").write_text("C = 1\n")
+    (package / "inner" / "d.py").write_text("def g(x):\n    return x\n")
+    (package / "unrelated.py").write_text("U = 1\n")
+    before = dependency_digest(str(package / "a.py"), str(package))
+    (package / "unrelated.py").write_text("U = 2\n")
+    assert dependency_digest(str(package / "a.py"), str(package)) == before
+    (package / "inner" / "d.py").write_text("def g(x):\n    return x + 1\n")
+    changed = dependency_digest(str(package / "a.py"), str(package))
+    assert changed != before
+    (package / "inner" / "c.py").write_text("C = 2\n")  # (an absolute import of the package)
+    assert dependency_digest(str(package / "a.py"), str(package)) != changed
+
+
+def test_numba_is_given_the_stamp_of_a_loop_and_its_imports():
+    """The stamp numba's index must match, for a pe loop (the softmax rows' loops inline _pointwise_loops.row_max):
+    the dependency digest, not the hash of the loop's own file."""
+    from numba.core import caching
+
+    from pe_cli.kernels.cpu import _softmax_rows_loops as loops
+    from pe_cli.kernels.cpu.runtime.numba_cache import PACKAGE, dependency_digest
+
+    locator = caching.UserProvidedCacheLocator.from_function(loops.log_softmax.py_func, loops.__file__)
+    stamp = locator.get_source_stamp()
+    assert stamp == dependency_digest(loops.__file__)
+    pointwise = os.path.join(PACKAGE, "kernels", "cpu", "_pointwise_loops.py")
+    assert stamp != dependency_digest(pointwise) and stamp != caching._hash_source_file(loops.__file__, 0, 0)

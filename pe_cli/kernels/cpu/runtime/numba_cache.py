@@ -16,18 +16,28 @@ made (each loops module calls it at its top; runtime/loops.py before it imports 
   checked. A file without pe's digest (planted, damaged, another user's, numba's own format) is
   removed, with one warning per process, and the loop is compiled again. Outside that folder (numba
   falling back to another place when it cannot be written) nothing is read or written: the loop is
-  compiled in memory.
+  compiled in memory;
+- makes a pe loop's source stamp (what numba's index must match to be used) the hash of its module's source
+  *and of every pe module it imports, transitively* (``dependency_digest``): numba hashes the function's own
+  file only, so a loop that inlines another module's function (softmax's ``row_max``) kept its machine code
+  after that function changed, in a checkout updated in place (an editable install) as in development.
 """
 
+import ast
 import errno
+import functools
+import hashlib
 import hmac
 import os
 import pickle
+import re
 
 from ....base import user_cache
 
 MAGIC = b"pe numba cache 1\n"
 _root = []  # the real path of numba's cache folder, once installed
+PACKAGE = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))  # pe_cli/
+_SEGMENT = re.compile(r"pe_segment_[0-9a-f]{24}\.py")  # (a planned step's generated segment: executor/segment.py)
 
 
 def install():
@@ -53,6 +63,73 @@ def install():
     files = caching.IndexDataCacheFile
     files._load_index, files._save_index = _load_index, _save_index
     files._load_data, files._save_data = _load_data, _save_data
+    locator = caching.UserProvidedCacheLocator  # (the one numba takes where CACHE_DIR is set, as here)
+    numba_stamp = locator.get_source_stamp
+
+    def get_source_stamp(self):
+        path = os.path.realpath(self._py_file)
+        if path.startswith(PACKAGE + os.sep) or _SEGMENT.fullmatch(os.path.basename(path)):
+            return dependency_digest(path)
+        return numba_stamp(self)
+
+    locator.get_source_stamp = get_source_stamp
+
+
+def dependency_digest(path, package=PACKAGE):
+    """The SHA-256 of the source of ``path`` and of every module of ``package`` it imports, transitively (each
+    by its path in the package, then its content's hash)."""
+    seen, todo = set(), [os.path.realpath(path)]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            info = os.stat(name)
+            todo.extend(_imports(name, info.st_mtime_ns, info.st_size, package))
+    total = hashlib.sha256()
+    for name in sorted(seen):
+        info = os.stat(name)
+        label = os.path.relpath(name, package) if name.startswith(package + os.sep) else os.path.basename(name)
+        total.update(label.encode() + b"\0" + _content(name, info.st_mtime_ns, info.st_size))
+    return total.digest()
+
+
+@functools.lru_cache(maxsize=None)
+def _content(path, mtime_ns, size):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(path, mtime_ns, size, package):
+    """The files of ``package``'s modules that ``path`` imports (relative imports, and absolute ones by the
+    package's name; ``from . import x`` and ``from .m import x``: x's file too where x is a module)."""
+    with open(path, "rb") as f:
+        tree = ast.parse(f.read())
+    top, found = os.path.basename(package), []
+    for node in ast.walk(tree):
+        modules = []
+        if isinstance(node, ast.Import):
+            modules = [alias.name.split(".") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level:  # relative: from the importing file's package
+            base = os.path.dirname(path)
+            for _ in range(node.level - 1):
+                base = os.path.dirname(base)
+            if base == package or base.startswith(package + os.sep):
+                module = [top, *os.path.relpath(base, package).split(os.sep), *(node.module or "").split(".")]
+                module = [part for part in module if part not in (".", "")]
+                modules = [module] + [module + [alias.name] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = (node.module or "").split(".")
+            modules = [module] + [module + [alias.name] for alias in node.names]
+        for module in modules:
+            if module[0] == top:
+                found += _module_files(package, module[1:])
+    return tuple(found)
+
+
+def _module_files(package, parts):
+    base = os.path.join(package, *parts)
+    return [f for f in (base + ".py", os.path.join(base, "__init__.py")) if os.path.isfile(f)]
 
 
 def cache_dir():
