@@ -108,16 +108,42 @@ def sum_outer(d, dy):
 
 
 @numba.njit(inline="always")
+def _larger(m, v):
+    return v if v > m else m
+
+
+@numba.njit(inline="always")
 def row_max(logits, r):
-    """The max of row r, NaN if the row holds one (inlined into each loop: one home for the rule). The
-    NaN test is a flag beside the comparison, not a branch in it: LLVM vectorises the loop (twice as fast)."""
-    m = logits[r, 0]
-    nan = m != m
-    for k in range(1, logits.shape[1]):
-        v = logits[r, k]
-        m = v if v > m else m
+    """The max of row r, NaN if the row holds one (inlined into each loop: one home for the rule). Eight running
+    maxima over the row's values after the first, eight at a time, which LLVM keeps in one vector register (one
+    running max, a chain of dependent compares it does not vectorise without fast-math's no-NaN promise: a
+    [256, 10,000] float32 beam search's scores 2.9 -> 0.6 ms), combined at the end; the NaN test a flag beside
+    them. The same value as one running ``v > m`` gives: the set's max, and where that is a zero, the row's first
+    zero (its sign: the one a running max keeps)."""
+    row = logits[r]
+    m0 = row[0]
+    nan = m0 != m0
+    m1 = m2 = m3 = m4 = m5 = m6 = m7 = m0
+    blocks = (row.shape[0] - 1) // 8
+    for b in range(blocks):
+        k = uintp(1 + 8 * b)  # (unsigned: no negative-index wrap to test)
+        v0, v1, v2, v3 = row[k], row[k + uintp(1)], row[k + uintp(2)], row[k + uintp(3)]
+        v4, v5, v6, v7 = row[k + uintp(4)], row[k + uintp(5)], row[k + uintp(6)], row[k + uintp(7)]
+        m0, m1, m2, m3 = _larger(m0, v0), _larger(m1, v1), _larger(m2, v2), _larger(m3, v3)
+        m4, m5, m6, m7 = _larger(m4, v4), _larger(m5, v5), _larger(m6, v6), _larger(m7, v7)
+        nan |= (v0 != v0) | (v1 != v1) | (v2 != v2) | (v3 != v3) | (v4 != v4) | (v5 != v5) | (v6 != v6) | (v7 != v7)
+    for j in range(1 + 8 * blocks, row.shape[0]):
+        v = row[uintp(j)]
+        m0 = _larger(m0, v)
         nan |= v != v
-    return logits.dtype.type(np.nan) if nan else m
+    if nan:
+        return logits.dtype.type(np.nan)
+    m = _larger(_larger(_larger(m0, m1), _larger(m2, m3)), _larger(_larger(m4, m5), _larger(m6, m7)))
+    if m == 0:
+        for j in range(row.shape[0]):
+            if row[uintp(j)] == 0:
+                return row[uintp(j)]
+    return m
 
 
 @numba.njit(inline="always")
