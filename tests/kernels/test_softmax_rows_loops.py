@@ -110,3 +110,42 @@ def test_a_beam_search_steps_scores_are_the_bits_of_log_softmax_where_and_add(sh
     want = elementwise.elementwise_add({"X": masked, "Y": pre}, {"axis": 0})["Out"]
     assert out.dtype == np.float32 and out.tobytes() == want.tobytes()
     assert np.isnan(out[0, 3]).all() and (out[1, 2, 1] == pre[1, 2])  # a NaN row; a finished beam
+
+
+@pytest.mark.parametrize("width", [1, 2, 8, 9, 16, 17, 3001])
+def test_row_max_is_a_running_maxs_value(width):
+    """_pointwise_loops.row_max (eight running maxima, combined): the value one running ``v > m`` keeps, bit for bit,
+    at every width around its blocks of eight: the row's max, NaN where the row holds one, infinities, and the
+    first zero's sign where the max is a zero."""
+    import numba
+
+    from pe_cli.kernels.cpu._pointwise_loops import row_max
+
+    @numba.njit
+    def maxima(x, out):
+        for r in range(x.shape[0]):
+            out[r] = row_max(x, r)
+
+    x = (rng.standard_normal((12, width)) * 3).astype(np.float32)
+    x[1] = -np.abs(x[1])
+    x[1, width // 2] = -0.0  # the max a zero: its sign the first zero's
+    x[1, width - 1] = 0.0
+    x[2] = -np.abs(x[2])
+    x[2, width - 1] = -0.0
+    x[2, 0] = 0.0 if width > 1 else -0.0
+    x[3, width - 1] = np.nan
+    x[4, 0] = np.inf
+    x[5] = -np.inf
+    x[6, width // 3] = np.float32(1e30)
+    if width > 9:  # a -0.0 in the first block's second lane, a 0.0 in the second block's first: the -0.0 comes first
+        x[7] = -np.abs(x[7])
+        x[7, 2], x[7, 9] = -0.0, 0.0
+    want = np.empty(len(x), np.float32)
+    for r, row in enumerate(x):  # (a running max, in order)
+        m = row[0]
+        for v in row[1:]:
+            m = v if v > m else m
+        want[r] = np.float32(np.nan) if np.isnan(row).any() else m
+    got = np.empty(len(x), np.float32)
+    maxima(x, got)
+    np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
