@@ -66,10 +66,9 @@ def test_every_op_types_kernel_is_found_by_its_name(device):
 
 def test_every_op_type_runs_through_a_meta_rule_and_a_cpu_out_kernel_bound_by_object():
     """Issue 95: no CPU kernel is left that checks its own shapes and allocates its outputs; every op type registers
-    ``Structured(meta=..., cpu=...)`` beside its definition, the out-kernel a function of pe_cli.kernels.cpu."""
+    ``Structured(meta=..., cpu=...)`` beside its definition (that the out-kernel is a function of pe_cli.kernels.cpu:
+    the test above, through _findable)."""
     types = registry.all_op_types()
     assert len(types) > 500, "the registry lists too few op types: the check reads the wrong thing"
-    unstructured = [t for t in sorted(types) if registry.get(t).structured is None]
-    assert unstructured == []
-    assert [t for t in sorted(types) if not _findable("cpu", registry.get(t))] == []
-    assert all(registry.get(t).structured.out_kernel("cpu").__module__.startswith("pe_cli.kernels.cpu.") for t in types)
+    structured = {t: registry.get(t).structured for t in types}
+    assert sorted(t for t, s in structured.items() if s is None or s.meta is None or s.out_kernel("cpu") is None) == []

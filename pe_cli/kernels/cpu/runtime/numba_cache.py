@@ -78,16 +78,14 @@ def install():
 def dependency_digest(path, package=PACKAGE):
     """The SHA-256 of the source of ``path`` and of every module of ``package`` it imports, transitively (each
     by its path in the package, then its content's hash)."""
-    seen, todo = set(), [os.path.realpath(path)]
+    seen, todo = {}, [os.path.realpath(path)]  # (each file's stat: its parse and hash are kept by it)
     while todo:
         name = todo.pop()
         if name not in seen:
-            seen.add(name)
-            info = os.stat(name)
+            info = seen[name] = os.stat(name)
             todo.extend(_imports(name, info.st_mtime_ns, info.st_size, package))
     total = hashlib.sha256()
-    for name in sorted(seen):
-        info = os.stat(name)
+    for name, info in sorted(seen.items()):
         label = os.path.relpath(name, package) if name.startswith(package + os.sep) else os.path.basename(name)
         total.update(label.encode() + b"\0" + _content(name, info.st_mtime_ns, info.st_size))
     return total.digest()
