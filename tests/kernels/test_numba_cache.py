@@ -132,6 +132,75 @@ def test_a_loops_stamp_follows_every_module_it_imports(tmp_path):
     assert dependency_digest(str(package / "a.py"), str(package)) != changed
 
 
+def _ast_imports(path, package):
+    """The files of ``package``'s modules that ``path`` imports, as Python's parser reads its import statements."""
+    import ast
+
+    from pe_cli.kernels.cpu.runtime.numba_cache import _module_files
+
+    top, found = os.path.basename(package), set()
+    for node in ast.walk(ast.parse(open(path, "rb").read())):
+        modules = []
+        if isinstance(node, ast.Import):
+            modules = [alias.name.split(".") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = (node.module or "").split(".")
+            if node.level:
+                base = os.path.dirname(path)
+                for _ in range(node.level - 1):
+                    base = os.path.dirname(base)
+                module = [top, *os.path.relpath(base, package).split(os.sep), *module]
+            module = [part for part in module if part not in (".", "")]
+            modules = [module] + [module + [alias.name] for alias in node.names]
+        for module in modules:
+            if module and module[0] == top:
+                found.update(_module_files(package, module[1:]))
+    return found
+
+
+def test_the_stamp_s_scan_finds_every_import_the_parser_finds_in_every_pe_module():
+    """The stamp reads a module's imports with two patterns, not the parser (a tenth of a `pe` start); on every
+    module of pe they find each import Python's parser finds (a generated segment's, ``from pe_cli.m import f as
+    f0``, is the next test's last form): a change in a
+    module a loop imports always changes the loop's stamp. (What they find beyond, a line of a docstring that
+    reads as an import, only adds a file to the stamp.)"""
+    from pe_cli.kernels.cpu.runtime.numba_cache import PACKAGE, _imports
+
+    checked = 0
+    for root, _, files in os.walk(PACKAGE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(root, name)
+                info = os.stat(path)
+                missed = _ast_imports(path, PACKAGE) - set(_imports(path, info.st_mtime_ns, info.st_size, PACKAGE))
+                assert not missed, f"{path}: the stamp's scan misses {sorted(missed)}"
+                checked += 1
+    assert checked > 500
+
+
+def test_the_stamp_s_scan_reads_imports_over_lines_with_comments_and_aliases(tmp_path):
+    from pe_cli.kernels.cpu.runtime.numba_cache import _imports
+
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    for name in ("a", "b", "c", "d", "e", "f", "g"):
+        (package / "sub" / f"{name}.py").write_text("X = 1\n")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "top.py").write_text("")
+    user = package / "sub" / "user.py"
+    user.write_text(
+        "import os\n"
+        "from . import (\n    a,  # the first (of two)\n    b as bee,\n)\n"
+        "import pkg.sub.c as see, pkg.top\n"
+        "def f():\n    from .d import X  # noqa\n    from ..sub import e, f\n"
+        "from pkg.sub.g import X as Y\n"
+    )
+    info = user.stat()
+    found = {os.path.relpath(p, package) for p in _imports(str(user), info.st_mtime_ns, info.st_size, str(package))}
+    want = {f"sub/{n}.py" for n in "abcdefg"} | {"sub/__init__.py", "top.py"}
+    assert found == want == {os.path.relpath(p, package) for p in _ast_imports(str(user), str(package))}
+
+
 def test_numba_is_given_the_stamp_of_a_loop_and_its_imports():
     """The stamp numba's index must match, for a pe loop (the softmax rows' loops inline _pointwise_loops.row_max):
     the dependency digest, not the hash of the loop's own file."""
