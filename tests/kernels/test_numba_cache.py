@@ -138,8 +138,10 @@ def _ast_imports(path, package):
 
     from pe_cli.kernels.cpu.runtime.numba_cache import _module_files
 
+    with open(path, "rb") as f:
+        tree = ast.parse(f.read())
     top, found = os.path.basename(package), set()
-    for node in ast.walk(ast.parse(open(path, "rb").read())):
+    for node in ast.walk(tree):
         modules = []
         if isinstance(node, ast.Import):
             modules = [alias.name.split(".") for alias in node.names]
@@ -161,9 +163,8 @@ def _ast_imports(path, package):
 def test_the_stamp_s_scan_finds_every_import_the_parser_finds_in_every_pe_module():
     """The stamp reads a module's imports with two patterns, not the parser (a tenth of a `pe` start); on every
     module of pe they find each import Python's parser finds (a generated segment's, ``from pe_cli.m import f as
-    f0``, is the next test's last form): a change in a
-    module a loop imports always changes the loop's stamp. (What they find beyond, a line of a docstring that
-    reads as an import, only adds a file to the stamp.)"""
+    f0``, is the next test's last form): a change in a module a loop imports always changes the loop's stamp.
+    (What they find beyond, a line of a docstring that reads as an import, only adds a file to the stamp.)"""
     from pe_cli.kernels.cpu.runtime.numba_cache import PACKAGE, _imports
 
     checked = 0
